@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export { z };
+
+/** Thrown when the environment does not satisfy a process's config schema; names every bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment against a zod object whose keys are variable names.
+ * Call once per process, at start-up; nothing else reads process.env.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}
+
+/** Reusable variable definitions, so every process spells shared settings alike. */
+export const env = {
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  mongoUrl: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017'),
+  natsUrl: z.string().min(1).default('nats://127.0.0.1:4222'),
+  redisUrl: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  address: (fallback: string) => z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default(fallback),
+  millis: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  bool: (fallback: boolean) =>
+    z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1'),
+  secret: z.string().min(16, 'must be at least 16 characters'),
+};
+
+/** Runs a process's main, printing config and start-up failures plainly and exiting non-zero. */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err);
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  });
+}

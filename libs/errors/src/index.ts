@@ -1,0 +1,105 @@
+import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+
+/**
+ * The one table of public error codes: each code's HTTP status and gRPC status.
+ * Services throw AppError with a code; the gRPC boundary and the gateway map it from here.
+ */
+export const ERROR_TABLE = {
+  UNAUTHORIZED: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
+  ENDPOINT_NOT_AVAILABLE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  INSUFFICIENT_SCOPE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  NO_ACTIVE_SUBSCRIPTION: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  TIER_UPGRADE_REQUIRED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  WORKSPACE_FORBIDDEN: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT },
+  INVALID_PARAMETERS: { http: 422, grpc: GrpcStatus.INVALID_ARGUMENT },
+  API_KEY_LIMIT_REACHED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
+  PLAN_LIMIT_REACHED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
+  INVALID_STATE: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
+  GENERATION_FAILED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
+  quota_exceeded: { http: 422, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  RATE_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },
+  SERVICE_UNAVAILABLE: { http: 503, grpc: GrpcStatus.UNAVAILABLE },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export interface AppErrorOptions {
+  details?: string[];
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/** The one error type of the system: a public code, a message fit for API users, optional details. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: string[] | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get httpStatus(): number {
+    return ERROR_TABLE[this.code].http;
+  }
+
+  /** The public JSON envelope. */
+  toEnvelope(): { error: { message: string; code: string; details?: string[]; retry_after?: number } } {
+    return {
+      error: {
+        message: this.message,
+        code: this.code,
+        ...(this.details?.length ? { details: this.details } : {}),
+        ...(this.retryAfter !== undefined ? { retry_after: this.retryAfter } : {}),
+      },
+    };
+  }
+}
+
+export const invalidParameters = (details: string[], message = 'Request parameters failed validation'): AppError =>
+  new AppError('INVALID_PARAMETERS', details.length === 1 ? `${message}: ${details[0]}` : message, { details });
+
+export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `${what} not found`);
+
+const META_CODE = 'x-error-code';
+const META_DETAILS = 'x-error-details-bin';
+const META_RETRY = 'x-error-retry-after';
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_TABLE, value);
+}
+
+/** Turns any thrown value into a gRPC error carrying the public code in metadata. */
+export function toGrpcError(err: unknown): Partial<ServiceError> {
+  const appError = err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'Internal error');
+  const metadata = new Metadata();
+  metadata.set(META_CODE, appError.code);
+  if (appError.details?.length) metadata.set(META_DETAILS, Buffer.from(JSON.stringify(appError.details)));
+  if (appError.retryAfter !== undefined) metadata.set(META_RETRY, String(appError.retryAfter));
+  return { code: ERROR_TABLE[appError.code].grpc, details: appError.message, metadata };
+}
+
+/** Turns a gRPC client error back into an AppError (the reverse of toGrpcError). */
+export function fromGrpcError(err: ServiceError): AppError {
+  const code = err.metadata?.get(META_CODE)[0];
+  if (isErrorCode(code)) {
+    const rawDetails = err.metadata.get(META_DETAILS)[0];
+    const rawRetry = err.metadata.get(META_RETRY)[0];
+    return new AppError(code, err.details, {
+      ...(rawDetails instanceof Buffer ? { details: JSON.parse(rawDetails.toString('utf8')) as string[] } : {}),
+      ...(typeof rawRetry === 'string' ? { retryAfter: Number(rawRetry) } : {}),
+    });
+  }
+  if (err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED) {
+    return new AppError('SERVICE_UNAVAILABLE', 'A backend service is unavailable; retry shortly', { cause: err });
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal error', { cause: err });
+}

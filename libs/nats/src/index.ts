@@ -1,0 +1,54 @@
+import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { currentRequestId } from '@spa/logger';
+
+export type { NatsConnection, JetStreamClient };
+
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  return connect({ servers: url.split(','), name, maxReconnectAttempts: -1 });
+}
+
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  /** 'limits' for event logs, 'workqueue' for jobs consumed once. */
+  retention?: 'limits' | 'workqueue';
+  /** Window in which a repeated Nats-Msg-Id is dropped as a duplicate. */
+  duplicateWindowMs?: number;
+}
+
+/** Creates the stream, or updates it to the given subjects when it exists (idempotent). */
+export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const config = {
+    name: spec.name,
+    subjects: spec.subjects,
+    retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+    storage: StorageType.File,
+    duplicate_window: (spec.duplicateWindowMs ?? 120_000) * 1_000_000,
+  };
+  try {
+    await jsm.streams.info(spec.name);
+    await jsm.streams.update(spec.name, { subjects: config.subjects, duplicate_window: config.duplicate_window });
+  } catch (err) {
+    if (!isStreamNotFound(err)) throw err;
+    await jsm.streams.add(config);
+  }
+}
+
+function isStreamNotFound(err: unknown): boolean {
+  return err instanceof Error && /stream not found/i.test(err.message);
+}
+
+/**
+ * Publishes an event into JetStream with a Nats-Msg-Id (duplicates within the stream's window
+ * are dropped) and the current request id as a header.
+ */
+export async function publishEvent(js: JetStreamClient, subject: string, payload: Uint8Array, msgId: string): Promise<void> {
+  const h = natsHeaders();
+  const requestId = currentRequestId();
+  if (requestId) h.set('x-request-id', requestId);
+  await js.publish(subject, payload, { msgID: msgId, headers: h });
+}
+
+export { jetstream };
