@@ -1,1 +1,52 @@
-export {};
+import { runMain } from '@spa/config';
+import { onShutdown } from '@spa/grpc';
+import { createLogger } from '@spa/logger';
+import { Redis } from 'ioredis';
+import { createApp } from './app.js';
+import { Authenticator } from './auth/authenticator.js';
+import { closeClients, createClients } from './clients.js';
+import { loadGatewayConfig } from './config.js';
+import { buildOpenApi } from './openapi/document.js';
+import { RateLimits } from './rate-limit/limits.js';
+import { ROUTES } from './routes/table.js';
+
+runMain(async () => {
+  const config = loadGatewayConfig();
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  // No offline queue: while Redis is down, limiter calls fail at once and the in-process fallback answers.
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  let redisDown = false;
+  redis.on('error', (err) => {
+    if (!redisDown) logger.warn({ err: err.message }, 'redis unreachable; rate limits fall back to this process');
+    redisDown = true;
+  });
+  redis.on('ready', () => {
+    if (redisDown) logger.info('redis reachable again; rate limits shared again');
+    redisDown = false;
+  });
+  const clients = createClients(config);
+  const app = createApp({
+    clients,
+    authenticator: new Authenticator(clients, config.AUTH_CACHE_TTL_MS),
+    limits: new RateLimits(redis, config.RATE_LIMIT_PREFIX, logger),
+    logger,
+    routes: ROUTES,
+    openapi: buildOpenApi(ROUTES),
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
+  logger.info({ port }, 'gateway listening');
+  process.stdout.write(`READY http=${config.HTTP_HOST}:${port}\n`);
+  onShutdown(logger, [
+    ['http', () => new Promise<void>((resolve) => server.close(() => resolve()))],
+    ['grpc clients', async () => closeClients(clients)],
+    ['redis', () => redis.quit()],
+  ]);
+});

@@ -7,7 +7,8 @@ type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial
 
 /** A ts-proto grpc-js client with its unary methods turned into promises that throw AppError. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
     : never;
 } & { close(): void };

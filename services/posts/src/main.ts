@@ -1,1 +1,36 @@
-export {};
+import { runMain } from '@spa/config';
+import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { createLogger } from '@spa/logger';
+import { connectMongo, syncIndexes } from '@spa/mongo';
+import { connectNats } from '@spa/nats';
+import { loadPostsConfig } from './config.js';
+import { MongoPostsStore } from './data/mongo-store.js';
+import { EventRelay } from './events/relay.js';
+import { accountsPort } from './grpc/accounts-client.js';
+import { postsService } from './grpc/handlers.js';
+
+runMain(async () => {
+  const config = loadPostsConfig();
+  const logger = createLogger('posts', config.LOG_LEVEL);
+  const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
+  const store = new MongoPostsStore(mongo);
+  await syncIndexes(mongo);
+  const relay = new EventRelay(store.models, nc, logger);
+  await relay.start(config.EVENT_RELAY_INTERVAL_MS);
+  const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [postsService({ store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush() })],
+    logger,
+  });
+  logger.info({ port: server.port }, 'posts listening');
+  process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
+  onShutdown(logger, [
+    ['grpc', () => server.shutdown()],
+    ['events', () => relay.stop()],
+    ['nats', () => nc.drain()],
+    ['accounts client', async () => accounts.close()],
+    ['mongo', () => mongo.close()],
+  ]);
+});

@@ -1,1 +1,138 @@
-export {};
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { env, loadConfig, z } from '@spa/config';
+import { AppError } from '@spa/errors';
+import { createClient, type PromiseClient } from '@spa/grpc';
+
+/**
+ * spa-admin: the operators' stand-in for the dashboard. Talks gRPC to the services and prints
+ * JSON on stdout; on error prints a message on stderr and exits non-zero (2 for usage errors).
+ */
+
+type Accounts = PromiseClient<AccountsServiceClient>;
+type Flags = Record<string, string | boolean | undefined>;
+
+class UsageError extends Error {}
+
+const USAGE = `usage: spa-admin <command> [flags]
+  workspace create --name N --tier free|starter|pro|team [--status active|trialing|past_due|canceled]
+  workspace set-review --workspace W --required true|false
+  user create --email E
+  member add|remove --workspace W --user U
+  subscription set --workspace W [--tier T] [--status S]
+  key create --workspace W [--user U] --scopes s1,s2|all
+  key revoke --workspace W
+  site create --workspace W --name N --url U
+  account connect --workspace W --platform P --username U [--sandbox]
+environment: ACCOUNTS_ADDR (default 127.0.0.1:50051)`;
+
+function str(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+function optStr(flags: Flags, name: string): string | undefined {
+  const v = flags[name];
+  return typeof v === 'string' ? v : undefined;
+}
+function int(flags: Flags, name: string): number {
+  const v = str(flags, name);
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a positive integer`);
+  return Number(v);
+}
+function bool(flags: Flags, name: string): boolean {
+  const v = str(flags, name);
+  if (v !== 'true' && v !== 'false') throw new UsageError(`--${name} must be true or false`);
+  return v === 'true';
+}
+
+const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
+  'workspace create': async (a, f) => {
+    const r = await a.createWorkspace({ name: str(f, 'name'), tier: str(f, 'tier'), subscriptionStatus: optStr(f, 'status') ?? 'active' });
+    return { workspace_id: r.workspaceId, owner_user_id: r.ownerUserId };
+  },
+  'workspace set-review': async (a, f) => {
+    const r = await a.setReviewRequired({ workspaceId: int(f, 'workspace'), required: bool(f, 'required') });
+    return { workspace_id: r.workspace?.id, review_required: r.workspace?.reviewRequired };
+  },
+  'user create': async (a, f) => ({ user_id: (await a.createUser({ email: str(f, 'email') })).userId }),
+  'member add': async (a, f) => {
+    await a.addMember({ workspaceId: int(f, 'workspace'), userId: int(f, 'user') });
+    return { workspace_id: int(f, 'workspace'), user_id: int(f, 'user'), member: true };
+  },
+  'member remove': async (a, f) => {
+    await a.removeMember({ workspaceId: int(f, 'workspace'), userId: int(f, 'user') });
+    return { workspace_id: int(f, 'workspace'), user_id: int(f, 'user'), member: false };
+  },
+  'subscription set': async (a, f) => {
+    const r = await a.setSubscription({ workspaceId: int(f, 'workspace'), tier: optStr(f, 'tier'), status: optStr(f, 'status') });
+    return { workspace_id: r.workspace?.id, tier: r.workspace?.tier, status: r.workspace?.subscriptionStatus };
+  },
+  'key create': async (a, f) => {
+    const r = await a.createApiKey({
+      workspaceId: int(f, 'workspace'),
+      userId: f.user === undefined ? undefined : int(f, 'user'),
+      scopes: str(f, 'scopes').split(','),
+    });
+    return { key_id: r.keyId, api_key: r.apiKey };
+  },
+  'key revoke': async (a, f) => ({ key_id: (await a.revokeApiKey({ workspaceId: int(f, 'workspace') })).keyId, revoked: true }),
+  'site create': async (a, f) => {
+    const r = await a.createSite({ workspaceId: int(f, 'workspace'), name: str(f, 'name'), url: str(f, 'url') });
+    return { site_id: r.siteId, token: r.token };
+  },
+  'account connect': async (a, f) => {
+    const r = await a.connectSocialAccount({
+      workspaceId: int(f, 'workspace'),
+      platform: str(f, 'platform'),
+      username: str(f, 'username'),
+      sandbox: f.sandbox === true,
+    });
+    return { social_account_id: r.socialAccountId };
+  },
+};
+
+const STRING_FLAGS = ['name', 'tier', 'status', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username'];
+const OPTIONS: Record<string, { type: 'string' | 'boolean' }> = {
+  ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])),
+  sandbox: { type: 'boolean' },
+  help: { type: 'boolean' },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: OPTIONS,
+  });
+  const flags = values as Flags;
+  const command = COMMANDS[positionals.slice(0, 2).join(' ')];
+  if (flags.help || !command || positionals.length !== 2) throw new UsageError(flags.help ? '' : `unknown command: ${positionals.join(' ') || '(none)'}`);
+  const config = loadConfig(z.object({ ACCOUNTS_ADDR: env.address('127.0.0.1:50051') }));
+  const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, { deadlineMs: 10_000 });
+  try {
+    const out = await command(accounts, flags);
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  } finally {
+    accounts.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${err instanceof Error && err.message ? `spa-admin: ${err.message}\n` : ''}${USAGE}\n`);
+      process.exit(2);
+    }
+    if (err instanceof AppError) {
+      process.stderr.write(`spa-admin: ${err.code}: ${err.message}${err.details?.length ? `\n  ${err.details.join('\n  ')}` : ''}\n`);
+    } else {
+      process.stderr.write(`spa-admin: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+    process.exit(1);
+  },
+);

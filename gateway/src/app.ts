@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@spa/errors';
+import { withRequestId, type Logger } from '@spa/logger';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import type { Authenticator } from './auth/authenticator.js';
+import type { Clients } from './clients.js';
+import { errorHandler } from './http/errors.js';
+import { authorize } from './http/policy.js';
+import { recordLimit } from './http/rate-limit-headers.js';
+import { validate } from './http/validate.js';
+import { mountDocs } from './openapi/docs-page.js';
+import { BUCKETS, GLOBAL_LIMIT, limitStateOf, type LimitState, type RateLimits } from './rate-limit/limits.js';
+import type { Route } from './routes/route.js';
+
+export interface GatewayDeps {
+  clients: Clients;
+  authenticator: Authenticator;
+  limits: RateLimits;
+  logger: Logger;
+  routes: readonly Route[];
+  openapi: object;
+  trustProxy: number;
+}
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/** Consumes a limiter point and records the headers; a refusal still carries the headers. */
+async function limit(res: Response, consume: () => Promise<LimitState>): Promise<void> {
+  try {
+    recordLimit(res, await consume());
+  } catch (err) {
+    const state = limitStateOf(err);
+    if (state) recordLimit(res, state);
+    throw err;
+  }
+}
+
+function handlerFor(route: Route, deps: GatewayDeps) {
+  const bucket = route.bucket;
+  return async (req: Request, res: Response): Promise<void> => {
+    const principal = await deps.authenticator.authenticate(req.headers.authorization);
+    authorize(route, principal);
+    if (bucket) await limit(res, () => deps.limits.consume(bucket, BUCKETS[bucket], principal.tokenId));
+    const params = route.params ? validate(route.params, req.params, 'path parameters') : {};
+    const query = route.query ? validate(route.query, req.query, 'query parameters') : {};
+    const body = route.body ? validate(route.body, req.body ?? undefined, 'request body') : {};
+    if (!route.handle) throw new AppError('ENDPOINT_NOT_AVAILABLE', 'This endpoint is not available to API keys');
+    const result = await route.handle({ principal, clients: deps.clients, params, query, body });
+    res.status(route.status).json(result);
+  };
+}
+
+export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Builds the gateway's Express app from the route table. */
+export function createApp(deps: GatewayDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    withRequestId(requestId, next);
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  mountDocs(app);
+
+  const api = express.Router();
+  api.use(async (req: Request, res: Response, next: NextFunction) => {
+    await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
+    next();
+  });
+  api.get('/openapi.json', (_req, res) => {
+    res.json(deps.openapi);
+  });
+  for (const route of deps.routes) {
+    const handlers = route.body ? [express.json({ limit: route.bodyLimit ?? '1mb', type: () => true })] : [];
+    api[route.method](expressPath(route.path), ...handlers, handlerFor(route, deps));
+  }
+  api.use((req: Request) => {
+    throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} /api/v1${req.path}`);
+  });
+  app.use('/api/v1', api);
+  app.use((req: Request) => {
+    throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}; the API lives under /api/v1`);
+  });
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,20 @@
+import { env, loadConfig, z } from '@spa/config';
+
+export const configSchema = z.object({
+  LOG_LEVEL: env.logLevel,
+  HTTP_HOST: env.host,
+  HTTP_PORT: env.port(8080),
+  REDIS_URL: env.redisUrl,
+  ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+  POSTS_ADDR: env.address('127.0.0.1:50052'),
+  /** Proxy hops to trust for the client IP (X-Forwarded-For); 0 when the gateway faces clients directly. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** How long an authentication result is reused; at most 5 s so that a revoked key stops within 5 s. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5_000).default(3_000),
+  /** Redis key prefix of the rate limiters; gateways sharing limits share the prefix. */
+  RATE_LIMIT_PREFIX: z.string().min(1).default('spa'),
+  GRPC_DEADLINE_MS: env.millis(5_000),
+});
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+export const loadGatewayConfig = (environment: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(configSchema, environment);

@@ -1,0 +1,41 @@
+import { AppError } from '@spa/errors';
+import type { Logger } from '@spa/logger';
+import type { ErrorRequestHandler, Response } from 'express';
+
+/** Maps what body-parser throws (malformed JSON, oversized body, bad encoding) to AppError. */
+function fromBodyParser(err: { type?: string; message?: string; limit?: number }): AppError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError('INVALID_PARAMETERS', `Request body is not valid JSON: ${err.message ?? 'parse error'}`);
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than the ${err.limit ?? ''} bytes this endpoint accepts`.replace('the  bytes', 'the size'));
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new AppError('INVALID_PARAMETERS', `Request body could not be read: ${err.message ?? err.type}`);
+    default:
+      return undefined;
+  }
+}
+
+export function sendError(res: Response, err: AppError): void {
+  if (err.retryAfter !== undefined) res.setHeader('Retry-After', String(err.retryAfter));
+  res.status(err.httpStatus).json(err.toEnvelope());
+}
+
+/** The one place the gateway turns errors into the public envelope; anything unexpected is a logged 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const appError =
+      err instanceof AppError ? err : fromBodyParser(err as { type?: string }) ?? undefined;
+    if (appError && appError.code !== 'INTERNAL_ERROR') {
+      if (appError.code === 'SERVICE_UNAVAILABLE') logger.warn({ err: appError.cause ?? appError, path: req.path }, 'backend unavailable');
+      sendError(res, appError);
+      return;
+    }
+    logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    const requestId = res.getHeader('X-Request-Id');
+    sendError(res, new AppError('INTERNAL_ERROR', `Internal error; quote request id ${String(requestId)} when reporting it`));
+  };
+}

@@ -1,0 +1,29 @@
+import express from 'express';
+import swaggerUi from 'swagger-ui-dist';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Social Publishing and AI Content API: reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#docs', deepLinking: true });`;
+
+/** The human docs page: Swagger UI (served from the swagger-ui-dist package) over /api/v1/openapi.json. */
+export function mountDocs(app: express.Express): void {
+  app.use('/docs/assets', express.static(swaggerUi.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  app.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(PAGE);
+  });
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { route } from './route.js';
+import { SiteStatusSchema, SocialAccountSchema } from './schemas.js';
+
+export const accountRoutes = [
+  route({
+    method: 'get',
+    path: '/social_accounts',
+    tag: 'Accounts',
+    summary: 'List connected social accounts',
+    audience: 'api_key',
+    scope: 'accounts:read',
+    plan: 'paid',
+    status: 200,
+    response: z.object({ social_accounts: z.array(SocialAccountSchema), meta: z.object({ total_count: z.number().int() }) }),
+    handle: async ({ clients, principal }) => {
+      const { socialAccounts } = await clients.accounts.listSocialAccounts({ workspaceId: principal.workspaceId, ids: [] });
+      return {
+        social_accounts: socialAccounts.map((a) => ({
+          id: a.id,
+          platform: a.platform,
+          username: a.username,
+          disconnected: a.disconnected,
+          sandbox: a.sandbox,
+          created_at: a.createdAt,
+        })),
+        meta: { total_count: socialAccounts.length },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/site_pushes/status',
+    tag: 'Site Push',
+    summary: "Status of the token's connected site",
+    description: 'Site Connection token only. Rules and recent pushes are empty until the site pushes articles.',
+    audience: 'site_token',
+    plan: 'any',
+    status: 200,
+    response: SiteStatusSchema,
+    handle: async ({ clients, principal }) => {
+      const { connection } = await clients.accounts.getSiteStatus({ workspaceId: principal.workspaceId, siteId: principal.siteId });
+      return {
+        connection: {
+          name: connection?.name ?? '',
+          site_url: connection?.siteUrl ?? '',
+          cms: connection?.cms ?? '',
+          last_push_at: connection?.lastPushAt ?? null,
+          unmatched_pushes: connection?.unmatchedPushes ?? 0,
+        },
+        rules: [],
+        recent_pushes: [],
+      };
+    },
+  }),
+];

@@ -1,0 +1,165 @@
+import { CONTENT_TYPES, PLATFORMS, POST_STATUSES } from '@spa/vocabulary';
+import { z } from 'zod';
+
+/** Public JSON shapes, shared by request validation, response documentation and the OpenAPI document. */
+
+export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const dateTime = z.iso.datetime({ offset: true });
+const nullable = <T extends z.ZodType>(t: T) => t.nullable();
+
+export const PostMetricSchema = z.object({
+  impressions: z.number().int(),
+  likes: z.number().int(),
+  replies: z.number().int(),
+  reposts: z.number().int(),
+  clicks: z.number().int(),
+  engagement_rate: z.number(),
+  fetched_at: dateTime,
+});
+
+export const PostContentSchema = z.object({
+  id: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  body: z.string(),
+  content_type: z.enum(CONTENT_TYPES),
+  position: z.number().int(),
+  first_comment: nullable(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+export const PostAccountSchema = z.object({
+  id: z.number().int(),
+  social_account_id: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  username: z.string(),
+  platform_status: nullable(z.string()),
+  platform_post_id: nullable(z.string()),
+  permalink: nullable(z.string()),
+  platform_error: nullable(z.string()),
+  dub_short_url: nullable(z.string()),
+  dub_original_url: nullable(z.string()),
+  post_metric: nullable(PostMetricSchema),
+});
+
+export const PostSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(POST_STATUSES),
+    flexible: z.boolean(),
+    scheduled_at: nullable(dateTime),
+    posted_at: nullable(dateTime),
+    failed_at: nullable(dateTime),
+    post_error: nullable(z.string()),
+    disconnected: z.boolean(),
+    source: z.string(),
+    recurrence_jitter_enabled: z.boolean(),
+    evergreen: z.boolean(),
+    evergreen_variations: z.array(z.string()),
+    recycled_from_id: nullable(z.number().int()),
+    reviewed_at: nullable(dateTime),
+    review_action: nullable(z.string()),
+    rejection_reason: nullable(z.string()),
+    created_at: dateTime,
+    body: z.string(),
+    post_contents: z.array(PostContentSchema),
+    post_accounts: z.array(PostAccountSchema),
+    dry_run: z.boolean(),
+  })
+  .meta({ id: 'Post', description: 'Every field is always present; a field with no value is null.' });
+
+export const ListMetaSchema = z.object({ limit: z.number().int(), offset: z.number().int(), total_count: z.number().int() });
+
+export const ListPostsQuerySchema = z
+  .object({
+    status: z
+      .string()
+      .optional()
+      .describe(`Comma-separated statuses (${POST_STATUSES.join(', ')}); default: draft, pending_review, scheduled, publishing`)
+      .transform((s, ctx) => {
+        if (s === undefined) return undefined;
+        const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+        for (const x of list) {
+          if (!(POST_STATUSES as readonly string[]).includes(x)) {
+            ctx.addIssue({ code: 'custom', message: `unknown status ${JSON.stringify(x)}; allowed: ${POST_STATUSES.join(', ')}` });
+          }
+        }
+        return list;
+      }),
+    source: z.string().min(1).max(100).optional(),
+    scheduled_after: dateTime.optional().describe('Inclusive lower bound on scheduled_at'),
+    scheduled_before: dateTime.optional().describe('Inclusive upper bound on scheduled_at'),
+    platform: z.enum(PLATFORMS).optional().describe('Posts targeting this platform'),
+    sort: z.enum(['scheduled_at', 'created_at', 'posted_at', 'id']).default('created_at'),
+    sort_direction: z.enum(['asc', 'desc']).default('desc'),
+    limit: z.coerce.number().int().min(1).default(100).describe('Default 100; values above 200 are clamped to 200').transform((n) => Math.min(n, 200)),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
+export const NewPostContentSchema = z
+  .object({
+    platform: z.enum(PLATFORMS),
+    body: z.string().max(100_000).optional().describe('Defaults to the post body'),
+    content_type: z.enum(CONTENT_TYPES).optional().describe('Default text; document only on linkedin; poll only on twitter and linkedin'),
+    position: z.number().int().min(0).max(100).optional().describe('0-based order (threads); default 0'),
+    first_comment: z.string().max(10_000).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('Media references: r2_key, asset_urn'),
+  })
+  .strict();
+
+export const CreatePostBodySchema = z
+  .object({
+    post: z
+      .object({
+        body: z.string().max(100_000).default(''),
+        status: z.enum(['draft', 'scheduled']).optional().describe('Default: scheduled when scheduled_at is given, else draft'),
+        scheduled_at: dateTime.optional().describe('Required for scheduled posts; must be in the future'),
+        flexible: z.boolean().optional(),
+        recurrence_jitter_enabled: z.boolean().optional(),
+        evergreen: z.boolean().optional(),
+        evergreen_variations: z.array(z.string().max(100_000)).max(50).optional(),
+        dry_run: z.boolean().optional(),
+        post_contents: z.array(NewPostContentSchema).max(100).default([]),
+        post_accounts: z
+          .array(z.object({ social_account_id: z.number().int().positive() }).strict())
+          .max(50)
+          .default([])
+          .describe('Target accounts'),
+      })
+      .strict(),
+  })
+  .strict();
+
+export const SocialAccountSchema = z.object({
+  id: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  username: z.string(),
+  disconnected: z.boolean(),
+  sandbox: z.boolean(),
+  created_at: dateTime,
+});
+
+export const SiteStatusSchema = z.object({
+  connection: z.object({
+    name: z.string(),
+    site_url: z.string(),
+    cms: z.string(),
+    last_push_at: nullable(dateTime),
+    unmatched_pushes: z.number().int(),
+  }),
+  rules: z.array(
+    z.object({ id: z.number().int(), platform: z.string(), trigger: z.string(), schedule_mode: z.string(), enabled: z.boolean() }),
+  ),
+  recent_pushes: z.array(z.object({ url: z.string(), title: z.string(), last_pushed_at: dateTime, consumed_at: nullable(dateTime) })),
+});
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      message: z.string(),
+      code: z.string(),
+      details: z.array(z.string()).optional(),
+      retry_after: z.number().int().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });

@@ -1,0 +1,87 @@
+import { Schema, type Connection } from 'mongoose';
+
+/** Mongoose schemas of the accounts database. `_id` is the public integer id. */
+export function registerModels(connection: Connection) {
+  const Workspace = connection.model(
+    'Workspace',
+    new Schema(
+      {
+        _id: Number,
+        name: { type: String, required: true },
+        tier: { type: String, required: true },
+        subscription_status: { type: String, required: true },
+        review_required: { type: Boolean, default: false },
+        owner_user_id: { type: Number, required: true },
+        created_at: { type: Date, required: true },
+      },
+      { collection: 'workspaces', versionKey: false },
+    ),
+  );
+  const User = connection.model(
+    'User',
+    new Schema(
+      { _id: Number, email: { type: String, required: true, unique: true }, created_at: { type: Date, required: true } },
+      { collection: 'users', versionKey: false },
+    ),
+  );
+  const membershipSchema = new Schema(
+    { workspace_id: { type: Number, required: true }, user_id: { type: Number, required: true } },
+    { collection: 'memberships', versionKey: false },
+  );
+  membershipSchema.index({ workspace_id: 1, user_id: 1 }, { unique: true });
+  const Membership = connection.model('Membership', membershipSchema);
+
+  const ApiKey = connection.model(
+    'ApiKey',
+    new Schema(
+      {
+        _id: Number,
+        workspace_id: { type: Number, required: true, index: true },
+        user_id: { type: Number, required: true },
+        hash: { type: String, required: true, unique: true },
+        scopes: { type: [String], required: true },
+        // "active:<workspace>" while active, "revoked:<key>" after: a unique index on it keeps
+        // one active key per workspace atomically, without partial indexes.
+        slot: { type: String, required: true, unique: true },
+        created_at: { type: Date, required: true },
+        revoked_at: { type: Date },
+      },
+      { collection: 'api_keys', versionKey: false },
+    ),
+  );
+  const Site = connection.model(
+    'Site',
+    new Schema(
+      {
+        _id: Number,
+        workspace_id: { type: Number, required: true, index: true },
+        name: { type: String, required: true },
+        url: { type: String, required: true },
+        cms: { type: String, required: true },
+        token_hash: { type: String, required: true, unique: true },
+        created_at: { type: Date, required: true },
+        last_push_at: { type: Date },
+        unmatched_pushes: { type: Number, default: 0 },
+      },
+      { collection: 'sites', versionKey: false },
+    ),
+  );
+  const SocialAccount = connection.model(
+    'SocialAccount',
+    new Schema(
+      {
+        _id: Number,
+        workspace_id: { type: Number, required: true, index: true },
+        platform: { type: String, required: true },
+        username: { type: String, required: true },
+        sandbox: { type: Boolean, default: false },
+        disconnected: { type: Boolean, default: false },
+        created_at: { type: Date, required: true },
+      },
+      { collection: 'social_accounts', versionKey: false },
+    ),
+  );
+  return { Workspace, User, Membership, ApiKey, Site, SocialAccount };
+}
+
+export type AccountsModels = ReturnType<typeof registerModels>;

@@ -1,0 +1,24 @@
+import { invalidParameters, notFound } from '@spa/errors';
+import type { AccountsDeps } from './ports.js';
+import { assertWorkspace } from './workspaces.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function createUser(deps: AccountsDeps, email: string): Promise<number> {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL.test(normalized)) throw invalidParameters(['email is not a valid address']);
+  const id = await deps.store.nextId('users');
+  await deps.store.insertUser({ id, email: normalized, createdAt: deps.clock.now() });
+  return id;
+}
+
+export async function addMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
+  await assertWorkspace(deps, workspaceId);
+  if (!(await deps.store.getUser(userId))) throw notFound(`User ${userId}`);
+  await deps.store.addMembership(workspaceId, userId);
+}
+
+export async function removeMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
+  await assertWorkspace(deps, workspaceId);
+  if (!(await deps.store.removeMembership(workspaceId, userId))) throw notFound(`Membership of user ${userId}`);
+}

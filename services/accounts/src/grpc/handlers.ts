@@ -1,0 +1,88 @@
+import { AccountsServiceService, CredentialKind, type Workspace as WorkspaceMessage, type SocialAccount as SocialAccountMessage } from '@spa/contracts/accounts/v1/accounts';
+import { bindService, type ServiceBinding } from '@spa/grpc';
+import { authenticate } from '../domain/authenticate.js';
+import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
+import type { SocialAccount, Workspace } from '../domain/model.js';
+import type { AccountsDeps } from '../domain/ports.js';
+import { createSite, getSite } from '../domain/sites.js';
+import { connectSocialAccount, listSocialAccounts } from '../domain/social-accounts.js';
+import { addMember, createUser, removeMember } from '../domain/users.js';
+import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
+
+const workspaceMessage = (w: Workspace): WorkspaceMessage => ({
+  id: w.id,
+  name: w.name,
+  tier: w.tier,
+  subscriptionStatus: w.subscriptionStatus,
+  reviewRequired: w.reviewRequired,
+  ownerUserId: w.ownerUserId,
+  createdAt: w.createdAt.toISOString(),
+});
+
+const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => ({
+  id: a.id,
+  platform: a.platform,
+  username: a.username,
+  sandbox: a.sandbox,
+  disconnected: a.disconnected,
+  createdAt: a.createdAt.toISOString(),
+});
+
+/** gRPC transport of the accounts service: proto messages in, domain calls, proto messages out. */
+export function accountsService(deps: AccountsDeps): ServiceBinding {
+  return bindService('accounts.v1.AccountsService', AccountsServiceService, {
+    authenticate: async (req) => {
+      const p = await authenticate(deps, req.token);
+      return {
+        principal: {
+          kind: p.kind === 'api_key' ? CredentialKind.CREDENTIAL_KIND_API_KEY : CredentialKind.CREDENTIAL_KIND_SITE_TOKEN,
+          workspaceId: p.workspaceId,
+          userId: p.userId,
+          keyId: p.keyId,
+          siteId: p.siteId,
+          scopes: p.scopes,
+          tier: p.tier,
+          subscriptionStatus: p.subscriptionStatus,
+        },
+      };
+    },
+    createWorkspace: (req) => createWorkspace(deps, { name: req.name, tier: req.tier, subscriptionStatus: req.subscriptionStatus }),
+    getWorkspace: async (req) => ({ workspace: workspaceMessage(await getWorkspace(deps, req.workspaceId)) }),
+    setReviewRequired: async (req) => ({ workspace: workspaceMessage(await setReviewRequired(deps, req.workspaceId, req.required)) }),
+    setSubscription: async (req) => ({
+      workspace: workspaceMessage(await setSubscription(deps, { workspaceId: req.workspaceId, tier: req.tier, status: req.status })),
+    }),
+    createUser: async (req) => ({ userId: await createUser(deps, req.email) }),
+    addMember: async (req) => {
+      await addMember(deps, req.workspaceId, req.userId);
+      return {};
+    },
+    removeMember: async (req) => {
+      await removeMember(deps, req.workspaceId, req.userId);
+      return {};
+    },
+    createApiKey: (req) => createApiKey(deps, { workspaceId: req.workspaceId, userId: req.userId, scopes: req.scopes }),
+    revokeApiKey: async (req) => ({ keyId: await revokeApiKey(deps, req.workspaceId) }),
+    createSite: (req) => createSite(deps, { workspaceId: req.workspaceId, name: req.name, url: req.url }),
+    getSiteStatus: async (req) => {
+      const site = await getSite(deps, req.workspaceId, req.siteId);
+      return {
+        connection: {
+          name: site.name,
+          siteUrl: site.url,
+          cms: site.cms,
+          lastPushAt: site.lastPushAt?.toISOString(),
+          unmatchedPushes: site.unmatchedPushes,
+        },
+      };
+    },
+    connectSocialAccount: async (req) => ({
+      socialAccountId: await connectSocialAccount(deps, {
+        workspaceId: req.workspaceId, platform: req.platform, username: req.username, sandbox: req.sandbox,
+      }),
+    }),
+    listSocialAccounts: async (req) => ({
+      socialAccounts: (await listSocialAccounts(deps, req.workspaceId, req.ids)).map(socialAccountMessage),
+    }),
+  });
+}

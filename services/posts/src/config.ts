@@ -1,0 +1,15 @@
+import { env, loadConfig, z } from '@spa/config';
+
+export const configSchema = z.object({
+  LOG_LEVEL: env.logLevel,
+  MONGO_URL: env.mongoUrl,
+  MONGO_DB: z.string().min(1).default('spa_posts'),
+  NATS_URL: env.natsUrl,
+  GRPC_HOST: env.host,
+  GRPC_PORT: env.port(50052),
+  ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+  EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
+});
+
+export type PostsConfig = z.infer<typeof configSchema>;
+export const loadPostsConfig = (): PostsConfig => loadConfig(configSchema);

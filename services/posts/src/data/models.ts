@@ -1,0 +1,83 @@
+import { Schema, type Connection } from 'mongoose';
+
+const postContentSchema = new Schema(
+  {
+    id: { type: Number, required: true },
+    platform: { type: String, required: true },
+    body: { type: String, default: '' },
+    content_type: { type: String, required: true },
+    position: { type: Number, default: 0 },
+    first_comment: { type: String },
+    metadata: { type: Schema.Types.Mixed, default: {} },
+  },
+  { _id: false, minimize: false },
+);
+
+const postAccountSchema = new Schema(
+  {
+    id: { type: Number, required: true },
+    social_account_id: { type: Number, required: true },
+    platform: { type: String, required: true },
+    username: { type: String, required: true },
+    platform_status: String,
+    platform_post_id: String,
+    permalink: String,
+    platform_error: String,
+    dub_short_url: String,
+    dub_original_url: String,
+    post_metric: {
+      type: new Schema(
+        { impressions: Number, likes: Number, replies: Number, reposts: Number, clicks: Number, engagement_rate: Number, fetched_at: Date },
+        { _id: false },
+      ),
+    },
+  },
+  { _id: false },
+);
+
+const pendingEventSchema = new Schema(
+  { subject: { type: String, required: true }, msg_id: { type: String, required: true }, occurred_at: { type: Date, required: true } },
+  { _id: false },
+);
+
+/** Mongoose schemas of the posts database. A post embeds its contents and target accounts. */
+export function registerModels(connection: Connection) {
+  const postSchema = new Schema(
+    {
+      _id: Number,
+      workspace_id: { type: Number, required: true },
+      status: { type: String, required: true },
+      flexible: { type: Boolean, default: false },
+      scheduled_at: Date,
+      posted_at: Date,
+      failed_at: Date,
+      post_error: String,
+      disconnected: { type: Boolean, default: false },
+      source: { type: String, required: true },
+      recurrence_jitter_enabled: { type: Boolean, default: false },
+      evergreen: { type: Boolean, default: false },
+      evergreen_variations: { type: [String], default: [] },
+      recycled_from_id: Number,
+      reviewed_at: Date,
+      review_action: String,
+      rejection_reason: String,
+      created_at: { type: Date, required: true },
+      updated_at: { type: Date, required: true },
+      body: { type: String, default: '' },
+      dry_run: { type: Boolean, default: false },
+      post_contents: { type: [postContentSchema], default: [] },
+      post_accounts: { type: [postAccountSchema], default: [] },
+      // Transactional outbox: events owed to NATS, written with the change that caused them.
+      pending_events: { type: [pendingEventSchema], default: [] },
+      has_pending_events: { type: Boolean, default: false },
+    },
+    { collection: 'posts', versionKey: false },
+  );
+  postSchema.index({ workspace_id: 1, status: 1, scheduled_at: 1 });
+  postSchema.index({ workspace_id: 1, created_at: -1 });
+  postSchema.index({ has_pending_events: 1 });
+  const Post = connection.model('Post', postSchema);
+  return { Post };
+}
+
+export type PostsModels = ReturnType<typeof registerModels>;

@@ -1,0 +1,192 @@
+import { IdAllocator, type Connection } from '@spa/mongo';
+import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
+import type { Post, PostEvent } from '../domain/model.js';
+import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
+import { registerModels, type PostsModels } from './models.js';
+
+export interface PostDoc {
+  _id: number;
+  workspace_id: number;
+  status: string;
+  flexible: boolean;
+  scheduled_at?: Date | null;
+  posted_at?: Date | null;
+  failed_at?: Date | null;
+  post_error?: string | null;
+  disconnected: boolean;
+  source: string;
+  recurrence_jitter_enabled: boolean;
+  evergreen: boolean;
+  evergreen_variations: string[];
+  recycled_from_id?: number | null;
+  reviewed_at?: Date | null;
+  review_action?: string | null;
+  rejection_reason?: string | null;
+  created_at: Date;
+  updated_at: Date;
+  body: string;
+  dry_run: boolean;
+  post_contents: Array<{ id: number; platform: string; body: string; content_type: string; position: number; first_comment?: string | null; metadata?: Record<string, unknown> | null }>;
+  post_accounts: Array<{
+    id: number; social_account_id: number; platform: string; username: string;
+    platform_status?: string | null; platform_post_id?: string | null; permalink?: string | null; platform_error?: string | null;
+    dub_short_url?: string | null; dub_original_url?: string | null;
+    post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate: number; fetched_at: Date } | null;
+  }>;
+  pending_events?: Array<{ subject: string; msg_id: string; occurred_at: Date }>;
+}
+
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+export function toPost(d: PostDoc): Post {
+  return {
+    id: d._id,
+    workspaceId: d.workspace_id,
+    status: d.status as PostStatus,
+    flexible: d.flexible,
+    scheduledAt: opt(d.scheduled_at),
+    postedAt: opt(d.posted_at),
+    failedAt: opt(d.failed_at),
+    postError: opt(d.post_error),
+    disconnected: d.disconnected,
+    source: d.source,
+    recurrenceJitterEnabled: d.recurrence_jitter_enabled,
+    evergreen: d.evergreen,
+    evergreenVariations: d.evergreen_variations ?? [],
+    recycledFromId: opt(d.recycled_from_id),
+    reviewedAt: opt(d.reviewed_at),
+    reviewAction: opt(d.review_action),
+    rejectionReason: opt(d.rejection_reason),
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    body: d.body,
+    dryRun: d.dry_run,
+    postContents: d.post_contents.map((c) => ({
+      id: c.id,
+      platform: c.platform as Platform,
+      body: c.body,
+      contentType: c.content_type as ContentType,
+      position: c.position,
+      firstComment: opt(c.first_comment),
+      metadata: c.metadata ?? {},
+    })),
+    postAccounts: d.post_accounts.map((a) => ({
+      id: a.id,
+      socialAccountId: a.social_account_id,
+      platform: a.platform as Platform,
+      username: a.username,
+      platformStatus: opt(a.platform_status),
+      platformPostId: opt(a.platform_post_id),
+      permalink: opt(a.permalink),
+      platformError: opt(a.platform_error),
+      dubShortUrl: opt(a.dub_short_url),
+      dubOriginalUrl: opt(a.dub_original_url),
+      postMetric: a.post_metric
+        ? {
+            impressions: a.post_metric.impressions, likes: a.post_metric.likes, replies: a.post_metric.replies,
+            reposts: a.post_metric.reposts, clicks: a.post_metric.clicks, engagementRate: a.post_metric.engagement_rate,
+            fetchedAt: a.post_metric.fetched_at,
+          }
+        : undefined,
+    })),
+  };
+}
+
+const eventDoc = (e: PostEvent) => ({ subject: e.subject, msg_id: e.msgId, occurred_at: e.occurredAt });
+
+const SORT_FIELDS: Record<ListPostsQuery['sort'], string> = {
+  scheduled_at: 'scheduled_at',
+  created_at: 'created_at',
+  posted_at: 'posted_at',
+  id: '_id',
+};
+
+export class MongoPostsStore implements PostsStore {
+  readonly models: PostsModels;
+  private readonly ids: IdAllocator;
+
+  constructor(connection: Connection) {
+    this.models = registerModels(connection);
+    this.ids = new IdAllocator(connection);
+  }
+
+  nextIds(sequence: string, count: number): Promise<number[]> {
+    return this.ids.reserve(sequence, count);
+  }
+
+  async insert(p: Post, events: PostEvent[]): Promise<void> {
+    await this.models.Post.create({
+      _id: p.id,
+      workspace_id: p.workspaceId,
+      status: p.status,
+      flexible: p.flexible,
+      scheduled_at: p.scheduledAt,
+      disconnected: p.disconnected,
+      source: p.source,
+      recurrence_jitter_enabled: p.recurrenceJitterEnabled,
+      evergreen: p.evergreen,
+      evergreen_variations: p.evergreenVariations,
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+      body: p.body,
+      dry_run: p.dryRun,
+      post_contents: p.postContents.map((c) => ({
+        id: c.id, platform: c.platform, body: c.body, content_type: c.contentType, position: c.position,
+        first_comment: c.firstComment, metadata: c.metadata,
+      })),
+      post_accounts: p.postAccounts.map((a) => ({ id: a.id, social_account_id: a.socialAccountId, platform: a.platform, username: a.username })),
+      pending_events: events.map(eventDoc),
+      has_pending_events: events.length > 0,
+    });
+  }
+
+  async get(workspaceId: number, postId: number): Promise<Post | null> {
+    const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }, { pending_events: 0 }).lean<PostDoc>();
+    return doc ? toPost(doc) : null;
+  }
+
+  async list(q: ListPostsQuery): Promise<ListPostsResult> {
+    const base: Record<string, unknown> = { workspace_id: q.workspaceId };
+    if (q.source) base.source = q.source;
+    if (q.scheduledAfter || q.scheduledBefore) {
+      base.scheduled_at = {
+        ...(q.scheduledAfter ? { $gte: q.scheduledAfter } : {}),
+        ...(q.scheduledBefore ? { $lte: q.scheduledBefore } : {}),
+      };
+    }
+    if (q.platform) base.$or = [{ 'post_accounts.platform': q.platform }, { 'post_contents.platform': q.platform }];
+    const filter = { ...base, status: { $in: q.statuses } };
+    const direction = q.sortDirection === 'asc' ? 1 : -1;
+    const sortField = SORT_FIELDS[q.sort];
+    const sort: Record<string, 1 | -1> = sortField === '_id' ? { _id: direction } : { [sortField]: direction, _id: direction };
+    const [docs, totalCount, grouped] = await Promise.all([
+      this.models.Post.find(filter, { pending_events: 0 }).sort(sort).skip(q.offset).limit(q.limit).lean<PostDoc[]>(),
+      this.models.Post.countDocuments(filter),
+      this.models.Post.aggregate<{ _id: string; n: number }>([{ $match: base }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
+    ]);
+    const counts: Partial<Record<PostStatus, number>> = {};
+    for (const g of grouped) counts[g._id as PostStatus] = g.n;
+    return { posts: docs.map(toPost), totalCount, counts };
+  }
+
+  async transition(
+    workspaceId: number,
+    postId: number,
+    from: PostStatus,
+    patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
+    event: PostEvent,
+  ): Promise<Post | null> {
+    const set: Record<string, unknown> = { has_pending_events: true };
+    if (patch.status !== undefined) set.status = patch.status;
+    if (patch.reviewedAt !== undefined) set.reviewed_at = patch.reviewedAt;
+    if (patch.reviewAction !== undefined) set.review_action = patch.reviewAction;
+    if (patch.rejectionReason !== undefined) set.rejection_reason = patch.rejectionReason;
+    if (patch.updatedAt !== undefined) set.updated_at = patch.updatedAt;
+    const doc = await this.models.Post.findOneAndUpdate(
+      { _id: postId, workspace_id: workspaceId, status: from },
+      { $set: set, $push: { pending_events: eventDoc(event) } },
+      { new: true, projection: { pending_events: 0 } },
+    ).lean<PostDoc>();
+    return doc ? toPost(doc) : null;
+  }
+}

@@ -1,0 +1,68 @@
+import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
+
+export interface PostMetric {
+  impressions: number;
+  likes: number;
+  replies: number;
+  reposts: number;
+  clicks: number;
+  engagementRate: number;
+  fetchedAt: Date;
+}
+
+export interface PostContent {
+  id: number;
+  platform: Platform;
+  body: string;
+  contentType: ContentType;
+  position: number;
+  firstComment?: string | undefined;
+  metadata: Record<string, unknown>;
+}
+
+export interface PostAccount {
+  id: number;
+  socialAccountId: number;
+  platform: Platform;
+  username: string;
+  platformStatus?: string | undefined;
+  platformPostId?: string | undefined;
+  permalink?: string | undefined;
+  platformError?: string | undefined;
+  dubShortUrl?: string | undefined;
+  dubOriginalUrl?: string | undefined;
+  postMetric?: PostMetric | undefined;
+}
+
+export interface Post {
+  id: number;
+  workspaceId: number;
+  status: PostStatus;
+  flexible: boolean;
+  scheduledAt?: Date | undefined;
+  postedAt?: Date | undefined;
+  failedAt?: Date | undefined;
+  postError?: string | undefined;
+  disconnected: boolean;
+  source: string;
+  recurrenceJitterEnabled: boolean;
+  evergreen: boolean;
+  evergreenVariations: string[];
+  recycledFromId?: number | undefined;
+  reviewedAt?: Date | undefined;
+  reviewAction?: string | undefined;
+  rejectionReason?: string | undefined;
+  createdAt: Date;
+  updatedAt: Date;
+  body: string;
+  postContents: PostContent[];
+  postAccounts: PostAccount[];
+  dryRun: boolean;
+}
+
+/** An event the posts service owes the rest of the system; stored with the post until published. */
+export interface PostEvent {
+  subject: 'posts.post.created' | 'posts.post.reviewed';
+  msgId: string;
+  occurredAt: Date;
+}

@@ -1,0 +1,67 @@
+import type { Platform, PostStatus } from '@spa/vocabulary';
+import type { Post, PostEvent } from './model.js';
+
+export interface ListPostsQuery {
+  workspaceId: number;
+  statuses: PostStatus[];
+  source?: string | undefined;
+  scheduledAfter?: Date | undefined;
+  scheduledBefore?: Date | undefined;
+  platform?: Platform | undefined;
+  sort: 'scheduled_at' | 'created_at' | 'posted_at' | 'id';
+  sortDirection: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface ListPostsResult {
+  posts: Post[];
+  totalCount: number;
+  /** Counts per status over every filter but the status filter. */
+  counts: Partial<Record<PostStatus, number>>;
+}
+
+export interface PostsStore {
+  nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]>;
+  /** Stores the post and the events it owes in one atomic write. */
+  insert(post: Post, events: PostEvent[]): Promise<void>;
+  get(workspaceId: number, postId: number): Promise<Post | null>;
+  list(query: ListPostsQuery): Promise<ListPostsResult>;
+  /** Atomically moves a post out of `from` and queues its event; null when the post is not in `from`. */
+  transition(
+    workspaceId: number,
+    postId: number,
+    from: PostStatus,
+    patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
+    event: PostEvent,
+  ): Promise<Post | null>;
+}
+
+export interface WorkspaceSettings {
+  reviewRequired: boolean;
+}
+
+export interface TargetAccount {
+  id: number;
+  platform: Platform;
+  username: string;
+  disconnected: boolean;
+}
+
+/** What the posts service needs from the accounts service. */
+export interface AccountsPort {
+  workspaceSettings(workspaceId: number): Promise<WorkspaceSettings>;
+  socialAccounts(workspaceId: number, ids: number[]): Promise<TargetAccount[]>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface PostsDeps {
+  store: PostsStore;
+  accounts: AccountsPort;
+  clock: Clock;
+  /** Called after a write that queued events, to publish them without waiting for the sweeper. */
+  flushEvents(): void;
+}

@@ -1,0 +1,144 @@
+import { PostsServiceService, type Post as PostMessage } from '@spa/contracts/posts/v1/posts';
+import { invalidParameters } from '@spa/errors';
+import { bindService, type ServiceBinding } from '@spa/grpc';
+import { PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from "@spa/vocabulary";
+import { approvePost } from '../domain/approve-post.js';
+import { createPost } from '../domain/create-post.js';
+import type { Post } from '../domain/model.js';
+import type { ListPostsQuery, PostsDeps } from '../domain/ports.js';
+import { getPost, listPosts } from '../domain/read-posts.js';
+
+const iso = (d: Date | undefined): string | undefined => d?.toISOString();
+
+export function postMessage(p: Post): PostMessage {
+  return {
+    id: p.id,
+    status: p.status,
+    flexible: p.flexible,
+    scheduledAt: iso(p.scheduledAt),
+    postedAt: iso(p.postedAt),
+    failedAt: iso(p.failedAt),
+    postError: p.postError,
+    disconnected: p.disconnected,
+    source: p.source,
+    recurrenceJitterEnabled: p.recurrenceJitterEnabled,
+    evergreen: p.evergreen,
+    evergreenVariations: p.evergreenVariations,
+    recycledFromId: p.recycledFromId,
+    reviewedAt: iso(p.reviewedAt),
+    reviewAction: p.reviewAction,
+    rejectionReason: p.rejectionReason,
+    createdAt: p.createdAt.toISOString(),
+    body: p.body,
+    dryRun: p.dryRun,
+    postContents: p.postContents.map((c) => ({
+      id: c.id,
+      platform: c.platform,
+      body: c.body,
+      contentType: c.contentType,
+      position: c.position,
+      firstComment: c.firstComment,
+      metadataJson: JSON.stringify(c.metadata),
+    })),
+    postAccounts: p.postAccounts.map((a) => ({
+      id: a.id,
+      socialAccountId: a.socialAccountId,
+      platform: a.platform,
+      username: a.username,
+      platformStatus: a.platformStatus,
+      platformPostId: a.platformPostId,
+      permalink: a.permalink,
+      platformError: a.platformError,
+      dubShortUrl: a.dubShortUrl,
+      dubOriginalUrl: a.dubOriginalUrl,
+      postMetric: a.postMetric && { ...a.postMetric, fetchedAt: a.postMetric.fetchedAt.toISOString() },
+    })),
+  };
+}
+
+/** Checks a value against a closed list, collecting a problem naming the field when it is not in it. */
+function oneOf<T extends string>(list: readonly T[], value: string, field: string, problems: string[]): T {
+  if (!(list as readonly string[]).includes(value)) problems.push(`${field} must be one of ${list.join(', ')} (got ${JSON.stringify(value)})`);
+  return value as T;
+}
+
+function date(value: string | undefined, field: string, problems: string[]): Date | undefined {
+  if (value === undefined) return undefined;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) problems.push(`${field} must be an ISO 8601 date-time`);
+  return d;
+}
+
+function parseMetadata(json: string, field: string, problems: string[]): Record<string, unknown> {
+  if (!json) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    /* reported below */
+  }
+  problems.push(`${field} must be a JSON object`);
+  return {};
+}
+
+/** gRPC transport of the posts service. Requests are checked again here: gRPC callers are not only the gateway. */
+export function postsService(deps: PostsDeps): ServiceBinding {
+  return bindService('posts.v1.PostsService', PostsServiceService, {
+    listPosts: async (req) => {
+      const problems: string[] = [];
+      const query: ListPostsQuery = {
+        workspaceId: req.workspaceId,
+        statuses: req.statuses.length ? req.statuses.map((s, i) => oneOf(POST_STATUSES, s, `status[${i}]`, problems)) : [...QUEUE_STATUSES],
+        source: req.source,
+        scheduledAfter: date(req.scheduledAfter, 'scheduled_after', problems),
+        scheduledBefore: date(req.scheduledBefore, 'scheduled_before', problems),
+        platform: req.platform === undefined ? undefined : oneOf<Platform>(PLATFORMS, req.platform, 'platform', problems),
+        sort: oneOf(['scheduled_at', 'created_at', 'posted_at', 'id'] as const, req.sort || 'created_at', 'sort', problems),
+        sortDirection: oneOf(['asc', 'desc'] as const, req.sortDirection || 'desc', 'sort_direction', problems),
+        limit: req.limit,
+        offset: req.offset,
+      };
+      if (problems.length) throw invalidParameters(problems);
+      const result = await listPosts(deps, query);
+      return {
+        posts: result.posts.map(postMessage),
+        counts: Object.entries(result.counts).map(([status, count]) => ({ status, count })),
+        totalCount: result.totalCount,
+        limit: Math.min(Math.max(req.limit || 100, 1), 200),
+        offset: Math.max(req.offset, 0),
+      };
+    },
+    getPost: async (req) => ({ post: postMessage(await getPost(deps, req.workspaceId, req.postId)) }),
+    createPost: async (req) => {
+      const problems: string[] = [];
+      const status = req.status ? oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems) : undefined;
+      const postContents = req.postContents.map((c, i) => ({
+        platform: oneOf<Platform>(PLATFORMS, c.platform, `post_contents[${i}].platform`, problems),
+        body: c.body,
+        contentType: c.contentType === undefined ? undefined : oneOf<ContentType>(['text', 'image', 'video', 'document', 'poll'], c.contentType, `post_contents[${i}].content_type`, problems),
+        position: c.position,
+        firstComment: c.firstComment,
+        metadata: parseMetadata(c.metadataJson, `post_contents[${i}].metadata`, problems),
+      }));
+      const scheduledAt = date(req.scheduledAt, 'scheduled_at', problems);
+      if (problems.length) throw invalidParameters(problems);
+      const post = await createPost(deps, {
+        workspaceId: req.workspaceId,
+        body: req.body,
+        status,
+        scheduledAt,
+        flexible: req.flexible,
+        recurrenceJitterEnabled: req.recurrenceJitterEnabled,
+        evergreen: req.evergreen,
+        evergreenVariations: req.evergreenVariations,
+        dryRun: req.dryRun,
+        postContents,
+        socialAccountIds: req.socialAccountIds,
+        source: req.source || 'api',
+      });
+      return { post: postMessage(post) };
+    },
+    approvePost: async (req) => ({ post: postMessage(await approvePost(deps, req.workspaceId, req.postId)) }),
+  });
+}
+

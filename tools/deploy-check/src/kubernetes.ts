@@ -1,0 +1,458 @@
+import { readdirSync } from 'node:fs';
+import { posix } from 'node:path';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { arr, checkNodeCommand, isObj, obj, type Obj, type Problems, type Repo, str, type YamlDoc } from './util.js';
+
+/** apiVersion + kind -> kubernetes-models class (its validate() checks the object against the official OpenAPI schema). */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'v1/Service': Service,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/ServiceAccount': ServiceAccount,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
+};
+
+const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+const KUSTOMIZATION_FIELDS = new Set([
+  'apiVersion', 'kind', 'metadata', 'resources', 'components', 'crds', 'namespace', 'namePrefix', 'nameSuffix',
+  'commonLabels', 'labels', 'commonAnnotations', 'patches', 'patchesStrategicMerge', 'patchesJson6902', 'images',
+  'replicas', 'configMapGenerator', 'secretGenerator', 'generatorOptions', 'replacements', 'vars', 'openapi',
+  'generators', 'transformers', 'validators', 'buildMetadata', 'helmCharts', 'helmGlobals', 'sortOptions',
+  'configurations', 'bases',
+]);
+
+export interface K8sObject {
+  doc: YamlDoc;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  o: Obj;
+}
+
+export interface KubernetesResult {
+  objects: K8sObject[];
+  /** Objects reachable from each kustomization, keyed by the kustomization file. */
+  kustomizations: Map<string, K8sObject[]>;
+}
+
+function listYamlFiles(repo: Repo, dir: string): string[] {
+  if (!repo.isDir(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(repo.abs(dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listYamlFiles(repo, rel));
+    else if (/\.ya?ml$/.test(entry.name) || entry.name === 'Kustomization') out.push(rel);
+  }
+  return out.sort();
+}
+
+const isKustomization = (file: string): boolean => KUSTOMIZATION_FILES.includes(posix.basename(file));
+const isRemote = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref);
+
+/** Validates every YAML file under `deployDir`, then the kustomizations and the cross-object references. */
+export function checkKubernetes(repo: Repo, deployDir: string, problems: Problems): KubernetesResult {
+  const files = listYamlFiles(repo, deployDir);
+  if (files.length === 0) problems.add(deployDir, 'no YAML files found');
+
+  const objectsByFile = new Map<string, K8sObject[]>();
+  const kustomizationDocs: YamlDoc[] = [];
+  for (const file of files) {
+    const docs = repo.loadYaml(file, problems);
+    if (isKustomization(file)) {
+      kustomizationDocs.push(...docs);
+      continue;
+    }
+    const objects: K8sObject[] = [];
+    for (const doc of docs) {
+      const o = validateObject(doc, problems);
+      if (o) objects.push(o);
+    }
+    objectsByFile.set(file, objects);
+  }
+  const objects = [...objectsByFile.values()].flat();
+
+  const kustomizations = new Map<string, K8sObject[]>();
+  for (const doc of kustomizationDocs) {
+    kustomizations.set(doc.file, collectKustomization(repo, doc, objectsByFile, problems, new Set()));
+  }
+  // Objects outside every kustomization (e.g. secret.example.yaml) document shapes other files rely on.
+  const inKustomization = new Set([...kustomizations.values()].flat());
+  const examples = objects.filter((o) => !inKustomization.has(o));
+  for (const [file, members] of kustomizations) checkReferences(repo, file, members, examples, problems);
+  return { objects, kustomizations };
+}
+
+function validateObject(doc: YamlDoc, problems: Problems): K8sObject | undefined {
+  const o = doc.value;
+  if (!isObj(o)) {
+    problems.add(doc.where, 'document is not a mapping (expected a Kubernetes object)');
+    return undefined;
+  }
+  const apiVersion = str(o.apiVersion);
+  const kind = str(o.kind);
+  const name = str(obj(o.metadata).name);
+  if (!apiVersion || !kind) {
+    problems.add(doc.where, 'not a Kubernetes object: apiVersion and kind are required');
+    return undefined;
+  }
+  const label = `${kind}/${name ?? '?'}`;
+  if (!name) problems.add(doc.where, `${kind}: metadata.name is required`);
+  const Model = MODELS[`${apiVersion}/${kind}`];
+  if (!Model) {
+    problems.add(doc.where, `${label}: no validator for ${apiVersion} ${kind} (add its kubernetes-models class to tools/deploy-check/src/kubernetes.ts)`);
+    return undefined;
+  }
+  try {
+    new Model(o as never).validate();
+  } catch (err) {
+    const errors = (err as { errors?: Array<{ instancePath: string; message?: string; params?: Obj }> }).errors;
+    if (errors?.length) {
+      for (const e of errors) {
+        const extra = e.params && 'allowedValues' in e.params ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
+        problems.add(doc.where, `${label}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${extra}`);
+      }
+    } else {
+      problems.add(doc.where, `${label}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { doc, apiVersion, kind, name: name ?? '', o };
+}
+
+/** Checks that every file a kustomization names exists, and returns the objects of its resources (recursively). */
+function collectKustomization(
+  repo: Repo,
+  doc: YamlDoc,
+  objectsByFile: Map<string, K8sObject[]>,
+  problems: Problems,
+  seen: Set<string>,
+): K8sObject[] {
+  const k = doc.value;
+  const dir = posix.dirname(doc.file);
+  if (seen.has(doc.file)) return [];
+  seen.add(doc.file);
+  if (!isObj(k)) {
+    problems.add(doc.where, 'kustomization is not a mapping');
+    return [];
+  }
+  if (k.apiVersion !== undefined && k.apiVersion !== 'kustomize.config.k8s.io/v1beta1' && k.apiVersion !== 'kustomize.config.k8s.io/v1alpha1') {
+    problems.add(doc.where, `unexpected apiVersion ${JSON.stringify(k.apiVersion)} (kustomize.config.k8s.io/v1beta1)`);
+  }
+  if (k.kind !== undefined && k.kind !== 'Kustomization' && k.kind !== 'Component') {
+    problems.add(doc.where, `unexpected kind ${JSON.stringify(k.kind)} (Kustomization)`);
+  }
+  for (const key of Object.keys(k)) {
+    if (!KUSTOMIZATION_FIELDS.has(key)) problems.add(doc.where, `unknown kustomization field "${key}"`);
+  }
+
+  const members: K8sObject[] = [];
+  const referenced = new Set<string>();
+  const mustExist = (ref: unknown, field: string, allowDir: boolean): string | undefined => {
+    const r = str(ref);
+    if (r === undefined) {
+      problems.add(doc.where, `${field}: expected a path string, got ${JSON.stringify(ref)}`);
+      return undefined;
+    }
+    if (isRemote(r)) return undefined;
+    const rel = posix.normalize(posix.join(dir, r));
+    if (repo.isFile(rel)) {
+      referenced.add(rel);
+      return rel;
+    }
+    if (allowDir && repo.isDir(rel)) {
+      if (!KUSTOMIZATION_FILES.some((f) => repo.isFile(`${rel}/${f}`))) {
+        problems.add(doc.where, `${field}: directory ${rel} has no kustomization.yaml`);
+      }
+      return rel;
+    }
+    problems.add(doc.where, `${field}: ${r} does not exist (${rel})`);
+    return undefined;
+  };
+
+  const takeResource = (rel: string | undefined, field: string): void => {
+    if (!rel) return;
+    if (repo.isDir(rel)) {
+      const kfile = KUSTOMIZATION_FILES.map((f) => `${rel}/${f}`).find((f) => repo.isFile(f));
+      if (kfile) {
+        for (const sub of repo.loadYaml(kfile, problems)) members.push(...collectKustomization(repo, sub, objectsByFile, problems, seen));
+      }
+      return;
+    }
+    const objs = objectsByFile.get(rel);
+    if (objs === undefined) problems.add(doc.where, `${field}: ${rel} is not a YAML manifest under the checked folder`);
+    else if (objs.length === 0) problems.add(doc.where, `${field}: ${rel} contains no Kubernetes object`);
+    else members.push(...objs);
+  };
+
+  arr(k.resources).forEach((r, i) => takeResource(mustExist(r, `resources[${i}]`, true), `resources[${i}]`));
+  arr(k.bases).forEach((r, i) => takeResource(mustExist(r, `bases[${i}]`, true), `bases[${i}]`));
+  arr(k.components).forEach((r, i) => mustExist(r, `components[${i}]`, true));
+  arr(k.crds).forEach((r, i) => mustExist(r, `crds[${i}]`, false));
+  arr(k.configurations).forEach((r, i) => mustExist(r, `configurations[${i}]`, false));
+  for (const field of ['generators', 'transformers', 'validators'] as const) {
+    arr(k[field]).forEach((r, i) => {
+      if (typeof r === 'string' && /\.ya?ml$/.test(r)) mustExist(r, `${field}[${i}]`, false);
+    });
+  }
+  arr(k.patches).forEach((p, i) => {
+    if (isObj(p) && p.path !== undefined) mustExist(p.path, `patches[${i}].path`, false);
+  });
+  arr(k.patchesJson6902).forEach((p, i) => {
+    if (isObj(p) && p.path !== undefined) mustExist(p.path, `patchesJson6902[${i}].path`, false);
+  });
+  arr(k.patchesStrategicMerge).forEach((p, i) => {
+    if (typeof p === 'string' && !p.includes('\n')) mustExist(p, `patchesStrategicMerge[${i}]`, false);
+  });
+  arr(k.replacements).forEach((p, i) => {
+    if (isObj(p) && p.path !== undefined) mustExist(p.path, `replacements[${i}].path`, false);
+  });
+  for (const gen of ['configMapGenerator', 'secretGenerator'] as const) {
+    arr(k[gen]).forEach((g, i) => {
+      const G = obj(g);
+      arr(G.files).forEach((f, j) => {
+        const path = typeof f === 'string' && f.includes('=') ? f.slice(f.indexOf('=') + 1) : f;
+        mustExist(path, `${gen}[${i}].files[${j}]`, false);
+      });
+      arr(G.envs).forEach((f, j) => mustExist(f, `${gen}[${i}].envs[${j}]`, false));
+      if (G.env !== undefined) mustExist(G.env, `${gen}[${i}].env`, false);
+    });
+  }
+  if (isObj(k.openapi) && k.openapi.path !== undefined) mustExist(k.openapi.path, 'openapi.path', false);
+
+  // A manifest next to the kustomization that it does not list is almost always a forgotten entry.
+  for (const [file, objs] of objectsByFile) {
+    if (posix.dirname(file) === dir && objs.length > 0 && !referenced.has(file)) {
+      problems.add(doc.where, `${file} holds Kubernetes objects but is not listed in resources`);
+    }
+  }
+
+  const seenIds = new Map<string, K8sObject>();
+  for (const m of members) {
+    const id = `${m.apiVersion}/${m.kind}/${str(obj(m.o.metadata).namespace) ?? ''}/${m.name}`;
+    const prev = seenIds.get(id);
+    if (prev) problems.add(m.doc.where, `${m.kind}/${m.name} is also defined at ${prev.doc.where}`);
+    else seenIds.set(id, m);
+  }
+  return members;
+}
+
+interface ContainerInfo {
+  where: string;
+  workload: K8sObject;
+  c: Obj;
+  ports: Array<{ name?: string; containerPort: number }>;
+}
+
+function podSpecOf(w: K8sObject): Obj | undefined {
+  if (w.kind === 'Deployment' || w.kind === 'StatefulSet') return obj(obj(obj(w.o.spec).template).spec);
+  return undefined;
+}
+
+function containersOf(w: K8sObject): ContainerInfo[] {
+  const spec = podSpecOf(w);
+  if (!spec) return [];
+  return [...arr(spec.containers)].filter(isObj).map((c) => ({
+    where: w.doc.where,
+    workload: w,
+    c,
+    ports: arr(c.ports)
+      .filter(isObj)
+      .filter((p) => typeof p.containerPort === 'number')
+      .map((p) => ({ name: str(p.name), containerPort: p.containerPort as number })),
+  }));
+}
+
+function matchesSelector(labels: Obj, selector: Obj): boolean {
+  const entries = Object.entries(selector);
+  return entries.length > 0 && entries.every(([k, v]) => labels[k] === v);
+}
+
+function resolvePort(ref: unknown, ports: ContainerInfo['ports']): boolean {
+  if (typeof ref === 'number') return ports.some((p) => p.containerPort === ref);
+  if (typeof ref === 'string') return ports.some((p) => p.name === ref);
+  return false;
+}
+
+/** Cross-object checks inside one kustomization (plus example Secrets kept outside it). */
+function checkReferences(repo: Repo, kfile: string, members: K8sObject[], examples: K8sObject[], problems: Problems): void {
+  const byKind = (kind: string, list = members) => list.filter((m) => m.kind === kind);
+  const workloads = [...byKind('Deployment'), ...byKind('StatefulSet')];
+  const services = byKind('Service');
+  const configMaps = new Map(byKind('ConfigMap').map((m) => [m.name, m]));
+  const secrets = new Map(byKind('Secret').map((m) => [m.name, m]));
+  const exampleSecrets = new Map(byKind('Secret', examples).map((m) => [m.name, m]));
+  const hpaTargets = new Map<string, K8sObject>();
+
+  for (const h of byKind('HorizontalPodAutoscaler')) {
+    const ref = obj(obj(h.o.spec).scaleTargetRef);
+    const target = workloads.find((w) => w.kind === ref.kind && w.name === ref.name);
+    if (!target) {
+      problems.add(h.doc.where, `HorizontalPodAutoscaler/${h.name}: scaleTargetRef ${String(ref.kind)}/${String(ref.name)} is not defined in ${kfile}`);
+      continue;
+    }
+    hpaTargets.set(target.name, h);
+    if (obj(target.o.spec).replicas !== undefined) {
+      problems.add(target.doc.where, `${target.kind}/${target.name}: spec.replicas is set but HorizontalPodAutoscaler/${h.name} owns the replica count (every apply would reset it)`);
+    }
+    const usesCpu = arr(obj(h.o.spec).metrics).some((m) => obj(obj(m).resource).name === 'cpu');
+    if (usesCpu) {
+      for (const ci of containersOf(target)) {
+        if (obj(obj(ci.c.resources).requests).cpu === undefined) {
+          problems.add(ci.where, `${target.kind}/${target.name}: container ${String(ci.c.name)} needs resources.requests.cpu for the CPU-based HorizontalPodAutoscaler`);
+        }
+      }
+    }
+  }
+
+  const keyExists = (secretOrMap: K8sObject, key: string): boolean =>
+    key in obj(secretOrMap.o.data) || key in obj(secretOrMap.o.stringData) || key in obj(secretOrMap.o.binaryData);
+
+  const checkSecretKey = (where: string, label: string, name: string, key: string): void => {
+    const s = secrets.get(name) ?? exampleSecrets.get(name);
+    if (!s) {
+      problems.add(where, `${label}: Secret ${name} is neither in ${kfile} nor described by an example Secret under deploy/`);
+    } else if (!keyExists(s, key)) {
+      problems.add(where, `${label}: key ${key} is not in Secret ${name} (${s.doc.where})`);
+    }
+  };
+
+  const serviceTargets = (host: string, port: string): boolean =>
+    services.some((s) => s.name === host && arr(obj(s.o.spec).ports).some((p) => String(obj(p).port) === port));
+
+  // host:port settings (ACCOUNTS_ADDR, ...) must name a Service of this kustomization and one of its ports.
+  const checkAddr = (where: string, label: string, key: string, value: string): void => {
+    if (!/_ADDR$/.test(key)) return;
+    const m = /^([a-z0-9.-]+):(\d+)$/.exec(value);
+    if (!m) {
+      problems.add(where, `${label}: ${key}=${value} is not host:port`);
+      return;
+    }
+    const host = m[1]!.split('.')[0]!;
+    if (!serviceTargets(host, m[2]!)) problems.add(where, `${label}: ${key}=${value} does not match any Service ${host} with port ${m[2]}`);
+  };
+  for (const cm of configMaps.values()) {
+    for (const [key, value] of Object.entries(obj(cm.o.data))) {
+      if (typeof value === 'string') checkAddr(cm.doc.where, `ConfigMap/${cm.name}`, key, value);
+    }
+  }
+
+  for (const w of workloads) {
+    const label = `${w.kind}/${w.name}`;
+    const spec = obj(w.o.spec);
+    const podLabels = obj(obj(obj(spec.template).metadata).labels);
+    const matchLabels = obj(obj(spec.selector).matchLabels);
+    if (!matchesSelector(podLabels, matchLabels)) {
+      problems.add(w.doc.where, `${label}: spec.selector.matchLabels do not match the pod template labels`);
+    }
+    const podSpec = podSpecOf(w) ?? {};
+    const podSec = obj(podSpec.securityContext);
+    const containers = containersOf(w);
+    if (containers.length === 0) problems.add(w.doc.where, `${label}: no containers`);
+
+    for (const ci of containers) {
+      const c = ci.c;
+      const cl = `${label} container ${String(c.name)}`;
+      const sec = obj(c.securityContext);
+      if (sec.runAsNonRoot !== true && podSec.runAsNonRoot !== true) problems.add(w.doc.where, `${cl}: runAsNonRoot must be true`);
+      if ((sec.runAsUser ?? podSec.runAsUser) === 0) problems.add(w.doc.where, `${cl}: must not run as uid 0`);
+      if (sec.readOnlyRootFilesystem !== true) problems.add(w.doc.where, `${cl}: securityContext.readOnlyRootFilesystem must be true`);
+      if (sec.allowPrivilegeEscalation !== false) problems.add(w.doc.where, `${cl}: securityContext.allowPrivilegeEscalation must be false`);
+      const res = obj(c.resources);
+      for (const part of ['requests', 'limits'] as const) {
+        for (const r of ['cpu', 'memory']) {
+          if (obj(res[part])[r] === undefined) problems.add(w.doc.where, `${cl}: resources.${part}.${r} is required`);
+        }
+      }
+      for (const probe of ['readinessProbe', 'livenessProbe'] as const) {
+        if (!isObj(c[probe])) problems.add(w.doc.where, `${cl}: ${probe} is required`);
+      }
+      for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe'] as const) {
+        const p = obj(c[probe]);
+        const port = obj(p.grpc).port ?? obj(p.httpGet).port ?? obj(p.tcpSocket).port;
+        if (isObj(c[probe]) && port !== undefined && !resolvePort(port, ci.ports)) {
+          problems.add(w.doc.where, `${cl}: ${probe} port ${JSON.stringify(port)} is not one of the container's ports`);
+        }
+      }
+      const argv = [...arr(c.command), ...arr(c.args)].map(String);
+      if (argv.length > 0) checkNodeCommand(repo, argv, `${w.doc.where} (${cl})`, problems);
+      else problems.add(w.doc.where, `${cl}: command is required (the image runs the gateway by default)`);
+
+      for (const e of arr(c.env).filter(isObj)) {
+        const name = str(e.name) ?? '?';
+        const value = str(e.value);
+        if (value !== undefined && /^(GRPC|HTTP)_PORT$/.test(name) && !ci.ports.some((p) => String(p.containerPort) === value)) {
+          problems.add(w.doc.where, `${cl}: ${name}=${value} is not one of the container's ports`);
+        }
+        if (value !== undefined) checkAddr(w.doc.where, cl, name, value);
+        if (value !== undefined && /SECRET|PASSWORD|TOKEN|_KEY$/.test(name)) {
+          problems.add(w.doc.where, `${cl}: ${name} must come from a Secret (valueFrom.secretKeyRef), not a literal value`);
+        }
+        const from = obj(e.valueFrom);
+        const skr = obj(from.secretKeyRef);
+        if (skr.name !== undefined && skr.optional !== true) checkSecretKey(w.doc.where, `${cl} env ${name}`, String(skr.name), String(skr.key));
+        const ckr = obj(from.configMapKeyRef);
+        if (ckr.name !== undefined && ckr.optional !== true) {
+          const cm = configMaps.get(String(ckr.name));
+          if (!cm) problems.add(w.doc.where, `${cl} env ${name}: ConfigMap ${String(ckr.name)} is not defined in ${kfile}`);
+          else if (!keyExists(cm, String(ckr.key))) problems.add(w.doc.where, `${cl} env ${name}: key ${String(ckr.key)} is not in ConfigMap ${cm.name}`);
+        }
+      }
+      for (const ef of arr(c.envFrom).filter(isObj)) {
+        const cmr = obj(ef.configMapRef);
+        if (cmr.name !== undefined && cmr.optional !== true && !configMaps.has(String(cmr.name))) {
+          problems.add(w.doc.where, `${cl}: envFrom ConfigMap ${String(cmr.name)} is not defined in ${kfile}`);
+        }
+        const sr = obj(ef.secretRef);
+        if (sr.name !== undefined && sr.optional !== true && !secrets.has(String(sr.name)) && !exampleSecrets.has(String(sr.name))) {
+          problems.add(w.doc.where, `${cl}: envFrom Secret ${String(sr.name)} is neither in ${kfile} nor described by an example Secret`);
+        }
+      }
+    }
+
+    const ports = containers.flatMap((ci) => ci.ports);
+    const selecting = services.filter((s) => matchesSelector(podLabels, obj(obj(s.o.spec).selector)));
+    if (ports.length > 0 && selecting.length === 0) problems.add(w.doc.where, `${label}: exposes ports but no Service selects its pods`);
+    for (const p of ports) {
+      const targeted = selecting.some((s) =>
+        arr(obj(s.o.spec).ports).some((sp) => {
+          const target = obj(sp).targetPort ?? obj(sp).port;
+          return target === p.containerPort || (p.name !== undefined && target === p.name);
+        }),
+      );
+      if (selecting.length > 0 && !targeted) {
+        problems.add(w.doc.where, `${label}: container port ${p.name ?? ''}${p.name ? '/' : ''}${p.containerPort} is not the targetPort of any Service selecting it`);
+      }
+    }
+  }
+
+  for (const s of services) {
+    const spec = obj(s.o.spec);
+    const selector = obj(spec.selector);
+    const targets = workloads.filter((w) => matchesSelector(obj(obj(obj(obj(w.o.spec).template).metadata).labels), selector));
+    if (targets.length === 0) {
+      problems.add(s.doc.where, `Service/${s.name}: selector ${JSON.stringify(selector)} matches no Deployment in ${kfile}`);
+      continue;
+    }
+    for (const [i, sp] of arr(spec.ports).entries()) {
+      const target = obj(sp).targetPort ?? obj(sp).port;
+      for (const w of targets) {
+        const ports = containersOf(w).flatMap((ci) => ci.ports);
+        if (!resolvePort(target, ports)) {
+          problems.add(s.doc.where, `Service/${s.name}: ports[${i}].targetPort ${JSON.stringify(target)} is not a container port of ${w.kind}/${w.name} (${ports.map((p) => `${p.name ?? ''}:${p.containerPort}`).join(', ') || 'none'})`);
+        }
+      }
+    }
+  }
+}
