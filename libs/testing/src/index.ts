@@ -1,1 +1,4 @@
-export {};
+export * from './processes.js';
+export * from './stack.js';
+export * from './http.js';
+export * from './infra.js';

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+
+/** Where the tests find the real infrastructure (scripts/infra starts it). */
+export const TEST_INFRA = {
+  mongoUrl: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017',
+  natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+/** A fresh name, unique per call: for databases, Redis prefixes and streams of one test. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+}
+
+/** Drops databases created by a test. */
+export async function dropDatabases(names: string[]): Promise<void> {
+  const connection = mongoose.createConnection(TEST_INFRA.mongoUrl);
+  try {
+    await connection.asPromise();
+    for (const name of names) await connection.useDb(name).dropDatabase();
+  } finally {
+    await connection.close();
+  }
+}

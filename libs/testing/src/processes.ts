@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  /** host:port printed on the READY line. */
+  address: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts one built process (e.g. services/posts/dist/main.js) with the given environment and waits
+ * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long.
+ */
+export function startProcess(name: string, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /READY \w+=(\S+)/.exec(out);
+      if (ready?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          name,
+          child,
+          address: ready[1],
+          output: () => out,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Runs the admin CLI (`spa-admin`) as a real process; resolves with its exit code, stdout and stderr. */
+export function runAdmin(args: string[], accountsAddr: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/admin/dist/main.js'), ...args], {
+      env: { ...process.env, ACCOUNTS_ADDR: accountsAddr },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
