@@ -185,7 +185,7 @@ export class MongoPostsStore implements PostsStore {
     const doc = await this.models.Post.findOneAndUpdate(
       { _id: postId, workspace_id: workspaceId, status: from },
       { $set: set, $push: { pending_events: eventDoc(event) } },
-      { new: true, projection: { pending_events: 0 } },
+      { new: true },
     ).lean<PostDoc>();
     return doc ? toPost(doc) : null;
   }
