@@ -1,3 +1,4 @@
 export * from './server.js';
 export * from './client.js';
 export * from './shutdown.js';
+export * from './health.js';

@@ -22,12 +22,32 @@ export async function syncIndexes(connection: Connection): Promise<void> {
   for (const model of Object.values(connection.models)) await model.createIndexes();
 }
 
-/** Allocates public integer ids per collection from a counters collection with an atomic $inc. */
-export class IdAllocator {
-  private readonly counters;
+interface Cursor {
+  next: number;
+  end: number;
+}
 
-  constructor(connection: Connection) {
-    this.counters = connection.collection<{ _id: string; seq: number }>('counters');
+/**
+ * Allocates public integer ids per sequence (one sequence per collection).
+ *
+ * Ids are handed out from blocks of `blockSize` consecutive ids. A process owns a block by
+ * inserting a document whose `_id` names it (`posts:17`): the unique `_id` index makes the claim
+ * exclusive on any MongoDB-compatible server. (A counter updated with `$inc` is not enough: FerretDB
+ * 1.x does not apply concurrent updates atomically; measured here, 60 concurrent `$inc` of one
+ * counter left it at 2.) Ids are unique and increase within a process; ids left in a block when a
+ * process stops are never used, so ids may have gaps and are not globally ordered by creation time.
+ */
+export class IdAllocator {
+  private readonly blocks;
+  private readonly cursors = new Map<string, Cursor>();
+  private readonly refilling = new Map<string, Promise<void>>();
+  private indexed: Promise<unknown> | undefined;
+
+  constructor(
+    connection: Connection,
+    private readonly blockSize = 50,
+  ) {
+    this.blocks = connection.collection<{ _id: string; sequence: string; block: number; claimed_at: Date }>('id_blocks');
   }
 
   /** The next id of a sequence. */
@@ -36,17 +56,43 @@ export class IdAllocator {
     return first as number;
   }
 
-  /** Reserves `count` consecutive ids at once (bulk inserts) and returns them in order. */
+  /** Reserves `count` ids at once (bulk inserts) and returns them in increasing order. */
   async reserve(sequence: string, count: number): Promise<number[]> {
     if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
-    const doc = await this.counters.findOneAndUpdate(
-      { _id: sequence },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (!doc) throw new Error(`id allocation failed for ${sequence}`);
-    const last = doc.seq;
-    return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+    const out: number[] = [];
+    while (out.length < count) {
+      const cursor = this.cursors.get(sequence);
+      if (cursor && cursor.next <= cursor.end) out.push(cursor.next++);
+      else await this.refill(sequence);
+    }
+    return out;
+  }
+
+  private refill(sequence: string): Promise<void> {
+    let pending = this.refilling.get(sequence);
+    if (!pending) {
+      pending = this.claimBlock(sequence)
+        .then((block) => {
+          this.cursors.set(sequence, { next: (block - 1) * this.blockSize + 1, end: block * this.blockSize });
+        })
+        .finally(() => this.refilling.delete(sequence));
+      this.refilling.set(sequence, pending);
+    }
+    return pending;
+  }
+
+  private async claimBlock(sequence: string): Promise<number> {
+    this.indexed ??= this.blocks.createIndex({ sequence: 1, block: -1 });
+    await this.indexed;
+    const [top] = await this.blocks.find({ sequence }).sort({ block: -1 }).limit(1).toArray();
+    for (let block = (top?.block ?? 0) + 1; ; block++) {
+      try {
+        await this.blocks.insertOne({ _id: `${sequence}:${block}`, sequence, block, claimed_at: new Date() });
+        return block;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
   }
 }
 

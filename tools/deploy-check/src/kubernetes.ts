@@ -85,6 +85,7 @@ export function checkKubernetes(repo: Repo, deployDir: string, problems: Problem
   const objects = [...objectsByFile.values()].flat();
 
   const kustomizations = new Map<string, K8sObject[]>();
+  if (repo.unparsable.size > 0) return { objects, kustomizations };
   for (const doc of kustomizationDocs) {
     kustomizations.set(doc.file, collectKustomization(repo, doc, objectsByFile, problems, new Set()));
   }
@@ -111,12 +112,12 @@ function validateObject(doc: YamlDoc, problems: Problems): K8sObject | undefined
   const label = `${kind}/${name ?? '?'}`;
   if (!name) problems.add(doc.where, `${kind}: metadata.name is required`);
   const Model = MODELS[`${apiVersion}/${kind}`];
-  if (!Model) {
-    problems.add(doc.where, `${label}: no validator for ${apiVersion} ${kind} (add its kubernetes-models class to tools/deploy-check/src/kubernetes.ts)`);
-    return undefined;
-  }
   try {
-    new Model(o as never).validate();
+    if (!Model) {
+      problems.add(doc.where, `${label}: no validator for ${apiVersion} ${kind} (add its kubernetes-models class to tools/deploy-check/src/kubernetes.ts)`);
+    } else {
+      new Model(o as never).validate();
+    }
   } catch (err) {
     const errors = (err as { errors?: Array<{ instancePath: string; message?: string; params?: Obj }> }).errors;
     if (errors?.length) {

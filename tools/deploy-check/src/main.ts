@@ -78,9 +78,13 @@ function main(): number {
 
   checkDockerfile(repo, problems);
   const { objects, kustomizations } = checkKubernetes(repo, DEPLOY_DIR, problems);
-  if (kustomizations.size === 0) problems.add(DEPLOY_DIR, 'no kustomization.yaml found');
   const composeServices = checkCompose(repo, COMPOSE_FILE, problems);
-  checkComposeMatchesKubernetes(composeServices, kustomizations, problems);
+  if (repo.unparsable.size > 0) {
+    problems.add([...repo.unparsable].join(', '), 'cross-file checks skipped until the YAML parses');
+  } else {
+    if (kustomizations.size === 0) problems.add(DEPLOY_DIR, 'no kustomization.yaml found');
+    checkComposeMatchesKubernetes(composeServices, kustomizations, problems);
+  }
 
   if (problems.list.length > 0) {
     for (const p of problems.list) process.stderr.write(`deploy-check: ${p}\n`);

@@ -37,6 +37,9 @@ export interface YamlDoc {
 
 /** Paths are repository-relative, with forward slashes, for messages and cross-references. */
 export class Repo {
+  /** Files that failed to parse: cross-file checks are skipped while any exist (they would only add noise). */
+  readonly unparsable = new Set<string>();
+
   constructor(readonly root: string) {}
 
   abs(rel: string): string {
@@ -69,18 +72,29 @@ export class Repo {
    */
   loadYaml(rel: string, problems: Problems): YamlDoc[] {
     const lineCounter = new LineCounter();
-    const docs = parseAllDocuments(this.read(rel), { lineCounter, merge: true, uniqueKeys: true, prettyErrors: true });
+    const docs = parseAllDocuments(this.read(rel), { lineCounter, merge: true, uniqueKeys: true, prettyErrors: false });
     const out: YamlDoc[] = [];
     for (const doc of docs) {
       const issues = [...doc.errors, ...doc.warnings];
       for (const e of issues) {
-        const line = e.linePos?.[0].line;
-        problems.add(line ? `${rel}:${line}` : rel, `YAML: ${e.message.split('\n')[0]}`);
+        const { line, col } = lineCounter.linePos(e.pos[0]);
+        problems.add(`${rel}:${line}`, `YAML: ${e.message.split('\n')[0]} (column ${col})`);
       }
-      if (issues.length > 0) continue;
-      const value: unknown = doc.toJS({ maxAliasCount: 1000 });
-      if (value === null || value === undefined) continue;
+      if (issues.length > 0) {
+        this.unparsable.add(rel);
+        continue;
+      }
       const start = doc.contents?.range[0] ?? doc.range[0];
+      let value: unknown;
+      try {
+        value = doc.toJS({ maxAliasCount: 1000 });
+      } catch (err) {
+        // e.g. an alias to an undefined anchor, or a `<<` merge of a non-mapping
+        problems.add(`${rel}:${lineCounter.linePos(start).line}`, `YAML: ${err instanceof Error ? err.message : String(err)}`);
+        this.unparsable.add(rel);
+        continue;
+      }
+      if (value === null || value === undefined) continue;
       out.push({ file: rel, where: `${rel}:${lineCounter.linePos(start).line}`, value });
     }
     return out;
