@@ -1,1 +1,82 @@
-export {};
+/**
+ * `npm run bench`: throughput and latency of the gateway's hot read path against a bare node:http
+ * baseline and the direct gRPC call behind it. Prints figures; asserts nothing.
+ */
+import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { createClient } from '@spa/grpc';
+import { createWorkspace, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
+import { ClientIps } from './client-ips.js';
+import { rssMiB } from './memory.js';
+import { countRedisKeys } from './redis-keys.js';
+import { formatFailures, formatLimiterCheck, formatTable, formatTargets, type ReportRow } from './report.js';
+import { benchGatewayList, benchHello, benchListPostsGrpc, listPostsPath } from './scenarios.js';
+import { describeListPage, seedPosts } from './seed.js';
+import { loadSettings, type BenchSettings } from './settings.js';
+
+const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const rateLimitPrefix = uniqueName('bench_rl');
+  progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
+  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix } });
+  let hello: RunningProcess | undefined;
+  try {
+    hello = await startProcess('hello', 'tools/bench/dist/hello-server.js', {});
+    await run(settings, stack, hello, rateLimitPrefix);
+  } finally {
+    await hello?.stop();
+    await stack.stop();
+  }
+}
+
+async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess, rateLimitPrefix: string): Promise<void> {
+  const workspace = await createWorkspace(stack, { tier: 'pro' });
+  await seedPosts(stack, workspace.apiKey, settings.seedPosts);
+  const pageDescription = await describeListPage(stack, workspace.apiKey, listPostsPath(settings));
+
+  const each = `${settings.warmupS} s warm-up + ${settings.durationS} s, ${settings.connections} concurrent`;
+  progress(`node:http hello (${each})`);
+  const helloRun = await benchHello(settings, hello.address);
+
+  progress(`gRPC ListPosts (${each})`);
+  const posts = createClient(PostsServiceClient, stack.postsAddr);
+  const grpcRun = await benchListPostsGrpc(settings, posts, workspace.workspaceId).finally(() => posts.close());
+
+  progress(`gateway GET /api/v1${listPostsPath(settings)} (${each})`);
+  const clientIps = new ClientIps();
+  const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps);
+  const gatewayPid = gatewayProcess(stack).child.pid;
+  const gatewayRss = gatewayPid === undefined ? undefined : await rssMiB(gatewayPid);
+  const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) =>
+    err instanceof Error ? err : new Error(String(err)),
+  );
+
+  const gatewayResponses = gatewayRun.warmup.completed + gatewayRun.measured.completed;
+  console.log(`\n${settings.durationS} s per scenario after a ${settings.warmupS} s warm-up, ${settings.connections} connections/concurrent calls; ${settings.seedPosts} seeded draft posts; ${pageDescription}\n`);
+  const rows: ReportRow[] = [
+    { name: 'node:http hello', result: helloRun.measured },
+    { name: 'gRPC ListPosts (direct)', result: grpcRun.measured },
+    { name: 'gateway GET /api/v1/posts', result: gatewayRun.measured },
+  ];
+  console.log(formatTable(rows));
+  console.log();
+  for (const failure of formatFailures(rows)) console.log(failure);
+  console.log(formatTargets(gatewayRun.measured, helloRun.measured));
+  console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
+  console.log(`gateway RSS after run: ${gatewayRss === undefined ? 'unknown (no pid)' : gatewayRss.toFixed(0)} MiB`);
+}
+
+function gatewayProcess(stack: Stack): RunningProcess {
+  const gateway = stack.processes.find((p) => p.name === 'gateway');
+  if (!gateway) throw new Error('the stack has no gateway process');
+  return gateway;
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,43 @@
+import type { PromiseClient } from '@spa/grpc';
+import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import type { ClientIps } from './client-ips.js';
+import { runCallLoad } from './grpc-load.js';
+import { runHttpLoad } from './http-load.js';
+import type { BenchSettings } from './settings.js';
+import type { LoadResult } from './stats.js';
+
+export interface ScenarioRun {
+  warmup: LoadResult;
+  measured: LoadResult;
+}
+
+/** Runs the same load twice: a warm-up whose figures are discarded, then the measured run. */
+async function warmThenMeasure(settings: BenchSettings, run: (durationS: number) => Promise<LoadResult>): Promise<ScenarioRun> {
+  const warmup = await run(settings.warmupS);
+  const measured = await run(settings.durationS);
+  return { warmup, measured };
+}
+
+export function benchHello(settings: BenchSettings, address: string): Promise<ScenarioRun> {
+  return warmThenMeasure(settings, (durationS) => runHttpLoad({ url: `http://${address}/`, connections: settings.connections, durationS }));
+}
+
+export function benchListPostsGrpc(settings: BenchSettings, posts: PromiseClient<PostsServiceClient>, workspaceId: number): Promise<ScenarioRun> {
+  const request = { workspaceId, statuses: [], sort: 'created_at', sortDirection: 'desc', limit: settings.pageSize, offset: 0 };
+  return warmThenMeasure(settings, (durationS) => runCallLoad({ call: () => posts.listPosts(request), concurrency: settings.connections, durationS }));
+}
+
+export function benchGatewayList(settings: BenchSettings, baseUrl: string, apiKey: string, clientIps: ClientIps): Promise<ScenarioRun> {
+  return warmThenMeasure(settings, (durationS) =>
+    runHttpLoad({
+      url: `${baseUrl}/api/v1${listPostsPath(settings)}`,
+      connections: settings.connections,
+      durationS,
+      headers: { authorization: `Bearer ${apiKey}` },
+      perRequestHeaders: () => ({ 'x-forwarded-for': clientIps.next() }),
+    }),
+  );
+}
+
+/** The list request of the gateway scenario, relative to /api/v1. */
+export const listPostsPath = (settings: BenchSettings): string => `/posts?limit=${settings.pageSize}`;

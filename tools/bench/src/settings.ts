@@ -1,0 +1,25 @@
+/** How long and how hard each scenario runs: BENCH_DURATION_S overrides the measured duration. */
+export interface BenchSettings {
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  seedPosts: number;
+  pageSize: number;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  return {
+    durationS: positiveNumber(env.BENCH_DURATION_S, 10, 'BENCH_DURATION_S'),
+    warmupS: 2,
+    connections: 50,
+    seedPosts: 50,
+    pageSize: 20,
+  };
+}
+
+function positiveNumber(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got ${JSON.stringify(raw)}`);
+  return value;
+}
