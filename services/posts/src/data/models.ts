@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { registerOutbox } from './outbox.js';
 
 const postContentSchema = new Schema(
   {
@@ -35,11 +36,6 @@ const postAccountSchema = new Schema(
   { _id: false },
 );
 
-const pendingEventSchema = new Schema(
-  { subject: { type: String, required: true }, msg_id: { type: String, required: true }, occurred_at: { type: Date, required: true } },
-  { _id: false },
-);
-
 /** Mongoose schemas of the posts database. A post embeds its contents and target accounts. */
 export function registerModels(connection: Connection) {
   const postSchema = new Schema(
@@ -67,17 +63,13 @@ export function registerModels(connection: Connection) {
       dry_run: { type: Boolean, default: false },
       post_contents: { type: [postContentSchema], default: [] },
       post_accounts: { type: [postAccountSchema], default: [] },
-      // Transactional outbox: events owed to NATS, written with the change that caused them.
-      pending_events: { type: [pendingEventSchema], default: [] },
-      has_pending_events: { type: Boolean, default: false },
     },
     { collection: 'posts', versionKey: false },
   );
   postSchema.index({ workspace_id: 1, status: 1, scheduled_at: 1 });
   postSchema.index({ workspace_id: 1, created_at: -1 });
-  postSchema.index({ has_pending_events: 1 });
   const Post = connection.model('Post', postSchema);
-  return { Post };
+  return { Post, Outbox: registerOutbox(connection) };
 }
 
 export type PostsModels = ReturnType<typeof registerModels>;

@@ -3,6 +3,7 @@ import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
 import type { Post, PostEvent } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { registerModels, type PostsModels } from './models.js';
+import { outboxEntry } from './outbox.js';
 
 export interface PostDoc {
   _id: number;
@@ -33,7 +34,6 @@ export interface PostDoc {
     dub_short_url?: string | null; dub_original_url?: string | null;
     post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate: number; fetched_at: Date } | null;
   }>;
-  pending_events?: Array<{ subject: string; msg_id: string; occurred_at: Date }>;
 }
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -92,8 +92,6 @@ export function toPost(d: PostDoc): Post {
   };
 }
 
-const eventDoc = (e: PostEvent) => ({ subject: e.subject, msg_id: e.msgId, occurred_at: e.occurredAt });
-
 const SORT_FIELDS: Record<ListPostsQuery['sort'], string> = {
   scheduled_at: 'scheduled_at',
   created_at: 'created_at',
@@ -115,6 +113,7 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async insert(p: Post, events: PostEvent[]): Promise<void> {
+    if (events.length) await this.models.Outbox.insertMany(events.map((e) => outboxEntry(e, p.updatedAt)));
     await this.models.Post.create({
       _id: p.id,
       workspace_id: p.workspaceId,
@@ -135,13 +134,11 @@ export class MongoPostsStore implements PostsStore {
         first_comment: c.firstComment, metadata: c.metadata,
       })),
       post_accounts: p.postAccounts.map((a) => ({ id: a.id, social_account_id: a.socialAccountId, platform: a.platform, username: a.username })),
-      pending_events: events.map(eventDoc),
-      has_pending_events: events.length > 0,
     });
   }
 
   async get(workspaceId: number, postId: number): Promise<Post | null> {
-    const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }, { pending_events: 0 }).lean<PostDoc>();
+    const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }).lean<PostDoc>();
     return doc ? toPost(doc) : null;
   }
 
@@ -160,7 +157,7 @@ export class MongoPostsStore implements PostsStore {
     const sortField = SORT_FIELDS[q.sort];
     const sort: Record<string, 1 | -1> = sortField === '_id' ? { _id: direction } : { [sortField]: direction, _id: direction };
     const [docs, totalCount, grouped] = await Promise.all([
-      this.models.Post.find(filter, { pending_events: 0 }).sort(sort).skip(q.offset).limit(q.limit).lean<PostDoc[]>(),
+      this.models.Post.find(filter).sort(sort).skip(q.offset).limit(q.limit).lean<PostDoc[]>(),
       this.models.Post.countDocuments(filter),
       this.models.Post.aggregate<{ _id: string; n: number }>([{ $match: base }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
     ]);
@@ -176,17 +173,17 @@ export class MongoPostsStore implements PostsStore {
     patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
     event: PostEvent,
   ): Promise<Post | null> {
-    const set: Record<string, unknown> = { has_pending_events: true };
+    const set: Record<string, unknown> = {};
     if (patch.status !== undefined) set.status = patch.status;
     if (patch.reviewedAt !== undefined) set.reviewed_at = patch.reviewedAt;
     if (patch.reviewAction !== undefined) set.review_action = patch.reviewAction;
     if (patch.rejectionReason !== undefined) set.rejection_reason = patch.rejectionReason;
     if (patch.updatedAt !== undefined) set.updated_at = patch.updatedAt;
-    const doc = await this.models.Post.findOneAndUpdate(
-      { _id: postId, workspace_id: workspaceId, status: from },
-      { $set: set, $push: { pending_events: eventDoc(event) } },
-      { new: true },
-    ).lean<PostDoc>();
+    const updatedAt = patch.updatedAt ?? event.occurredAt;
+    set.updated_at = updatedAt;
+    await this.models.Outbox.create(outboxEntry(event, updatedAt));
+    const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { new: true }).lean<PostDoc>();
+    if (!doc) await this.models.Outbox.deleteOne({ _id: event.msgId });
     return doc ? toPost(doc) : null;
   }
 }

@@ -10,12 +10,13 @@ export async function approvePost(deps: PostsDeps, workspaceId: number, postId: 
     throw new AppError('INVALID_STATE', `Post ${postId} is ${current.status}; only a pending_review post can be approved`);
   }
   const now = deps.clock.now();
+  const status = current.scheduledAt ? 'scheduled' : 'draft';
   const approved = await deps.store.transition(
     workspaceId,
     postId,
     'pending_review',
-    { status: current.scheduledAt ? 'scheduled' : 'draft', reviewedAt: now, reviewAction: 'approved', updatedAt: now },
-    { subject: 'posts.post.reviewed', msgId: `post.reviewed.${postId}`, occurredAt: now },
+    { status, reviewedAt: now, reviewAction: 'approved', updatedAt: now },
+    { subject: 'posts.post.reviewed', msgId: `post-reviewed-${postId}-${now.getTime()}`, workspaceId, postId, status, reviewAction: 'approved', occurredAt: now },
   );
   if (!approved) {
     throw new AppError('INVALID_STATE', `Post ${postId} is no longer pending_review; only a pending_review post can be approved`);

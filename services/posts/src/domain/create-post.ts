@@ -137,7 +137,9 @@ export async function createPost(deps: PostsDeps, input: NewPost): Promise<Post>
     postAccounts,
     dryRun: input.dryRun ?? false,
   };
-  await deps.store.insert(post, [{ subject: 'posts.post.created', msgId: `post.created.${id}`, occurredAt: now }]);
+  await deps.store.insert(post, [
+    { subject: 'posts.post.created', msgId: `post-created-${id}-${now.getTime()}`, workspaceId: post.workspaceId, postId: id, status: post.status, occurredAt: now },
+  ]);
   deps.flushEvents();
   return post;
 }

@@ -60,9 +60,15 @@ export interface Post {
   dryRun: boolean;
 }
 
-/** An event the posts service owes the rest of the system; stored with the post until published. */
+/** An event the posts service owes the rest of the system; kept in the outbox until published. */
 export interface PostEvent {
   subject: 'posts.post.created' | 'posts.post.reviewed';
+  /** Unique per event; NATS drops a repeated one (Nats-Msg-Id). */
   msgId: string;
+  workspaceId: number;
+  postId: number;
+  /** The post's status after the change. */
+  status: string;
+  reviewAction?: string | undefined;
   occurredAt: Date;
 }

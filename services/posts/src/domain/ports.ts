@@ -23,11 +23,11 @@ export interface ListPostsResult {
 
 export interface PostsStore {
   nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]>;
-  /** Stores the post and the events it owes in one atomic write. */
+  /** Stores the post and records the events it owes in the outbox (events first, so none is lost). */
   insert(post: Post, events: PostEvent[]): Promise<void>;
   get(workspaceId: number, postId: number): Promise<Post | null>;
   list(query: ListPostsQuery): Promise<ListPostsResult>;
-  /** Atomically moves a post out of `from` and queues its event; null when the post is not in `from`. */
+  /** Moves a post out of `from` (conditional update) and queues its event; null when the post is not in `from`. */
   transition(
     workspaceId: number,
     postId: number,

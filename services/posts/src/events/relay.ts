@@ -1,22 +1,17 @@
-import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
 import type { Logger } from '@spa/logger';
 import { ensureStream, jetstream, publishEvent, type NatsConnection } from '@spa/nats';
-import type { PostDoc } from '../data/mongo-store.js';
 import type { PostsModels } from '../data/models.js';
+import type { OutboxEntry } from '../data/outbox.js';
 
 export const POSTS_STREAM = { name: 'POSTS', subjects: ['posts.>'] };
 
-function encode(subject: string, post: PostDoc, occurredAt: Date): Uint8Array {
-  const common = { workspaceId: post.workspace_id, postId: post._id, status: post.status, occurredAt: occurredAt.toISOString() };
-  return subject === 'posts.post.reviewed'
-    ? PostReviewed.encode({ ...common, reviewAction: post.review_action ?? '' }).finish()
-    : PostCreated.encode(common).finish();
-}
+/** How long an entry may wait for its change to show before it is taken as never having happened. */
+const ABANDON_AFTER_MS = 60_000;
 
 /**
- * Publishes the events that posts owe (the outbox stored on each post) to JetStream, then clears
- * them. Runs after each write and every few seconds, so an event whose publish failed, or whose
- * process crashed before publishing, still goes out; Nats-Msg-Id drops duplicates.
+ * Publishes the outbox to JetStream. Runs after each write and every few seconds, so an event
+ * whose publish failed, or whose process crashed before publishing, still goes out; Nats-Msg-Id
+ * makes a repeated publish harmless.
  */
 export class EventRelay {
   private running: Promise<void> | null = null;
@@ -27,6 +22,7 @@ export class EventRelay {
     private readonly models: PostsModels,
     private readonly nc: NatsConnection,
     private readonly logger: Logger,
+    private readonly clock: { now(): Date } = { now: () => new Date() },
   ) {}
 
   async start(intervalMs: number): Promise<void> {
@@ -36,19 +32,19 @@ export class EventRelay {
     this.flush();
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     clearInterval(this.timer);
-    return this.running ?? Promise.resolve();
+    await this.running;
   }
 
-  /** Starts a flush, or asks the running one to go round again. Never throws. */
+  /** Starts a pass, or asks the running one to go round again. Never throws. */
   flush(): void {
     if (this.running) {
       this.again = true;
       return;
     }
     this.running = this.drain()
-      .catch((err: unknown) => this.logger.warn({ err }, 'event relay: publish failed; will retry'))
+      .catch((err: unknown) => this.logger.warn({ err }, 'event relay: pass failed; will retry'))
       .finally(() => {
         this.running = null;
         if (this.again) {
@@ -60,16 +56,19 @@ export class EventRelay {
 
   private async drain(): Promise<void> {
     const js = jetstream(this.nc);
-    for (;;) {
-      const batch = await this.models.Post.find({ has_pending_events: true }).limit(100).lean<PostDoc[]>();
-      if (!batch.length) return;
-      for (const post of batch) {
-        for (const event of post.pending_events ?? []) {
-          await publishEvent(js, event.subject, encode(event.subject, post, event.occurred_at), event.msg_id);
-          await this.models.Post.updateOne({ _id: post._id }, { $pull: { pending_events: { msg_id: event.msg_id } } });
+    const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
+    for (const entry of entries) {
+      const post = await this.models.Post.findById(entry.post_id, { updated_at: 1 }).lean<{ updated_at: Date }>();
+      if (!post || post.updated_at.getTime() < entry.post_updated_at.getTime()) {
+        // The change has not landed (yet). Past the grace period it never will: the write failed.
+        if (this.clock.now().getTime() - entry.created_at.getTime() > ABANDON_AFTER_MS) {
+          await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'abandoned' } });
+          this.logger.warn({ event: entry._id }, 'event relay: change never landed; event dropped');
         }
-        await this.models.Post.updateOne({ _id: post._id, pending_events: { $size: 0 } }, { $set: { has_pending_events: false } });
+        continue;
       }
+      await publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id);
+      await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'sent', sent_at: this.clock.now() } });
     }
   }
 }

@@ -1,0 +1,64 @@
+import type { Connection } from 'mongoose';
+import { Schema } from 'mongoose';
+import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
+import type { PostEvent } from '../domain/model.js';
+
+/**
+ * The transactional outbox of the posts service, in its own collection. An entry is written
+ * before the change it announces and names the post's `updated_at` after that change; the relay
+ * publishes it once the post shows the change, and drops it if the change never landed. Only the
+ * relay updates entries, so no two writers ever race on one document (FerretDB 1.x does not
+ * apply concurrent updates of one document atomically).
+ */
+export interface OutboxEntry {
+  _id: string;
+  subject: string;
+  /** The protobuf event, base64. */
+  payload: string;
+  post_id: number;
+  post_updated_at: Date;
+  state: 'pending' | 'sent' | 'abandoned';
+  created_at: Date;
+  sent_at?: Date | null;
+}
+
+export function registerOutbox(connection: Connection) {
+  const schema = new Schema(
+    {
+      _id: String,
+      subject: { type: String, required: true },
+      payload: { type: String, required: true },
+      post_id: { type: Number, required: true },
+      post_updated_at: { type: Date, required: true },
+      state: { type: String, required: true },
+      created_at: { type: Date, required: true },
+      sent_at: Date,
+    },
+    { collection: 'outbox', versionKey: false },
+  );
+  schema.index({ state: 1, created_at: 1 });
+  return connection.model('OutboxEntry', schema);
+}
+
+export type OutboxModel = ReturnType<typeof registerOutbox>;
+
+export function encodeEvent(event: PostEvent): string {
+  const common = { workspaceId: event.workspaceId, postId: event.postId, status: event.status, occurredAt: event.occurredAt.toISOString() };
+  const bytes =
+    event.subject === 'posts.post.reviewed'
+      ? PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '' }).finish()
+      : PostCreated.encode(common).finish();
+  return Buffer.from(bytes).toString('base64');
+}
+
+export function outboxEntry(event: PostEvent, postUpdatedAt: Date): OutboxEntry {
+  return {
+    _id: event.msgId,
+    subject: event.subject,
+    payload: encodeEvent(event),
+    post_id: event.postId,
+    post_updated_at: postUpdatedAt,
+    state: 'pending',
+    created_at: event.occurredAt,
+  };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
+import { createLogger } from '@spa/logger';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { connectNats, jetstream, type NatsConnection } from '@spa/nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvePost } from '../domain/approve-post.js';
+import { createPost } from '../domain/create-post.js';
+import type { AccountsPort, PostsDeps } from '../domain/ports.js';
+import { MongoPostsStore } from '../data/mongo-store.js';
+import { EventRelay, POSTS_STREAM } from './relay.js';
+
+let connection: Connection;
+let nc: NatsConnection;
+let store: MongoPostsStore;
+const workspaceId = 900_000 + Math.floor(Math.random() * 99_999);
+
+// The accounts service's answers, given here as plain data: this test is about the outbox.
+const accounts: AccountsPort = {
+  workspaceSettings: async () => ({ reviewRequired: true }),
+  socialAccounts: async () => [],
+};
+
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_relay_${randomBytes(4).toString('hex')}`);
+  store = new MongoPostsStore(connection);
+  await syncIndexes(connection);
+  nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'relay-test');
+});
+afterAll(async () => {
+  await connection.dropDatabase();
+  await connection.close();
+  await nc.drain();
+});
+
+async function eventsFor(postId: number): Promise<Array<{ subject: string; status: string }>> {
+  const jsm = await jetstreamManager(nc);
+  const name = `t_relay_${randomBytes(3).toString('hex')}`;
+  await jsm.consumers.add(POSTS_STREAM.name, { name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All, filter_subject: 'posts.post.>' });
+  const consumer = await jetstream(nc).consumers.get(POSTS_STREAM.name, name);
+  const out: Array<{ subject: string; status: string }> = [];
+  const info = await jsm.streams.info(POSTS_STREAM.name);
+  const batch = await consumer.fetch({ max_messages: info.state.messages, expires: 2_000 });
+  for await (const m of batch) {
+    const decoded = m.subject === 'posts.post.reviewed' ? PostReviewed.decode(m.data) : PostCreated.decode(m.data);
+    if (decoded.postId === postId && decoded.workspaceId === workspaceId) out.push({ subject: m.subject, status: decoded.status });
+  }
+  await jsm.consumers.delete(POSTS_STREAM.name, name);
+  return out;
+}
+
+describe('event outbox and relay (real store and NATS)', () => {
+  it('publishes created and reviewed events once each, and clears the outbox', async () => {
+    const relay = new EventRelay(store.models, nc, createLogger('relay-test', 'silent'));
+    const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush() };
+    // Written while the relay is not running: the events wait in the outbox with the post.
+    const post = await createPost(deps, { workspaceId, body: 'hello', postContents: [], socialAccountIds: [], source: 'api' });
+    expect(post.status).toBe('pending_review');
+    const waiting = await store.models.Outbox.find({ post_id: post.id }).lean();
+    expect(waiting.map((e) => [e._id, e.state])).toEqual([[`post-created-${post.id}-${post.createdAt.getTime()}`, 'pending']]);
+
+    await relay.start(60_000);
+    await approvePost(deps, workspaceId, post.id);
+    await expect
+      .poll(async () => (await store.models.Outbox.find({ post_id: post.id, state: 'sent' }).lean()).length, { timeout: 5_000 })
+      .toBe(2);
+    relay.flush();
+    await relay.stop();
+
+    expect(await eventsFor(post.id)).toEqual([
+      { subject: 'posts.post.created', status: 'pending_review' },
+      { subject: 'posts.post.reviewed', status: 'draft' },
+    ]);
+  });
+});
+
+describe('an event whose change never landed', () => {
+  it('is not published, and is dropped after the grace period', async () => {
+    let now = new Date();
+    const relay = new EventRelay(store.models, nc, createLogger('relay-test', 'silent'), { now: () => now });
+    const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => undefined };
+    const post = await createPost(deps, { workspaceId, body: 'x', postContents: [], socialAccountIds: [], source: 'api' });
+    // As if a process crashed between writing an outbox entry and writing the change it announces.
+    await store.models.Outbox.create({
+      _id: `post-reviewed-${post.id}-never`, subject: 'posts.post.reviewed', payload: 'AA==', post_id: post.id,
+      post_updated_at: new Date(Date.now() + 1_000), state: 'pending', created_at: new Date(),
+    });
+    await relay.start(60_000);
+    await relay.stop();
+    expect((await store.models.Outbox.findById(`post-reviewed-${post.id}-never`).lean())?.state).toBe('pending');
+    now = new Date(Date.now() + 120_000);
+    relay.flush();
+    await relay.stop();
+    expect((await store.models.Outbox.findById(`post-reviewed-${post.id}-never`).lean())?.state).toBe('abandoned');
+    expect((await eventsFor(post.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
+  });
+});
