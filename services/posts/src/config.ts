@@ -5,6 +5,9 @@ export const configSchema = z.object({
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('spa_posts'),
   NATS_URL: env.natsUrl,
+  REDIS_URL: env.redisUrl,
+  /** Serve repeated GET /posts pages from memory, invalidated through a per-workspace version in Redis. */
+  POSTS_LIST_CACHE: env.bool(true),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50052),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),

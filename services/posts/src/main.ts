@@ -4,6 +4,8 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes } from '@spa/mongo';
 import { connectNats } from '@spa/nats';
 import { loadPostsConfig } from './config.js';
+import { Redis } from 'ioredis';
+import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
 import { EventRelay } from './events/relay.js';
 import { accountsPort } from './grpc/accounts-client.js';
@@ -13,9 +15,12 @@ runMain(async () => {
   const config = loadPostsConfig();
   const logger = createLogger('posts', config.LOG_LEVEL);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
-  const store = new MongoPostsStore(mongo);
+  const mongoStore = new MongoPostsStore(mongo);
   await syncIndexes(mongo);
-  const relay = new EventRelay(store.models, nc, logger);
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  redis.on('error', (err) => logger.debug({ err: err.message }, 'redis unreachable; post list cache bypassed'));
+  const store = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : mongoStore;
+  const relay = new EventRelay(mongoStore.models, nc, logger);
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const server = await startGrpcServer({
@@ -31,6 +36,7 @@ runMain(async () => {
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],
+    ['redis', () => redis.quit()],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -1,0 +1,78 @@
+import type { Logger } from '@spa/logger';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Post, PostEvent } from '../domain/model.js';
+import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
+
+/**
+ * A PostsStore that serves repeated list queries from memory. Each workspace has a version number
+ * in Redis that every write through this store increments after the write lands; a cached page is
+ * used only while the version it was read under is still current, so every replica sees a write
+ * as soon as it returns. When Redis cannot be reached the cache is bypassed, never trusted; pages
+ * also expire after 30 s, which bounds staleness if a bump was lost (Redis down during a write).
+ */
+export class CachedPostsStore implements PostsStore {
+  /** Pages also expire after a while, which bounds staleness if a version bump was ever lost. */
+  private readonly pages = new LRUCache<string, { version: string; result: ListPostsResult }>({ max: 5_000, ttl: 30_000 });
+
+  constructor(
+    private readonly inner: PostsStore,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    /** Redis key prefix of the versions; named after the database, so deployments never share one. */
+    private readonly prefix: string,
+  ) {}
+
+  nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]> {
+    return this.inner.nextIds(sequence, count);
+  }
+
+  get(workspaceId: number, postId: number): Promise<Post | null> {
+    return this.inner.get(workspaceId, postId);
+  }
+
+  async insert(post: Post, events: PostEvent[]): Promise<void> {
+    await this.inner.insert(post, events);
+    await this.bump(post.workspaceId);
+  }
+
+  async transition(...args: Parameters<PostsStore['transition']>): Promise<Post | null> {
+    const post = await this.inner.transition(...args);
+    if (post) await this.bump(args[0]);
+    return post;
+  }
+
+  async list(query: ListPostsQuery): Promise<ListPostsResult> {
+    const version = await this.version(query.workspaceId);
+    if (version === undefined) return this.inner.list(query);
+    const key = JSON.stringify(query);
+    const hit = this.pages.get(key);
+    if (hit && hit.version === version) return hit.result;
+    const result = await this.inner.list(query);
+    this.pages.set(key, { version, result });
+    return result;
+  }
+
+  private key(workspaceId: number): string {
+    return `${this.prefix}:${workspaceId}`;
+  }
+
+  private async version(workspaceId: number): Promise<string | undefined> {
+    try {
+      return (await this.redis.get(this.key(workspaceId))) ?? '0';
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async bump(workspaceId: number): Promise<void> {
+    try {
+      await this.redis.incr(this.key(workspaceId));
+    } catch (err) {
+      // Without the bump other replicas could serve a stale page: drop this process's pages and
+      // make every replica bypass its cache until Redis answers again (reads check Redis first).
+      this.pages.clear();
+      this.logger.warn({ err, workspaceId }, 'post list cache: version bump failed');
+    }
+  }
+}
