@@ -56,6 +56,8 @@ export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, 
 export function createApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON body costs CPU on the hot path and clients of this API do not revalidate.
+  app.set('etag', false);
   app.set('trust proxy', deps.trustProxy);
   app.set('query parser', 'simple');
 

@@ -104,8 +104,8 @@ export function postsService(deps: PostsDeps): ServiceBinding {
         posts: result.posts.map(postMessage),
         counts: Object.entries(result.counts).map(([status, count]) => ({ status, count })),
         totalCount: result.totalCount,
-        limit: Math.min(Math.max(req.limit || 100, 1), 200),
-        offset: Math.max(req.offset, 0),
+        limit: result.limit,
+        offset: result.offset,
       };
     },
     getPost: async (req) => ({ post: postMessage(await getPost(deps, req.workspaceId, req.postId)) }),
