@@ -5,6 +5,7 @@ import express, { type Request, type Response, type NextFunction } from 'express
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
 import { errorHandler } from './http/errors.js';
+import type { Idempotency, StoredAnswer } from './http/idempotency.js';
 import { authorize } from './http/policy.js';
 import { recordLimit } from './http/rate-limit-headers.js';
 import { validate } from './http/validate.js';
@@ -16,6 +17,7 @@ export interface GatewayDeps {
   clients: Clients;
   authenticator: Authenticator;
   limits: RateLimits;
+  idempotency: Idempotency;
   logger: Logger;
   routes: readonly Route[];
   openapi: object;
@@ -41,12 +43,22 @@ function handlerFor(route: Route, deps: GatewayDeps) {
     const principal = await deps.authenticator.authenticate(req.headers.authorization);
     authorize(route, principal);
     if (bucket) await limit(res, () => deps.limits.consume(bucket, BUCKETS[bucket], principal.tokenId));
-    const params = route.params ? validate(route.params, req.params, 'path parameters') : {};
-    const query = route.query ? validate(route.query, req.query, 'query parameters') : {};
-    const body = route.body ? validate(route.body, req.body ?? undefined, 'request body') : {};
-    if (!route.handle) throw new AppError('ENDPOINT_NOT_AVAILABLE', 'This endpoint is not available to API keys');
-    const result = await route.handle({ principal, clients: deps.clients, params, query, body });
-    res.status(route.status).json(result);
+    const execute = async (): Promise<StoredAnswer> => {
+      const params = route.params ? validate(route.params, req.params, 'path parameters') : {};
+      const query = route.query ? validate(route.query, req.query, 'query parameters') : {};
+      const body = route.body ? validate(route.body, req.body ?? undefined, 'request body') : {};
+      if (!route.handle) throw new AppError('ENDPOINT_NOT_AVAILABLE', 'This endpoint is not available to API keys');
+      return { status: route.status, body: await route.handle({ principal, clients: deps.clients, params, query, body }) };
+    };
+    const key = req.get('idempotency-key');
+    if (route.method === 'post' && key !== undefined) {
+      const answer = await deps.idempotency.run(principal.tokenId, key, { method: req.method, path: req.path, body: req.body }, execute);
+      if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.status(answer.status).json(answer.body);
+      return;
+    }
+    const answer = await execute();
+    res.status(answer.status).json(answer.body);
   };
 }
 

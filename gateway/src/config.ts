@@ -11,7 +11,7 @@ export const configSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** How long an authentication result is reused; at most 5 s so that a revoked key stops within 5 s. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5_000).default(3_000),
-  /** Redis key prefix of the rate limiters; gateways sharing limits share the prefix. */
+  /** Redis key prefix of the rate limiters and idempotency keys; gateways sharing limits share the prefix. */
   RATE_LIMIT_PREFIX: z.string().min(1).default('spa'),
   GRPC_DEADLINE_MS: env.millis(5_000),
 });

@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
 import { closeClients, createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
+import { Idempotency } from './http/idempotency.js';
 import { buildOpenApi } from './openapi/document.js';
 import { RateLimits } from './rate-limit/limits.js';
 import { ROUTES } from './routes/table.js';
@@ -29,6 +30,7 @@ runMain(async () => {
     clients,
     authenticator: new Authenticator(clients, config.AUTH_CACHE_TTL_MS),
     limits: new RateLimits(redis, config.RATE_LIMIT_PREFIX, logger),
+    idempotency: new Idempotency(redis, config.RATE_LIMIT_PREFIX),
     logger,
     routes: ROUTES,
     openapi: buildOpenApi(ROUTES),

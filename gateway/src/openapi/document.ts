@@ -29,6 +29,15 @@ const RATE_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until that window resets (never a timestamp)', schema: { type: 'integer' } },
 };
 
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 const errorResponse = (description: string) => ({
   description,
   headers: RATE_HEADERS,
@@ -64,7 +73,11 @@ function operation(route: Route): JsonSchema {
     summary: route.summary,
     description: [route.description, ...rules].filter(Boolean).join('\n\n'),
     tags: [route.tag],
-    parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
+    parameters: [
+      ...parameters(route.params, 'path'),
+      ...parameters(route.query, 'query'),
+      ...(route.method === 'post' && route.audience !== 'dashboard' ? [IDEMPOTENCY_HEADER] : []),
+    ],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } } : {}),
     responses,
   };

@@ -2,7 +2,18 @@ import type { Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { POST_STATUSES } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
-import { CreatePostBodySchema, ListMetaSchema, ListPostsQuerySchema, PostSchema, idParam } from './schemas.js';
+import type { CreatePostRequest } from '@spa/contracts/posts/v1/posts';
+import {
+  BulkCreatePostsBodySchema,
+  CreatePostBodySchema,
+  ListMetaSchema,
+  ListPostsQuerySchema,
+  PostFieldsSchema,
+  PostSchema,
+  RejectPostBodySchema,
+  UpdatePostBodySchema,
+  idParam,
+} from './schemas.js';
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
@@ -64,6 +75,35 @@ export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
 }
 
 const PostIdParams = z.object({ id: idParam });
+
+type NewPostContentInput = NonNullable<z.infer<typeof PostFieldsSchema>['post_contents']>[number];
+
+const contentMessage = (c: NewPostContentInput) => ({
+  platform: c.platform,
+  body: c.body,
+  contentType: c.content_type,
+  position: c.position,
+  firstComment: c.first_comment,
+  metadataJson: JSON.stringify(c.metadata ?? {}),
+});
+
+/** One validated post of a create or bulk create as the posts service takes it. */
+function createRequest(workspaceId: number, p: z.infer<typeof PostFieldsSchema>): CreatePostRequest {
+  return {
+    workspaceId,
+    body: p.body,
+    status: p.status ?? '',
+    scheduledAt: p.scheduled_at,
+    flexible: p.flexible ?? false,
+    recurrenceJitterEnabled: p.recurrence_jitter_enabled ?? false,
+    evergreen: p.evergreen ?? false,
+    evergreenVariations: p.evergreen_variations ?? [],
+    dryRun: p.dry_run ?? false,
+    postContents: p.post_contents.map(contentMessage),
+    socialAccountIds: p.post_accounts.map((a) => a.social_account_id),
+    source: 'api',
+  };
+}
 const PostEnvelope = z.object({ post: PostSchema });
 
 export const postRoutes = [
@@ -118,28 +158,7 @@ export const postRoutes = [
     status: 201,
     response: PostEnvelope,
     handle: async ({ clients, principal, body }) => {
-      const p = body.post;
-      const { post } = await clients.posts.createPost({
-        workspaceId: principal.workspaceId,
-        body: p.body,
-        status: p.status ?? '',
-        scheduledAt: p.scheduled_at,
-        flexible: p.flexible ?? false,
-        recurrenceJitterEnabled: p.recurrence_jitter_enabled ?? false,
-        evergreen: p.evergreen ?? false,
-        evergreenVariations: p.evergreen_variations ?? [],
-        dryRun: p.dry_run ?? false,
-        postContents: p.post_contents.map((c) => ({
-          platform: c.platform,
-          body: c.body,
-          contentType: c.content_type,
-          position: c.position,
-          firstComment: c.first_comment,
-          metadataJson: JSON.stringify(c.metadata ?? {}),
-        })),
-        socialAccountIds: p.post_accounts.map((a) => a.social_account_id),
-        source: 'api',
-      });
+      const { post } = await clients.posts.createPost(createRequest(principal.workspaceId, body.post));
       return { post: presentPost(post!) };
     },
   }),
@@ -173,6 +192,98 @@ export const postRoutes = [
     response: PostEnvelope,
     handle: async ({ clients, principal, params }) => {
       const { post } = await clients.posts.approvePost({ workspaceId: principal.workspaceId, postId: params.id });
+      return { post: presentPost(post!) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/posts/bulk',
+    tag: 'Posts',
+    summary: 'Create up to 100 posts at once',
+    description: 'Validated as a whole: when any post is invalid nothing is stored, and each detail names its item (`posts[3]: …`).',
+    audience: 'api_key',
+    scope: 'posts:write',
+    plan: 'paid',
+    body: BulkCreatePostsBodySchema,
+    bodyLimit: '10mb',
+    status: 201,
+    response: z.object({ posts: z.array(PostSchema) }),
+    handle: async ({ clients, principal, body }) => {
+      const { posts } = await clients.posts.bulkCreatePosts({
+        workspaceId: principal.workspaceId,
+        posts: body.posts.map((p) => createRequest(principal.workspaceId, p)),
+      });
+      return { posts: posts.map(presentPost) };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/posts/{id}',
+    tag: 'Posts',
+    summary: 'Update a post',
+    description: 'Only a draft, pending_review or scheduled post (else 422 INVALID_STATE). Absent fields keep their value; post_contents and post_accounts, when given, replace the lists. The result is validated like a new post. In a workspace that requires review the post returns to pending_review.',
+    audience: 'api_key',
+    scope: 'posts:write',
+    plan: 'paid',
+    params: PostIdParams,
+    body: UpdatePostBodySchema,
+    status: 200,
+    response: PostEnvelope,
+    handle: async ({ clients, principal, params, body }) => {
+      const p = body.post;
+      const { post } = await clients.posts.updatePost({
+        workspaceId: principal.workspaceId,
+        postId: params.id,
+        body: p.body,
+        status: p.status,
+        scheduledAt: p.scheduled_at ?? undefined,
+        clearScheduledAt: p.scheduled_at === null,
+        flexible: p.flexible,
+        recurrenceJitterEnabled: p.recurrence_jitter_enabled,
+        evergreen: p.evergreen,
+        hasEvergreenVariations: p.evergreen_variations !== undefined,
+        evergreenVariations: p.evergreen_variations ?? [],
+        dryRun: p.dry_run,
+        hasPostContents: p.post_contents !== undefined,
+        postContents: (p.post_contents ?? []).map(contentMessage),
+        hasSocialAccountIds: p.post_accounts !== undefined,
+        socialAccountIds: (p.post_accounts ?? []).map((a) => a.social_account_id),
+      });
+      return { post: presentPost(post!) };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/posts/{id}',
+    tag: 'Posts',
+    summary: 'Delete a post',
+    description: 'Any post not being published (publishing: 422 INVALID_STATE). Answers the post as it was.',
+    audience: 'api_key',
+    scope: 'posts:write',
+    plan: 'paid',
+    params: PostIdParams,
+    status: 200,
+    response: PostEnvelope,
+    handle: async ({ clients, principal, params }) => {
+      const { post } = await clients.posts.deletePost({ workspaceId: principal.workspaceId, postId: params.id });
+      return { post: presentPost(post!) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/posts/{id}/reject',
+    tag: 'Posts',
+    summary: 'Reject a post awaiting review',
+    description: 'Only a pending_review post (else 422 INVALID_STATE). It returns to draft with review_action "rejected", reviewed_at and rejection_reason set.',
+    audience: 'api_key',
+    scope: 'posts:write',
+    plan: 'pro_team',
+    params: PostIdParams,
+    body: RejectPostBodySchema,
+    status: 200,
+    response: PostEnvelope,
+    handle: async ({ clients, principal, params, body }) => {
+      const { post } = await clients.posts.rejectPost({ workspaceId: principal.workspaceId, postId: params.id, rejectionReason: body.rejection_reason });
       return { post: presentPost(post!) };
     },
   }),

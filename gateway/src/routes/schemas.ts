@@ -107,28 +107,54 @@ export const NewPostContentSchema = z
   })
   .strict();
 
-export const CreatePostBodySchema = z
+const postAccountsSchema = z
+  .array(z.object({ social_account_id: z.number().int().positive() }).strict())
+  .max(50)
+  .describe('Target accounts');
+
+/** The fields a client may set on a post (create, bulk create). */
+export const PostFieldsSchema = z
+  .object({
+    body: z.string().max(100_000).default(''),
+    status: z.enum(['draft', 'scheduled']).optional().describe('Default: scheduled when scheduled_at is given, else draft'),
+    scheduled_at: dateTime.optional().describe('Required for scheduled posts; must be in the future'),
+    flexible: z.boolean().optional(),
+    recurrence_jitter_enabled: z.boolean().optional(),
+    evergreen: z.boolean().optional(),
+    evergreen_variations: z.array(z.string().max(100_000)).max(50).optional(),
+    dry_run: z.boolean().optional(),
+    post_contents: z.array(NewPostContentSchema).max(100).default([]),
+    post_accounts: postAccountsSchema.default([]),
+  })
+  .strict();
+
+export const CreatePostBodySchema = z.object({ post: PostFieldsSchema }).strict();
+
+export const BulkCreatePostsBodySchema = z
+  .object({ posts: z.array(PostFieldsSchema).min(1).max(100).describe('1 to 100 posts, validated as a whole') })
+  .strict();
+
+export const UpdatePostBodySchema = z
   .object({
     post: z
       .object({
-        body: z.string().max(100_000).default(''),
-        status: z.enum(['draft', 'scheduled']).optional().describe('Default: scheduled when scheduled_at is given, else draft'),
-        scheduled_at: dateTime.optional().describe('Required for scheduled posts; must be in the future'),
+        body: z.string().max(100_000).optional(),
+        status: z.enum(['draft', 'scheduled']).optional(),
+        scheduled_at: dateTime.nullable().optional().describe('null removes the time (the post becomes a draft)'),
         flexible: z.boolean().optional(),
         recurrence_jitter_enabled: z.boolean().optional(),
         evergreen: z.boolean().optional(),
         evergreen_variations: z.array(z.string().max(100_000)).max(50).optional(),
         dry_run: z.boolean().optional(),
-        post_contents: z.array(NewPostContentSchema).max(100).default([]),
-        post_accounts: z
-          .array(z.object({ social_account_id: z.number().int().positive() }).strict())
-          .max(50)
-          .default([])
-          .describe('Target accounts'),
+        post_contents: z.array(NewPostContentSchema).max(100).optional().describe('Replaces the contents'),
+        post_accounts: postAccountsSchema.optional().describe('Replaces the targets'),
       })
-      .strict(),
+      .strict()
+      .refine((p) => Object.keys(p).length > 0, { message: 'name at least one field to change' }),
   })
   .strict();
+
+export const RejectPostBodySchema = z.object({ rejection_reason: z.string().trim().min(1).max(2000) }).strict();
 
 export const SocialAccountSchema = z.object({
   id: z.number().int(),

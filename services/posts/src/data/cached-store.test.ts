@@ -55,8 +55,8 @@ describe('post list cache (real store and Redis)', () => {
     const store = new CachedPostsStore(mongo, deadRedis, logger, prefix);
     const before = (await store.list(query(3))).totalCount;
     await mongo.insert(
-      { id: 9_001, workspaceId: 3, status: 'draft', flexible: false, disconnected: false, source: 'api', recurrenceJitterEnabled: false,
-        evergreen: false, evergreenVariations: [], createdAt: new Date(), updatedAt: new Date(), body: 'x', postContents: [], postAccounts: [], dryRun: false },
+      [{ id: 9_001, workspaceId: 3, status: 'draft', flexible: false, disconnected: false, source: 'api', recurrenceJitterEnabled: false,
+        evergreen: false, evergreenVariations: [], createdAt: new Date(), updatedAt: new Date(), body: 'x', postContents: [], postAccounts: [], dryRun: false }],
       [],
     );
     expect((await store.list(query(3))).totalCount).toBe(before + 1);

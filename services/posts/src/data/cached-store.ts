@@ -31,9 +31,21 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.get(workspaceId, postId);
   }
 
-  async insert(post: Post, events: PostEvent[]): Promise<void> {
-    await this.inner.insert(post, events);
-    await this.bump(post.workspaceId);
+  async insert(posts: Post[], events: PostEvent[]): Promise<void> {
+    await this.inner.insert(posts, events);
+    for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) await this.bump(workspaceId);
+  }
+
+  async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
+    const saved = await this.inner.replace(current, next, event);
+    if (saved) await this.bump(current.workspaceId);
+    return saved;
+  }
+
+  async remove(current: Post, event: PostEvent): Promise<boolean> {
+    const removed = await this.inner.remove(current, event);
+    if (removed) await this.bump(current.workspaceId);
+    return removed;
   }
 
   async transition(...args: Parameters<PostsStore['transition']>): Promise<Post | null> {

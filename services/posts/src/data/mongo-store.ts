@@ -92,6 +92,46 @@ export function toPost(d: PostDoc): Post {
   };
 }
 
+/** The stored document of a post (snake_case, `_id` = the public id). */
+function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unknown[] } {
+  return {
+    _id: p.id,
+    workspace_id: p.workspaceId,
+    status: p.status,
+    flexible: p.flexible,
+    scheduled_at: p.scheduledAt ?? null,
+    posted_at: p.postedAt ?? null,
+    failed_at: p.failedAt ?? null,
+    post_error: p.postError ?? null,
+    disconnected: p.disconnected,
+    source: p.source,
+    recurrence_jitter_enabled: p.recurrenceJitterEnabled,
+    evergreen: p.evergreen,
+    evergreen_variations: p.evergreenVariations,
+    recycled_from_id: p.recycledFromId ?? null,
+    reviewed_at: p.reviewedAt ?? null,
+    review_action: p.reviewAction ?? null,
+    rejection_reason: p.rejectionReason ?? null,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    body: p.body,
+    dry_run: p.dryRun,
+    post_contents: p.postContents.map((c) => ({
+      id: c.id, platform: c.platform, body: c.body, content_type: c.contentType, position: c.position,
+      first_comment: c.firstComment ?? null, metadata: c.metadata,
+    })),
+    post_accounts: p.postAccounts.map((a) => ({
+      id: a.id, social_account_id: a.socialAccountId, platform: a.platform, username: a.username,
+      platform_status: a.platformStatus, platform_post_id: a.platformPostId, permalink: a.permalink, platform_error: a.platformError,
+      dub_short_url: a.dubShortUrl, dub_original_url: a.dubOriginalUrl,
+      post_metric: a.postMetric && {
+        impressions: a.postMetric.impressions, likes: a.postMetric.likes, replies: a.postMetric.replies, reposts: a.postMetric.reposts,
+        clicks: a.postMetric.clicks, engagement_rate: a.postMetric.engagementRate, fetched_at: a.postMetric.fetchedAt,
+      },
+    })),
+  };
+}
+
 const SORT_FIELDS: Record<ListPostsQuery['sort'], string> = {
   scheduled_at: 'scheduled_at',
   created_at: 'created_at',
@@ -112,29 +152,34 @@ export class MongoPostsStore implements PostsStore {
     return this.ids.reserve(sequence, count);
   }
 
-  async insert(p: Post, events: PostEvent[]): Promise<void> {
-    if (events.length) await this.models.Outbox.insertMany(events.map((e) => outboxEntry(e, p.updatedAt)));
-    await this.models.Post.create({
-      _id: p.id,
-      workspace_id: p.workspaceId,
-      status: p.status,
-      flexible: p.flexible,
-      scheduled_at: p.scheduledAt,
-      disconnected: p.disconnected,
-      source: p.source,
-      recurrence_jitter_enabled: p.recurrenceJitterEnabled,
-      evergreen: p.evergreen,
-      evergreen_variations: p.evergreenVariations,
-      created_at: p.createdAt,
-      updated_at: p.updatedAt,
-      body: p.body,
-      dry_run: p.dryRun,
-      post_contents: p.postContents.map((c) => ({
-        id: c.id, platform: c.platform, body: c.body, content_type: c.contentType, position: c.position,
-        first_comment: c.firstComment, metadata: c.metadata,
-      })),
-      post_accounts: p.postAccounts.map((a) => ({ id: a.id, social_account_id: a.socialAccountId, platform: a.platform, username: a.username })),
-    });
+  async insert(posts: Post[], events: PostEvent[]): Promise<void> {
+    if (events.length) await this.models.Outbox.insertMany(events.map((e) => outboxEntry(e, posts.find((p) => p.id === e.postId)!.updatedAt)));
+    try {
+      await this.models.Post.insertMany(posts.map(toDoc), { ordered: true });
+    } catch (err) {
+      // No multi-document transactions: undo the part that landed, so a bulk create is all or none.
+      await this.models.Post.deleteMany({ _id: { $in: posts.map((p) => p.id) }, workspace_id: posts[0]?.workspaceId });
+      throw err;
+    }
+  }
+
+  async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
+    await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
+    const result = await this.models.Post.replaceOne(
+      { _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt },
+      toDoc(next),
+    );
+    if (result.matchedCount === 1) return next;
+    await this.models.Outbox.deleteOne({ _id: event.msgId });
+    return null;
+  }
+
+  async remove(current: Post, event: PostEvent): Promise<boolean> {
+    await this.models.Outbox.create(outboxEntry(event, current.updatedAt));
+    const result = await this.models.Post.deleteOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt });
+    if (result.deletedCount === 1) return true;
+    await this.models.Outbox.deleteOne({ _id: event.msgId });
+    return false;
   }
 
   async get(workspaceId: number, postId: number): Promise<Post | null> {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
-import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
+import { PostCreated, PostDeleted, PostReviewed, PostUpdated } from '@spa/contracts/events/v1/posts';
 import type { PostEvent } from '../domain/model.js';
 
 /**
@@ -44,10 +44,13 @@ export type OutboxModel = ReturnType<typeof registerOutbox>;
 
 export function encodeEvent(event: PostEvent): string {
   const common = { workspaceId: event.workspaceId, postId: event.postId, status: event.status, occurredAt: event.occurredAt.toISOString() };
-  const bytes =
-    event.subject === 'posts.post.reviewed'
-      ? PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '' }).finish()
-      : PostCreated.encode(common).finish();
+  const encoders = {
+    'posts.post.created': () => PostCreated.encode(common).finish(),
+    'posts.post.reviewed': () => PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '' }).finish(),
+    'posts.post.updated': () => PostUpdated.encode(common).finish(),
+    'posts.post.deleted': () => PostDeleted.encode(common).finish(),
+  } satisfies Record<PostEvent['subject'], () => Uint8Array>;
+  const bytes = encoders[event.subject]();
   return Buffer.from(bytes).toString('base64');
 }
 

@@ -62,7 +62,7 @@ export interface Post {
 
 /** An event the posts service owes the rest of the system; kept in the outbox until published. */
 export interface PostEvent {
-  subject: 'posts.post.created' | 'posts.post.reviewed';
+  subject: 'posts.post.created' | 'posts.post.reviewed' | 'posts.post.updated' | 'posts.post.deleted';
   /** Unique per event; NATS drops a repeated one (Nats-Msg-Id). */
   msgId: string;
   workspaceId: number;

@@ -23,8 +23,12 @@ export interface ListPostsResult {
 
 export interface PostsStore {
   nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]>;
-  /** Stores the post and records the events it owes in the outbox (events first, so none is lost). */
-  insert(post: Post, events: PostEvent[]): Promise<void>;
+  /** Stores new posts and records the events they owe in the outbox (events first, so none is lost); all or none. */
+  insert(posts: Post[], events: PostEvent[]): Promise<void>;
+  /** Replaces `current` with `next` unless the post changed meanwhile (null then). */
+  replace(current: Post, next: Post, event: PostEvent): Promise<Post | null>;
+  /** Deletes `current` unless it changed meanwhile (false then). */
+  remove(current: Post, event: PostEvent): Promise<boolean>;
   get(workspaceId: number, postId: number): Promise<Post | null>;
   list(query: ListPostsQuery): Promise<ListPostsResult>;
   /** Moves a post out of `from` (conditional update) and queues its event; null when the post is not in `from`. */

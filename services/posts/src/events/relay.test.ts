@@ -5,7 +5,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, jetstream, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvePost } from '../domain/approve-post.js';
+import { approvePost } from '../domain/review-post.js';
 import { createPost } from '../domain/create-post.js';
 import type { AccountsPort, PostsDeps } from '../domain/ports.js';
 import { MongoPostsStore } from '../data/mongo-store.js';

@@ -59,7 +59,9 @@ export class EventRelay {
     const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
     for (const entry of entries) {
       const post = await this.models.Post.findById(entry.post_id, { updated_at: 1 }).lean<{ updated_at: Date }>();
-      if (!post || post.updated_at.getTime() < entry.post_updated_at.getTime()) {
+      const landed =
+        entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
+      if (!landed) {
         // The change has not landed (yet). Past the grace period it never will: the write failed.
         if (this.clock.now().getTime() - entry.created_at.getTime() > ABANDON_AFTER_MS) {
           await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'abandoned' } });

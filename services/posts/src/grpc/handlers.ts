@@ -1,9 +1,16 @@
-import { PostsServiceService, type Post as PostMessage } from '@spa/contracts/posts/v1/posts';
+import {
+  PostsServiceService,
+  type CreatePostRequest,
+  type NewPostContent as NewPostContentMessage,
+  type Post as PostMessage,
+} from '@spa/contracts/posts/v1/posts';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import { PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from "@spa/vocabulary";
-import { approvePost } from '../domain/approve-post.js';
-import { createPost } from '../domain/create-post.js';
+import { CONTENT_TYPES, PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from '@spa/vocabulary';
+import { bulkCreatePosts } from '../domain/bulk-create-posts.js';
+import { createPost, type NewPost, type NewPostContent } from '../domain/create-post.js';
+import { approvePost, rejectPost } from '../domain/review-post.js';
+import { deletePost, updatePost, type PostPatch } from '../domain/update-post.js';
 import type { Post } from '../domain/model.js';
 import type { ListPostsQuery, PostsDeps } from '../domain/ports.js';
 import { getPost, listPosts } from '../domain/read-posts.js';
@@ -81,6 +88,34 @@ function parseMetadata(json: string, field: string, problems: string[]): Record<
   return {};
 }
 
+function parseContents(contents: NewPostContentMessage[], problems: string[]): NewPostContent[] {
+  return contents.map((c, i) => ({
+    platform: oneOf<Platform>(PLATFORMS, c.platform, `post_contents[${i}].platform`, problems),
+    body: c.body,
+    contentType: c.contentType === undefined ? undefined : oneOf<ContentType>(CONTENT_TYPES, c.contentType, `post_contents[${i}].content_type`, problems),
+    position: c.position,
+    firstComment: c.firstComment,
+    metadata: parseMetadata(c.metadataJson, `post_contents[${i}].metadata`, problems),
+  }));
+}
+
+function parseNewPost(req: CreatePostRequest, workspaceId: number, problems: string[]): NewPost {
+  return {
+    workspaceId,
+    body: req.body,
+    status: req.status ? oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems) : undefined,
+    scheduledAt: date(req.scheduledAt, 'scheduled_at', problems),
+    flexible: req.flexible,
+    recurrenceJitterEnabled: req.recurrenceJitterEnabled,
+    evergreen: req.evergreen,
+    evergreenVariations: req.evergreenVariations,
+    dryRun: req.dryRun,
+    postContents: parseContents(req.postContents, problems),
+    socialAccountIds: req.socialAccountIds,
+    source: req.source || 'api',
+  };
+}
+
 /** gRPC transport of the posts service. Requests are checked again here: gRPC callers are not only the gateway. */
 export function postsService(deps: PostsDeps): ServiceBinding {
   return bindService('posts.v1.PostsService', PostsServiceService, {
@@ -111,33 +146,40 @@ export function postsService(deps: PostsDeps): ServiceBinding {
     getPost: async (req) => ({ post: postMessage(await getPost(deps, req.workspaceId, req.postId)) }),
     createPost: async (req) => {
       const problems: string[] = [];
-      const status = req.status ? oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems) : undefined;
-      const postContents = req.postContents.map((c, i) => ({
-        platform: oneOf<Platform>(PLATFORMS, c.platform, `post_contents[${i}].platform`, problems),
-        body: c.body,
-        contentType: c.contentType === undefined ? undefined : oneOf<ContentType>(['text', 'image', 'video', 'document', 'poll'], c.contentType, `post_contents[${i}].content_type`, problems),
-        position: c.position,
-        firstComment: c.firstComment,
-        metadata: parseMetadata(c.metadataJson, `post_contents[${i}].metadata`, problems),
-      }));
-      const scheduledAt = date(req.scheduledAt, 'scheduled_at', problems);
+      const input = parseNewPost(req, req.workspaceId, problems);
       if (problems.length) throw invalidParameters(problems);
-      const post = await createPost(deps, {
-        workspaceId: req.workspaceId,
+      return { post: postMessage(await createPost(deps, input)) };
+    },
+    bulkCreatePosts: async (req) => {
+      const problems: string[] = [];
+      const inputs = req.posts.map((p, i) => {
+        const own: string[] = [];
+        const input = parseNewPost(p, req.workspaceId, own);
+        problems.push(...own.map((m) => `posts[${i}]: ${m}`));
+        return input;
+      });
+      if (problems.length) throw invalidParameters(problems);
+      return { posts: (await bulkCreatePosts(deps, req.workspaceId, inputs)).map(postMessage) };
+    },
+    updatePost: async (req) => {
+      const problems: string[] = [];
+      const patch: PostPatch = {
         body: req.body,
-        status,
-        scheduledAt,
+        status: req.status === undefined ? undefined : oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems),
+        scheduledAt: req.clearScheduledAt ? null : date(req.scheduledAt, 'scheduled_at', problems),
         flexible: req.flexible,
         recurrenceJitterEnabled: req.recurrenceJitterEnabled,
         evergreen: req.evergreen,
-        evergreenVariations: req.evergreenVariations,
+        evergreenVariations: req.hasEvergreenVariations ? req.evergreenVariations : undefined,
         dryRun: req.dryRun,
-        postContents,
-        socialAccountIds: req.socialAccountIds,
-        source: req.source || 'api',
-      });
-      return { post: postMessage(post) };
+        postContents: req.hasPostContents ? parseContents(req.postContents, problems) : undefined,
+        socialAccountIds: req.hasSocialAccountIds ? req.socialAccountIds : undefined,
+      };
+      if (problems.length) throw invalidParameters(problems);
+      return { post: postMessage(await updatePost(deps, req.workspaceId, req.postId, patch)) };
     },
+    deletePost: async (req) => ({ post: postMessage(await deletePost(deps, req.workspaceId, req.postId)) }),
+    rejectPost: async (req) => ({ post: postMessage(await rejectPost(deps, req.workspaceId, req.postId, req.rejectionReason)) }),
     approvePost: async (req) => ({ post: postMessage(await approvePost(deps, req.workspaceId, req.postId)) }),
   });
 }

@@ -1,0 +1,157 @@
+import type { ContentType, Platform } from '@spa/vocabulary';
+import type { Post, PostAccount, PostContent } from './model.js';
+import type { PostsDeps, TargetAccount, WorkspaceSettings } from './ports.js';
+
+export interface NewPostContent {
+  platform: Platform;
+  body?: string | undefined;
+  contentType?: ContentType | undefined;
+  position?: number | undefined;
+  firstComment?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Everything a client may say about a post when creating it (or its full state when updating it). */
+export interface PostInput {
+  workspaceId: number;
+  body: string;
+  status?: 'draft' | 'scheduled' | undefined;
+  scheduledAt?: Date | undefined;
+  flexible?: boolean | undefined;
+  recurrenceJitterEnabled?: boolean | undefined;
+  evergreen?: boolean | undefined;
+  evergreenVariations?: string[] | undefined;
+  dryRun?: boolean | undefined;
+  postContents: NewPostContent[];
+  socialAccountIds: number[];
+  source: string;
+}
+
+/** What validating and building a post needs besides the input: facts read beforehand. */
+export interface ComposeContext {
+  now: Date;
+  settings: WorkspaceSettings;
+  /** The workspace's accounts among those the input names (others are not connected). */
+  accounts: TargetAccount[];
+}
+
+/** Which content types each platform can publish beyond plain text (the full capability table comes with publishing). */
+const CONTENT_TYPE_PLATFORMS: Partial<Record<ContentType, readonly Platform[]>> = {
+  document: ['linkedin'],
+  poll: ['twitter', 'linkedin'],
+};
+
+export const statusOf = (input: PostInput): 'draft' | 'scheduled' => input.status ?? (input.scheduledAt ? 'scheduled' : 'draft');
+
+const targetsOf = (input: PostInput, accounts: TargetAccount[]): TargetAccount[] =>
+  input.socialAccountIds.map((id) => accounts.find((a) => a.id === id)).filter((a): a is TargetAccount => !!a);
+
+/** Every problem with a post, one message each naming the field; empty when the post is valid. */
+export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
+  const problems: string[] = [];
+  const status = statusOf(input);
+  if (status === 'scheduled') {
+    if (!input.scheduledAt) problems.push('scheduled_at is required when status is scheduled');
+    else if (input.scheduledAt.getTime() <= ctx.now.getTime()) problems.push('scheduled_at must be in the future');
+    if (!input.socialAccountIds.length) problems.push('post_accounts must name at least one account when status is scheduled');
+  }
+  if (!input.body.trim() && !input.postContents.length) problems.push('body is required when post_contents is empty');
+
+  const seenAccounts = new Set<number>();
+  input.socialAccountIds.forEach((id, i) => {
+    if (seenAccounts.has(id)) problems.push(`post_accounts[${i}].social_account_id ${id} is listed twice`);
+    seenAccounts.add(id);
+    const account = ctx.accounts.find((a) => a.id === id);
+    if (!account) problems.push(`post_accounts[${i}].social_account_id ${id} is not a connected account of this workspace`);
+    else if (account.disconnected && status === 'scheduled') {
+      problems.push(`post_accounts[${i}].social_account_id ${id} is disconnected; reconnect it before scheduling`);
+    }
+  });
+
+  const targetPlatforms = new Set(targetsOf(input, ctx.accounts).map((a) => a.platform));
+  const seenContents = new Set<string>();
+  input.postContents.forEach((c, i) => {
+    const key = `${c.platform}:${c.position ?? 0}`;
+    if (seenContents.has(key)) problems.push(`post_contents[${i}] repeats platform ${c.platform} at position ${c.position ?? 0}`);
+    seenContents.add(key);
+    const allowed = c.contentType ? CONTENT_TYPE_PLATFORMS[c.contentType] : undefined;
+    if (allowed && !allowed.includes(c.platform)) {
+      problems.push(`post_contents[${i}].content_type ${c.contentType} is not supported on ${c.platform} (only ${allowed.join(', ')})`);
+    }
+    if (targetPlatforms.size && !targetPlatforms.has(c.platform)) {
+      problems.push(`post_contents[${i}].platform ${c.platform} is not targeted by any of post_accounts`);
+    }
+    if (!(c.body ?? input.body).trim()) problems.push(`post_contents[${i}].body is empty and the post has no top-level body`);
+  });
+  for (const platform of targetPlatforms) {
+    if (!input.postContents.some((c) => c.platform === platform) && !input.body.trim()) {
+      problems.push(`${platform} is targeted but has no post_contents entry and the post has no top-level body`);
+    }
+  }
+  return problems;
+}
+
+/** The contents a post will have: those given, plus one from the top-level body for each targeted platform without one. */
+export function contentsOf(input: PostInput, accounts: TargetAccount[]): NewPostContent[] {
+  const contents = [...input.postContents];
+  for (const { platform } of targetsOf(input, accounts)) {
+    if (!contents.some((c) => c.platform === platform)) contents.push({ platform });
+  }
+  return contents;
+}
+
+export interface PostIds {
+  post: number;
+  contents: number[];
+  accounts: number[];
+}
+
+/** Builds a valid input into the stored post (validatePost first). Keeps `previous`'s identity and history when given. */
+export function buildPost(input: PostInput, ctx: ComposeContext, ids: PostIds, previous?: Post): Post {
+  const contents = contentsOf(input, ctx.accounts);
+  const postContents: PostContent[] = contents.map((c, i) => ({
+    id: ids.contents[i] as number,
+    platform: c.platform,
+    body: c.body ?? input.body,
+    contentType: c.contentType ?? 'text',
+    position: c.position ?? 0,
+    firstComment: c.firstComment,
+    metadata: c.metadata ?? {},
+  }));
+  const postAccounts: PostAccount[] = targetsOf(input, ctx.accounts).map((a, i) => ({
+    id: ids.accounts[i] as number,
+    socialAccountId: a.id,
+    platform: a.platform,
+    username: a.username,
+  }));
+  return {
+    ...previous,
+    id: ids.post,
+    workspaceId: input.workspaceId,
+    // A post awaiting review keeps waiting when edited; in a review workspace every edit needs review.
+    status: ctx.settings.reviewRequired || previous?.status === 'pending_review' ? 'pending_review' : statusOf(input),
+    flexible: input.flexible ?? false,
+    scheduledAt: input.scheduledAt,
+    disconnected: previous?.disconnected ?? false,
+    source: previous?.source ?? input.source,
+    recurrenceJitterEnabled: input.recurrenceJitterEnabled ?? false,
+    evergreen: input.evergreen ?? false,
+    evergreenVariations: input.evergreenVariations ?? [],
+    createdAt: previous?.createdAt ?? ctx.now,
+    updatedAt: ctx.now,
+    body: input.body,
+    postContents,
+    postAccounts,
+    dryRun: input.dryRun ?? false,
+  };
+}
+
+/** Reads what composing needs: the workspace's review setting and the named accounts. */
+export async function composeContext(deps: Pick<PostsDeps, 'accounts' | 'clock'>, workspaceId: number, accountIds: number[]): Promise<ComposeContext> {
+  const unique = [...new Set(accountIds)];
+  const [settings, accounts] = await Promise.all([
+    deps.accounts.workspaceSettings(workspaceId),
+    unique.length ? deps.accounts.socialAccounts(workspaceId, unique) : Promise.resolve([]),
+  ]);
+  return { now: deps.clock.now(), settings, accounts };
+}

@@ -1,0 +1,38 @@
+import { AppError, invalidParameters } from '@spa/errors';
+import type { Post } from './model.js';
+import type { PostsDeps } from './ports.js';
+import { getPost } from './read-posts.js';
+
+async function review(deps: PostsDeps, workspaceId: number, postId: number, action: 'approved' | 'rejected', reason?: string): Promise<Post> {
+  const verb = action === 'approved' ? 'approved' : 'rejected';
+  const current = await getPost(deps, workspaceId, postId);
+  if (current.status !== 'pending_review') {
+    throw new AppError('INVALID_STATE', `Post ${postId} is ${current.status}; only a pending_review post can be ${verb}`);
+  }
+  const now = deps.clock.now();
+  // Approved: scheduled when it has a time, else a draft. Rejected: back to draft for editing.
+  const status = action === 'approved' && current.scheduledAt ? 'scheduled' : 'draft';
+  const reviewed = await deps.store.transition(
+    workspaceId,
+    postId,
+    'pending_review',
+    { status, reviewedAt: now, reviewAction: action, rejectionReason: reason, updatedAt: now },
+    { subject: 'posts.post.reviewed', msgId: `post-reviewed-${postId}-${now.getTime()}`, workspaceId, postId, status, reviewAction: action, occurredAt: now },
+  );
+  if (!reviewed) throw new AppError('INVALID_STATE', `Post ${postId} is no longer pending_review; only a pending_review post can be ${verb}`);
+  deps.flushEvents();
+  return reviewed;
+}
+
+/** Approves a post awaiting review: it becomes scheduled when it has a time, otherwise a draft. */
+export function approvePost(deps: PostsDeps, workspaceId: number, postId: number): Promise<Post> {
+  return review(deps, workspaceId, postId, 'approved');
+}
+
+/** Rejects a post awaiting review with a reason; it returns to draft. */
+export function rejectPost(deps: PostsDeps, workspaceId: number, postId: number, reason: string): Promise<Post> {
+  const trimmed = reason.trim();
+  if (!trimmed) throw invalidParameters(['rejection_reason must not be empty']);
+  if (trimmed.length > 2000) throw invalidParameters(['rejection_reason must be at most 2000 characters']);
+  return review(deps, workspaceId, postId, 'rejected', trimmed);
+}
