@@ -86,7 +86,7 @@ describe('POST /posts', () => {
     expect(res.json.error.details).toEqual([
       'scheduled_at must be in the future',
       `post_accounts[1].social_account_id ${foreign} is not a connected account of this workspace`,
-      'post_contents[0].content_type document is not supported on twitter (only linkedin)',
+      "post_contents[0].content_type is 'document', which twitter does not support (supported: text, image, video, poll)",
     ]);
     const list = await call('/posts?status=draft,scheduled,pending_review', { token: ws.apiKey });
     expect(list.json.meta.total_count).toBe(0);

@@ -81,7 +81,25 @@ export function registerModels(connection: Connection) {
       { collection: 'social_accounts', versionKey: false },
     ),
   );
-  return { Workspace, User, Membership, ApiKey, Site, SocialAccount };
+  const scheduleSchema = new Schema(
+    {
+      _id: Number,
+      workspace_id: { type: Number, required: true },
+      social_account_id: { type: Number, required: true, unique: true },
+      timezone: { type: String, required: true },
+      max_posts_per_day: { type: Number, required: true },
+      paused: { type: Boolean, default: false },
+      posting_slots: {
+        type: [new Schema({ id: Number, day_of_week: Number, time_of_day: String, enabled: Boolean, source: String }, { _id: false })],
+        default: [],
+      },
+      updated_at: { type: Date, required: true },
+    },
+    { collection: 'posting_schedules', versionKey: false },
+  );
+  scheduleSchema.index({ workspace_id: 1 });
+  const PostingSchedule = connection.model('PostingSchedule', scheduleSchema);
+  return { Workspace, User, Membership, ApiKey, Site, SocialAccount, PostingSchedule };
 }
 
 export type AccountsModels = ReturnType<typeof registerModels>;

@@ -2,7 +2,7 @@ import { invalidParameters } from '@spa/errors';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 import { apiKeyLimitReached } from '../domain/api-keys.js';
-import type { ApiKey, Site, SocialAccount, User, Workspace } from '../domain/model.js';
+import type { ApiKey, PostingSchedule, Site, SocialAccount, User, Workspace } from '../domain/model.js';
 import type { AccountsStore } from '../domain/ports.js';
 import { registerModels, type AccountsModels } from './models.js';
 
@@ -10,6 +10,33 @@ interface WorkspaceDoc { _id: number; name: string; tier: string; subscription_s
 interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null }
 interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
 interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date }
+
+interface ScheduleDoc {
+  _id: number; workspace_id: number; social_account_id: number; timezone: string; max_posts_per_day: number; paused: boolean;
+  posting_slots: Array<{ id: number; day_of_week: number; time_of_day: string; enabled: boolean; source: string }>; updated_at: Date;
+}
+
+const toSchedule = (d: ScheduleDoc): PostingSchedule => ({
+  id: d._id,
+  workspaceId: d.workspace_id,
+  socialAccountId: d.social_account_id,
+  timezone: d.timezone,
+  maxPostsPerDay: d.max_posts_per_day,
+  paused: d.paused,
+  postingSlots: d.posting_slots.map((s) => ({ id: s.id, dayOfWeek: s.day_of_week, timeOfDay: s.time_of_day, enabled: s.enabled, source: s.source })),
+  updatedAt: d.updated_at,
+});
+
+const scheduleDoc = (s: PostingSchedule): ScheduleDoc => ({
+  _id: s.id,
+  workspace_id: s.workspaceId,
+  social_account_id: s.socialAccountId,
+  timezone: s.timezone,
+  max_posts_per_day: s.maxPostsPerDay,
+  paused: s.paused,
+  posting_slots: s.postingSlots.map((p) => ({ id: p.id, day_of_week: p.dayOfWeek, time_of_day: p.timeOfDay, enabled: p.enabled, source: p.source })),
+  updated_at: s.updatedAt,
+});
 
 const toWorkspace = (d: WorkspaceDoc): Workspace => ({
   id: d._id,
@@ -61,6 +88,10 @@ export class MongoAccountsStore implements AccountsStore {
 
   nextId(sequence: string): Promise<number> {
     return this.ids.next(sequence);
+  }
+
+  nextIds(sequence: string, count: number): Promise<number[]> {
+    return this.ids.reserve(sequence, count);
   }
 
   async insertWorkspace(w: Workspace): Promise<void> {
@@ -171,5 +202,28 @@ export class MongoAccountsStore implements AccountsStore {
     const filter = ids ? { workspace_id: workspaceId, _id: { $in: ids } } : { workspace_id: workspaceId };
     const docs = await this.models.SocialAccount.find(filter).sort({ _id: 1 }).lean<SocialAccountDoc[]>();
     return docs.map(toSocialAccount);
+  }
+
+  async insertSchedule(schedule: PostingSchedule): Promise<void> {
+    await this.models.PostingSchedule.create(scheduleDoc(schedule));
+  }
+
+  async listSchedules(workspaceId: number): Promise<PostingSchedule[]> {
+    const docs = await this.models.PostingSchedule.find({ workspace_id: workspaceId }).sort({ _id: 1 }).lean<ScheduleDoc[]>();
+    return docs.map(toSchedule);
+  }
+
+  async findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null> {
+    const filter = 'id' in by ? { _id: by.id, workspace_id: workspaceId } : { social_account_id: by.socialAccountId, workspace_id: workspaceId };
+    const doc = await this.models.PostingSchedule.findOne(filter).lean<ScheduleDoc>();
+    return doc ? toSchedule(doc) : null;
+  }
+
+  async replaceSchedule(current: PostingSchedule, next: PostingSchedule): Promise<boolean> {
+    const result = await this.models.PostingSchedule.replaceOne(
+      { _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt },
+      scheduleDoc(next),
+    );
+    return result.matchedCount === 1;
   }
 }

@@ -62,3 +62,24 @@ export interface Principal {
   tier: Tier;
   subscriptionStatus: SubscriptionStatus;
 }
+
+export interface PostingSlot {
+  id: number;
+  /** 0 = Sunday … 6 = Saturday, local to the schedule's time zone. */
+  dayOfWeek: number;
+  /** "HH:MM", local. */
+  timeOfDay: string;
+  enabled: boolean;
+  source: string;
+}
+
+export interface PostingSchedule {
+  id: number;
+  workspaceId: number;
+  socialAccountId: number;
+  timezone: string;
+  maxPostsPerDay: number;
+  paused: boolean;
+  postingSlots: PostingSlot[];
+  updatedAt: Date;
+}

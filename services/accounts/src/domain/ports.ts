@@ -1,8 +1,9 @@
-import type { ApiKey, Site, SocialAccount, User, Workspace } from './model.js';
+import type { ApiKey, PostingSchedule, Site, SocialAccount, User, Workspace } from './model.js';
 
 /** Persistence the accounts use cases need; every workspace-owned query names its workspace. */
 export interface AccountsStore {
-  nextId(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts'): Promise<number>;
+  nextId(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts' | 'posting_schedules'): Promise<number>;
+  nextIds(sequence: 'posting_slots', count: number): Promise<number[]>;
 
   insertWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: number): Promise<Workspace | null>;
@@ -27,6 +28,12 @@ export interface AccountsStore {
 
   insertSocialAccount(account: SocialAccount): Promise<void>;
   listSocialAccounts(workspaceId: number, ids?: number[]): Promise<SocialAccount[]>;
+
+  insertSchedule(schedule: PostingSchedule): Promise<void>;
+  listSchedules(workspaceId: number): Promise<PostingSchedule[]>;
+  findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null>;
+  /** Replaces the schedule unless it changed since `current` was read (false then). */
+  replaceSchedule(current: PostingSchedule, next: PostingSchedule): Promise<boolean>;
 }
 
 export interface Clock {

@@ -2,6 +2,7 @@ import { invalidParameters } from '@spa/errors';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import type { SocialAccount } from './model.js';
 import type { AccountsDeps } from './ports.js';
+import { createDefaultSchedule } from './posting-schedules.js';
 import { assertWorkspace } from './workspaces.js';
 
 export async function connectSocialAccount(
@@ -23,6 +24,7 @@ export async function connectSocialAccount(
     disconnected: false,
     createdAt: deps.clock.now(),
   });
+  await createDefaultSchedule(deps, input.workspaceId, id);
   return id;
 }
 

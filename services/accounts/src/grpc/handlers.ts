@@ -1,8 +1,15 @@
-import { AccountsServiceService, CredentialKind, type Workspace as WorkspaceMessage, type SocialAccount as SocialAccountMessage } from '@spa/contracts/accounts/v1/accounts';
+import {
+  AccountsServiceService,
+  CredentialKind,
+  type PostingSchedule as PostingScheduleMessage,
+  type SocialAccount as SocialAccountMessage,
+  type Workspace as WorkspaceMessage,
+} from '@spa/contracts/accounts/v1/accounts';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
-import type { SocialAccount, Workspace } from '../domain/model.js';
+import type { PostingSchedule, SocialAccount, Workspace } from '../domain/model.js';
+import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
 import type { AccountsDeps } from '../domain/ports.js';
 import { createSite, getSite } from '../domain/sites.js';
 import { connectSocialAccount, listSocialAccounts } from '../domain/social-accounts.js';
@@ -17,6 +24,15 @@ const workspaceMessage = (w: Workspace): WorkspaceMessage => ({
   reviewRequired: w.reviewRequired,
   ownerUserId: w.ownerUserId,
   createdAt: w.createdAt.toISOString(),
+});
+
+const scheduleMessage = (s: PostingSchedule): PostingScheduleMessage => ({
+  id: s.id,
+  socialAccountId: s.socialAccountId,
+  timezone: s.timezone,
+  maxPostsPerDay: s.maxPostsPerDay,
+  paused: s.paused,
+  postingSlots: s.postingSlots.map((p) => ({ id: p.id, dayOfWeek: p.dayOfWeek, timeOfDay: p.timeOfDay, enabled: p.enabled, source: p.source })),
 });
 
 const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => ({
@@ -80,6 +96,18 @@ export function accountsService(deps: AccountsDeps): ServiceBinding {
       socialAccountId: await connectSocialAccount(deps, {
         workspaceId: req.workspaceId, platform: req.platform, username: req.username, sandbox: req.sandbox,
       }),
+    }),
+    listPostingSchedules: async (req) => ({ postingSchedules: (await listPostingSchedules(deps, req.workspaceId)).map(scheduleMessage) }),
+    getPostingSchedule: async (req) => ({ postingSchedule: scheduleMessage(await getPostingSchedule(deps, req.workspaceId, req.socialAccountId)) }),
+    updatePostingSchedule: async (req) => ({
+      postingSchedule: scheduleMessage(
+        await updatePostingSchedule(deps, req.workspaceId, req.scheduleId, {
+          timezone: req.timezone,
+          maxPostsPerDay: req.maxPostsPerDay,
+          paused: req.paused,
+          postingSlots: req.hasPostingSlots ? req.postingSlots.map((s) => ({ dayOfWeek: s.dayOfWeek, timeOfDay: s.timeOfDay, enabled: s.enabled })) : undefined,
+        }),
+      ),
     }),
     listSocialAccounts: async (req) => ({
       socialAccounts: (await listSocialAccounts(deps, req.workspaceId, req.ids)).map(socialAccountMessage),

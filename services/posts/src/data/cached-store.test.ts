@@ -37,7 +37,7 @@ describe('post list cache (real store and Redis)', () => {
     const replicaB = new CachedPostsStore(mongo, redis, logger, prefix);
     const depsB: PostsDeps = {
       store: replicaB,
-      accounts: { workspaceSettings: async () => ({ reviewRequired: false }), socialAccounts: async () => [] },
+      accounts: { workspaceSettings: async () => ({ reviewRequired: false }), socialAccounts: async () => [], postingSchedule: async () => { throw new Error('not used by this test'); } },
       clock: { now: () => new Date() },
       flushEvents: () => undefined,
     };

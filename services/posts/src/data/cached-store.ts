@@ -31,6 +31,10 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.get(workspaceId, postId);
   }
 
+  scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]> {
+    return this.inner.scheduledTimes(workspaceId, socialAccountId, from, to);
+  }
+
   async insert(posts: Post[], events: PostEvent[]): Promise<void> {
     await this.inner.insert(posts, events);
     for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) await this.bump(workspaceId);

@@ -231,4 +231,17 @@ export class MongoPostsStore implements PostsStore {
     if (!doc) await this.models.Outbox.deleteOne({ _id: event.msgId });
     return doc ? toPost(doc) : null;
   }
+
+  async scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]> {
+    const docs = await this.models.Post.find(
+      {
+        workspace_id: workspaceId,
+        'post_accounts.social_account_id': socialAccountId,
+        status: { $in: ['scheduled', 'pending_review', 'publishing'] },
+        scheduled_at: { $gte: from, $lte: to },
+      },
+      { scheduled_at: 1 },
+    ).lean<Array<{ scheduled_at: Date }>>();
+    return docs.map((d) => d.scheduled_at);
+  }
 }

@@ -1,3 +1,4 @@
+import { checkPostContent } from '@spa/platforms';
 import type { ContentType, Platform } from '@spa/vocabulary';
 import type { Post, PostAccount, PostContent } from './model.js';
 import type { PostsDeps, TargetAccount, WorkspaceSettings } from './ports.js';
@@ -35,11 +36,48 @@ export interface ComposeContext {
   accounts: TargetAccount[];
 }
 
-/** Which content types each platform can publish beyond plain text (the full capability table comes with publishing). */
-const CONTENT_TYPE_PLATFORMS: Partial<Record<ContentType, readonly Platform[]>> = {
-  document: ['linkedin'],
-  poll: ['twitter', 'linkedin'],
-};
+/**
+ * Media and poll references in a content's metadata: `media: [{r2_key, type: image|video|document}]`
+ * (uploaded through the media endpoints), `poll: {options: string[], duration_minutes}`.
+ */
+interface Attachments {
+  images: number;
+  video: boolean;
+  document: boolean;
+  pollOptions?: string[] | undefined;
+}
+
+function attachmentsOf(metadata: Record<string, unknown> | undefined, where: string, problems: string[]): Attachments {
+  const out: Attachments = { images: 0, video: false, document: false };
+  const media = metadata?.media;
+  if (media !== undefined) {
+    const items = Array.isArray(media) ? media : [];
+    if (!Array.isArray(media)) problems.push(`${where}.metadata.media must be a list of {r2_key, type}`);
+    items.forEach((item: unknown, i) => {
+      const m = item as { r2_key?: unknown; type?: unknown } | null;
+      if (!m || typeof m.r2_key !== 'string' || !['image', 'video', 'document'].includes(String(m.type))) {
+        problems.push(`${where}.metadata.media[${i}] must be {r2_key: string, type: image|video|document}`);
+      } else if (m.type === 'image') out.images += 1;
+      else if (m.type === 'video') out.video = true;
+      else out.document = true;
+    });
+  }
+  const poll = metadata?.poll as { options?: unknown } | undefined;
+  if (poll !== undefined) {
+    if (!poll || !Array.isArray(poll.options) || !poll.options.every((o) => typeof o === 'string')) {
+      problems.push(`${where}.metadata.poll must be {options: string[], duration_minutes}`);
+    } else out.pollOptions = poll.options as string[];
+  }
+  return out;
+}
+
+/** The content type a content has when none is given: what its attachments make it. */
+function impliedContentType(a: Attachments): ContentType {
+  if (a.pollOptions) return 'poll';
+  if (a.document) return 'document';
+  if (a.video) return 'video';
+  return a.images ? 'image' : 'text';
+}
 
 export const statusOf = (input: PostInput): 'draft' | 'scheduled' => input.status ?? (input.scheduledAt ? 'scheduled' : 'draft');
 
@@ -74,10 +112,6 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
     const key = `${c.platform}:${c.position ?? 0}`;
     if (seenContents.has(key)) problems.push(`post_contents[${i}] repeats platform ${c.platform} at position ${c.position ?? 0}`);
     seenContents.add(key);
-    const allowed = c.contentType ? CONTENT_TYPE_PLATFORMS[c.contentType] : undefined;
-    if (allowed && !allowed.includes(c.platform)) {
-      problems.push(`post_contents[${i}].content_type ${c.contentType} is not supported on ${c.platform} (only ${allowed.join(', ')})`);
-    }
     if (targetPlatforms.size && !targetPlatforms.has(c.platform)) {
       problems.push(`post_contents[${i}].platform ${c.platform} is not targeted by any of post_accounts`);
     }
@@ -88,6 +122,25 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
       problems.push(`${platform} is targeted but has no post_contents entry and the post has no top-level body`);
     }
   }
+  // Each content against its platform's capabilities (length counted the platform's way, types, media).
+  contentsOf(input, ctx.accounts).forEach((c, i) => {
+    const where = i < input.postContents.length ? `post_contents[${i}]` : `${c.platform} (from the top-level body)`;
+    const attachments = attachmentsOf(c.metadata, where, problems);
+    problems.push(
+      ...checkPostContent(
+        c.platform,
+        {
+          body: c.body ?? input.body,
+          contentType: c.contentType ?? impliedContentType(attachments),
+          imageCount: attachments.images,
+          hasVideo: attachments.video,
+          hasDocument: attachments.document,
+          ...(attachments.pollOptions ? { pollOptions: attachments.pollOptions } : {}),
+        },
+        where,
+      ),
+    );
+  });
   return problems;
 }
 
@@ -113,7 +166,7 @@ export function buildPost(input: PostInput, ctx: ComposeContext, ids: PostIds, p
     id: ids.contents[i] as number,
     platform: c.platform,
     body: c.body ?? input.body,
-    contentType: c.contentType ?? 'text',
+    contentType: c.contentType ?? impliedContentType(attachmentsOf(c.metadata, '', [])),
     position: c.position ?? 0,
     firstComment: c.firstComment,
     metadata: c.metadata ?? {},

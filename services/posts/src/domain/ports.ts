@@ -39,6 +39,8 @@ export interface PostsStore {
     patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
     event: PostEvent,
   ): Promise<Post | null>;
+  /** When the account's upcoming posts (scheduled, pending review or publishing) are due, within [from, to]. */
+  scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]>;
 }
 
 export interface WorkspaceSettings {
@@ -52,10 +54,21 @@ export interface TargetAccount {
   disconnected: boolean;
 }
 
+export interface PostingSchedule {
+  id: number;
+  socialAccountId: number;
+  timezone: string;
+  maxPostsPerDay: number;
+  paused: boolean;
+  postingSlots: Array<{ id: number; dayOfWeek: number; timeOfDay: string; enabled: boolean; source: string }>;
+}
+
 /** What the posts service needs from the accounts service. */
 export interface AccountsPort {
   workspaceSettings(workspaceId: number): Promise<WorkspaceSettings>;
   socialAccounts(workspaceId: number, ids: number[]): Promise<TargetAccount[]>;
+  /** The account's posting schedule; NOT_FOUND when the account is not the workspace's. */
+  postingSchedule(workspaceId: number, socialAccountId: number): Promise<PostingSchedule>;
 }
 
 export interface Clock {

@@ -20,6 +20,9 @@ const workspaceId = 900_000 + Math.floor(Math.random() * 99_999);
 const accounts: AccountsPort = {
   workspaceSettings: async () => ({ reviewRequired: true }),
   socialAccounts: async () => [],
+  postingSchedule: async () => {
+    throw new Error('not used by this test');
+  },
 };
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { notFound } from '@spa/errors';
 import { createClient } from '@spa/grpc';
 import type { Platform } from '@spa/vocabulary';
 import type { AccountsPort } from '../domain/ports.js';
@@ -14,6 +15,11 @@ export function accountsPort(address: string): AccountsPort & { close(): void } 
     async socialAccounts(workspaceId, ids) {
       const { socialAccounts } = await client.listSocialAccounts({ workspaceId, ids });
       return socialAccounts.map((a) => ({ id: a.id, platform: a.platform as Platform, username: a.username, disconnected: a.disconnected }));
+    },
+    async postingSchedule(workspaceId, socialAccountId) {
+      const { postingSchedule: s } = await client.getPostingSchedule({ workspaceId, socialAccountId });
+      if (!s) throw notFound(`Posting schedule of social account ${socialAccountId}`);
+      return { id: s.id, socialAccountId: s.socialAccountId, timezone: s.timezone, maxPostsPerDay: s.maxPostsPerDay, paused: s.paused, postingSlots: s.postingSlots };
     },
     close: () => client.close(),
   };

@@ -9,6 +9,7 @@ import { bindService, type ServiceBinding } from '@spa/grpc';
 import { CONTENT_TYPES, PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from '@spa/vocabulary';
 import { bulkCreatePosts } from '../domain/bulk-create-posts.js';
 import { createPost, type NewPost, type NewPostContent } from '../domain/create-post.js';
+import { nextFreeSlot } from '../domain/next-slot.js';
 import { approvePost, rejectPost } from '../domain/review-post.js';
 import { deletePost, updatePost, type PostPatch } from '../domain/update-post.js';
 import type { Post } from '../domain/model.js';
@@ -177,6 +178,10 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       };
       if (problems.length) throw invalidParameters(problems);
       return { post: postMessage(await updatePost(deps, req.workspaceId, req.postId, patch)) };
+    },
+    getNextSlot: async (req) => {
+      const slot = await nextFreeSlot(deps, req.workspaceId, req.socialAccountId);
+      return { scheduledAt: slot.at?.toISOString(), socialAccountId: req.socialAccountId, timezone: slot.timezone, postingScheduleId: slot.scheduleId };
     },
     deletePost: async (req) => ({ post: postMessage(await deletePost(deps, req.workspaceId, req.postId)) }),
     rejectPost: async (req) => ({ post: postMessage(await rejectPost(deps, req.workspaceId, req.postId, req.rejectionReason)) }),

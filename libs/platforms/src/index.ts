@@ -1,0 +1,5 @@
+export type { Counting, MediaLimits, MediaRule, PlatformCapability, PollRules } from './types.js';
+export { CAPABILITIES } from './capabilities.js';
+export { presentCapabilities } from './present.js';
+export { countCharacters, countCodePoints, utf8ByteLength } from './count.js';
+export { checkPostContent, type PostContentInput } from './check.js';

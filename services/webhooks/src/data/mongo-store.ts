@@ -1,0 +1,225 @@
+import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
+import type { Attempt, AttemptOutcome, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
+import type { WebhooksStore } from '../domain/ports.js';
+import { registerModels, type WebhooksModels } from './models.js';
+
+interface WebhookDoc {
+  _id: number;
+  workspace_id: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason?: string | null;
+  enabled_at: Date;
+  secret: string;
+  previous_secret?: string | null;
+  previous_secret_expires_at?: Date | null;
+  created_at: Date;
+}
+
+interface DeliveryDoc {
+  _id: string;
+  webhook_id: number;
+  workspace_id: number;
+  event: string;
+  source_key: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  attempt_limit: number;
+  next_attempt_at?: Date | null;
+  last_error?: string | null;
+  last_status_code?: number | null;
+  created_at: Date;
+  finished_at?: Date | null;
+}
+
+interface AttemptDoc {
+  _id: string;
+  delivery_id: string;
+  attempt: number;
+  claimed_at: Date;
+  claimed_by: string;
+  outcome?: { ok: boolean; status_code?: number | null; error?: string | null; duration_ms: number } | null;
+}
+
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+function toWebhook(d: WebhookDoc): Webhook {
+  return {
+    id: d._id,
+    workspaceId: d.workspace_id,
+    url: d.url,
+    events: d.events as PostEventKind[],
+    enabled: d.enabled,
+    disabledReason: opt(d.disabled_reason),
+    enabledAt: d.enabled_at,
+    secret: d.secret,
+    previousSecret: opt(d.previous_secret),
+    previousSecretExpiresAt: opt(d.previous_secret_expires_at),
+    createdAt: d.created_at,
+  };
+}
+
+function toDelivery(d: DeliveryDoc): Delivery {
+  return {
+    id: d._id,
+    webhookId: d.webhook_id,
+    workspaceId: d.workspace_id,
+    event: d.event as EventKind,
+    sourceKey: d.source_key,
+    payload: d.payload,
+    status: d.status as DeliveryStatus,
+    attempts: d.attempts,
+    attemptLimit: d.attempt_limit,
+    nextAttemptAt: opt(d.next_attempt_at),
+    lastError: opt(d.last_error),
+    lastStatusCode: opt(d.last_status_code),
+    createdAt: d.created_at,
+    finishedAt: opt(d.finished_at),
+  };
+}
+
+const WEBHOOK_FIELDS: Record<string, string> = {
+  url: 'url', events: 'events', enabled: 'enabled', disabledReason: 'disabled_reason', enabledAt: 'enabled_at',
+  secret: 'secret', previousSecret: 'previous_secret', previousSecretExpiresAt: 'previous_secret_expires_at',
+};
+const DELIVERY_FIELDS: Record<string, string> = {
+  event: 'event', sourceKey: 'source_key', payload: 'payload', status: 'status', attempts: 'attempts', attemptLimit: 'attempt_limit',
+  nextAttemptAt: 'next_attempt_at', lastError: 'last_error', lastStatusCode: 'last_status_code', createdAt: 'created_at', finishedAt: 'finished_at',
+};
+
+/** A patch in domain names as `$set` / `$unset` (undefined values are unset). */
+function toUpdate(patch: object, fields: Record<string, string>): Record<string, Record<string, unknown>> {
+  const $set: Record<string, unknown> = {};
+  const $unset: Record<string, ''> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const field = fields[key];
+    if (!field) continue;
+    if (value === undefined) $unset[field] = '';
+    else $set[field] = value;
+  }
+  return { ...(Object.keys($set).length ? { $set } : {}), ...(Object.keys($unset).length ? { $unset } : {}) };
+}
+
+function toAttempt(d: AttemptDoc): Attempt {
+  return {
+    deliveryId: d.delivery_id,
+    attempt: d.attempt,
+    claimedAt: d.claimed_at,
+    claimedBy: d.claimed_by,
+    outcome: d.outcome
+      ? { ok: d.outcome.ok, statusCode: opt(d.outcome.status_code), error: opt(d.outcome.error), durationMs: d.outcome.duration_ms }
+      : undefined,
+  };
+}
+
+export class MongoWebhooksStore implements WebhooksStore {
+  readonly models: WebhooksModels;
+  private readonly ids: IdAllocator;
+
+  constructor(connection: Connection) {
+    this.models = registerModels(connection);
+    this.ids = new IdAllocator(connection);
+  }
+
+  nextWebhookId(): Promise<number> {
+    return this.ids.next('webhooks');
+  }
+
+  async insertWebhook(w: Webhook, slot: number): Promise<boolean> {
+    try {
+      await this.models.Webhook.create({
+        _id: w.id, workspace_id: w.workspaceId, slot, url: w.url, events: w.events, enabled: w.enabled,
+        enabled_at: w.enabledAt, secret: w.secret, created_at: w.createdAt,
+      });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async getWebhook(id: number): Promise<Webhook | null> {
+    const doc = await this.models.Webhook.findById(id).lean<WebhookDoc>();
+    return doc ? toWebhook(doc) : null;
+  }
+
+  async listWebhooks(workspaceId: number): Promise<Webhook[]> {
+    return (await this.models.Webhook.find({ workspace_id: workspaceId }).sort({ _id: 1 }).lean<WebhookDoc[]>()).map(toWebhook);
+  }
+
+  async updateWebhook(id: number, patch: Partial<Webhook>): Promise<Webhook | null> {
+    const doc = await this.models.Webhook.findByIdAndUpdate(id, toUpdate(patch, WEBHOOK_FIELDS), { new: true }).lean<WebhookDoc>();
+    return doc ? toWebhook(doc) : null;
+  }
+
+  async subscribers(workspaceId: number, event: string): Promise<Webhook[]> {
+    const docs = await this.models.Webhook.find({ workspace_id: workspaceId, enabled: true, events: event }).sort({ _id: 1 }).lean<WebhookDoc[]>();
+    return docs.map(toWebhook);
+  }
+
+  async insertDelivery(d: Delivery): Promise<boolean> {
+    try {
+      await this.models.Delivery.create({
+        _id: d.id, webhook_id: d.webhookId, workspace_id: d.workspaceId, event: d.event, source_key: d.sourceKey, payload: d.payload,
+        status: d.status, attempts: d.attempts, attempt_limit: d.attemptLimit, next_attempt_at: d.nextAttemptAt, created_at: d.createdAt,
+      });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async getDelivery(id: string): Promise<Delivery | null> {
+    const doc = await this.models.Delivery.findById(id).lean<DeliveryDoc>();
+    return doc ? toDelivery(doc) : null;
+  }
+
+  async listDeliveries(webhookId: number, limit: number): Promise<Delivery[]> {
+    const docs = await this.models.Delivery.find({ webhook_id: webhookId }).sort({ created_at: -1, _id: -1 }).limit(limit).lean<DeliveryDoc[]>();
+    return docs.map(toDelivery);
+  }
+
+  async dueDeliveries(now: Date, limit: number, excludeWebhookIds: number[]): Promise<Delivery[]> {
+    const filter: Record<string, unknown> = { status: 'scheduled', next_attempt_at: { $lte: now } };
+    if (excludeWebhookIds.length) filter.webhook_id = { $nin: excludeWebhookIds };
+    const docs = await this.models.Delivery.find(filter).sort({ next_attempt_at: 1 }).limit(limit).lean<DeliveryDoc[]>();
+    return docs.map(toDelivery);
+  }
+
+  async updateDelivery(id: string, patch: Partial<Delivery>): Promise<void> {
+    await this.models.Delivery.updateOne({ _id: id }, toUpdate(patch, DELIVERY_FIELDS));
+  }
+
+  async recentResults(webhookId: number, since: Date, limit: number): Promise<DeliveryStatus[]> {
+    const docs = await this.models.Delivery.find({ webhook_id: webhookId, status: { $in: ['succeeded', 'failed'] }, finished_at: { $gte: since }, event: { $ne: 'webhook.test' } })
+      .sort({ finished_at: -1 })
+      .limit(limit)
+      .lean<Array<{ status: DeliveryStatus }>>();
+    return docs.map((d) => d.status);
+  }
+
+  async claimAttempt(a: Attempt): Promise<boolean> {
+    try {
+      await this.models.Attempt.create({ _id: `${a.deliveryId}:${a.attempt}`, delivery_id: a.deliveryId, attempt: a.attempt, claimed_at: a.claimedAt, claimed_by: a.claimedBy });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null> {
+    const doc = await this.models.Attempt.findById(`${deliveryId}:${attempt}`).lean<AttemptDoc>();
+    return doc ? toAttempt(doc) : null;
+  }
+
+  async recordOutcome(deliveryId: string, attempt: number, o: AttemptOutcome): Promise<void> {
+    await this.models.Attempt.updateOne(
+      { _id: `${deliveryId}:${attempt}` },
+      { $set: { outcome: { ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs } } },
+    );
+  }
+}

@@ -1,0 +1,113 @@
+import type { Logger } from '@spa/logger';
+import { deliverAttempt } from '../domain/deliver-attempt.js';
+import type { WebhooksDeps } from '../domain/ports.js';
+
+/** Least time between two passes started by wake-ups (the timer's passes are further apart). */
+const PASS_GAP_MS = 50;
+
+export interface DispatcherLimits {
+  /** Attempts in flight at once in this process. */
+  concurrency: number;
+  /** Attempts in flight at once per webhook: a slow or dead receiver only ever holds these. */
+  perWebhook: number;
+}
+
+/**
+ * Finds due attempts in the store and runs them with bounded concurrency. Holds no state that
+ * matters: every delivery lives in MongoDB and every attempt is claimed there, so any number of
+ * dispatchers may run and one may be killed at any time. Timing comes from the injected clock;
+ * `pass()` can be driven by a test instead of the timer.
+ */
+export class Dispatcher {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perWebhook = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private passing: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** The last pass left due work behind (no room): look again as soon as an attempt ends. */
+  private backlog = false;
+
+  constructor(
+    private readonly deps: WebhooksDeps,
+    private readonly limits: DispatcherLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => this.poke(), intervalMs);
+    this.poke();
+  }
+
+  /** Stops looking for work and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.passing;
+    await this.idle();
+  }
+
+  /** Looks for due work now (new deliveries were recorded, or an attempt finished). Never throws. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    this.passing = this.pass()
+      .catch((err: unknown) => this.logger.warn({ err }, 'dispatcher: pass failed; will retry'))
+      .finally(() => {
+        this.passing = null;
+        if (this.again) {
+          // Coalesce wake-ups: the due query is the store's most expensive read.
+          this.again = false;
+          setTimeout(() => this.poke(), PASS_GAP_MS).unref();
+        }
+      });
+  }
+
+  /** Starts every due attempt there is room for. */
+  async pass(): Promise<void> {
+    const free = this.limits.concurrency - this.inFlight.size;
+    if (free <= 0) {
+      this.backlog = true;
+      return;
+    }
+    const busy = [...this.perWebhook].filter(([, n]) => n >= this.limits.perWebhook).map(([id]) => id);
+    const limit = Math.max(free * 2, 50);
+    const due = await this.deps.store.dueDeliveries(this.deps.clock.now(), limit, busy);
+    this.backlog = busy.length > 0 || due.length === limit;
+    for (const delivery of due) {
+      const running = this.perWebhook.get(delivery.webhookId) ?? 0;
+      if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) {
+        this.backlog = true;
+        continue;
+      }
+      if (this.inFlight.has(delivery.id)) continue;
+      this.perWebhook.set(delivery.webhookId, running + 1);
+      const task = deliverAttempt(this.deps, delivery)
+        .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
+        .finally(() => {
+          this.inFlight.delete(delivery.id);
+          const left = (this.perWebhook.get(delivery.webhookId) ?? 1) - 1;
+          if (left > 0) this.perWebhook.set(delivery.webhookId, left);
+          else this.perWebhook.delete(delivery.webhookId);
+          if (this.backlog) this.poke();
+        });
+      this.inFlight.set(delivery.id, task);
+    }
+  }
+
+  /** Resolves when no attempt is in flight (shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight.values());
+  }
+
+  /** Resolves when no pass is running and no attempt is in flight (tests that drive the clock). */
+  async settle(): Promise<void> {
+    while (this.passing || this.inFlight.size) {
+      await this.passing;
+      await this.idle();
+    }
+  }
+}

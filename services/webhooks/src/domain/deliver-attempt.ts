@@ -1,0 +1,103 @@
+import { signatureHeader } from '@spa/webhook-signature';
+import { disableWebhook, signingSecrets } from './manage-webhooks.js';
+import type { AttemptOutcome, Delivery, Webhook } from './model.js';
+import type { WebhooksDeps } from './ports.js';
+import { autoDisableReason } from './auto-disable.js';
+import { ATTEMPT_TIMEOUT_MS, CLAIM_LEASE_MS, nextAttemptAt } from './schedule.js';
+import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
+
+/**
+ * Makes the next attempt of a due delivery, at most once across all dispatchers:
+ *
+ * 1. The last allowed attempt is used up but the delivery was left scheduled (its dispatcher died):
+ *    the delivery is finished from that attempt's record.
+ * 2. The attempt is claimed by inserting `<delivery>:<n>`; the unique id lets one dispatcher win.
+ * 3. Before sending, the delivery moves to attempt n with its next attempt already scheduled, so a
+ *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number.
+ * 4. The outcome is recorded on the attempt, then the delivery is finished or left for its retry.
+ */
+export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery): Promise<void> {
+  const webhook = await deps.store.getWebhook(delivery.webhookId);
+  if (!webhook || (!webhook.enabled && delivery.event !== 'webhook.test')) {
+    await deps.store.updateDelivery(delivery.id, { status: 'canceled', nextAttemptAt: undefined, finishedAt: deps.clock.now(), lastError: 'webhook disabled' });
+    return;
+  }
+  if (delivery.attempts >= delivery.attemptLimit) {
+    // The last attempt's dispatcher died before finishing the delivery: finish it from the attempt's record.
+    const last = await deps.store.getAttempt(delivery.id, delivery.attempts);
+    return finish(deps, webhook, delivery, last?.outcome ?? { ok: false, error: 'no outcome recorded: the dispatcher stopped during the attempt', durationMs: 0 });
+  }
+
+  const n = delivery.attempts + 1;
+  const startedAt = deps.clock.now();
+  if (!(await deps.store.claimAttempt({ deliveryId: delivery.id, attempt: n, claimedAt: startedAt, claimedBy: deps.instanceId }))) {
+    return catchUpLostClaim(deps, delivery, n);
+  }
+  await deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
+
+  const outcome = await send(deps, webhook, delivery, n);
+  const recorded = deps.store.recordOutcome(delivery.id, n, outcome);
+  if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, { ...delivery, attempts: n }, outcome);
+  else await deps.store.updateDelivery(delivery.id, { lastError: outcome.error, lastStatusCode: outcome.statusCode });
+  await recorded;
+}
+
+/** When the delivery is looked at next if attempt n fails or its dispatcher dies: the retry, or (after the last attempt) the lease. */
+function retryTime(delivery: Delivery, n: number, at: Date): Date {
+  return nextAttemptAt(n, at, delivery.attemptLimit) ?? new Date(at.getTime() + CLAIM_LEASE_MS);
+}
+
+/** Attempt n was claimed but the delivery never moved on: its claimer died in between. Move it on once the lease has run out. */
+async function catchUpLostClaim(deps: WebhooksDeps, delivery: Delivery, n: number): Promise<void> {
+  const claim = await deps.store.getAttempt(delivery.id, n);
+  if (!claim || deps.clock.now().getTime() - claim.claimedAt.getTime() < CLAIM_LEASE_MS) return;
+  await deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, claim.claimedAt) });
+}
+
+async function finish(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, outcome: AttemptOutcome): Promise<void> {
+  await deps.store.updateDelivery(delivery.id, {
+    status: outcome.ok ? 'succeeded' : 'failed',
+    nextAttemptAt: undefined,
+    finishedAt: deps.clock.now(),
+    lastError: outcome.ok ? undefined : outcome.error,
+    lastStatusCode: outcome.statusCode,
+  });
+  if (outcome.ok || delivery.event === 'webhook.test') return;
+  const reason = autoDisableReason(await deps.store.recentResults(webhook.id, webhook.enabledAt, 10));
+  if (reason && webhook.enabled) await disableWebhook(deps, webhook.id, undefined, reason);
+}
+
+/**
+ * Resolves the host (once per attempt), checks the address and sends to exactly that address, signed
+ * afresh. The 5 s budget covers resolving, connecting and the answer (not the store writes before).
+ */
+async function send(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, n: number): Promise<AttemptOutcome> {
+  const startedAt = deps.clock.now();
+  const failed = (error: string): AttemptOutcome => ({ ok: false, error, durationMs: deps.clock.now().getTime() - startedAt.getTime() });
+  const checked = checkUrl(webhook.url, deps.allowPrivate);
+  if ('problem' in checked) return failed(checked.problem);
+  let addresses = [literalAddress(checked.url)].filter((a) => a !== undefined);
+  if (!addresses.length) {
+    try {
+      addresses = await deps.resolver.resolve(checked.url.hostname);
+    } catch (err) {
+      return failed(`could not resolve ${checked.url.hostname}: ${(err as { code?: string }).code ?? String(err)}`);
+    }
+  }
+  const picked = pickAddress(addresses, deps.allowPrivate);
+  if ('problem' in picked) return failed(picked.problem);
+  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
+  return deps.sender.post({
+    url: checked.url,
+    address: picked.address,
+    body: delivery.payload,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'spa-webhooks/1',
+      'x-service-signature': signatureHeader(signingSecrets(deps, webhook), timestamp, delivery.payload),
+      'x-service-event-id': delivery.id,
+      'x-service-attempt': String(n),
+    },
+    timeoutMs: Math.max(1, ATTEMPT_TIMEOUT_MS - (deps.clock.now().getTime() - startedAt.getTime())),
+  });
+}

@@ -1,0 +1,64 @@
+/** Event kinds a webhook can subscribe to (webhook.test is sent on demand to any webhook). */
+export const POST_EVENTS = ['post.published', 'post.failed', 'post.partial_failure'] as const;
+export type PostEventKind = (typeof POST_EVENTS)[number];
+export type EventKind = PostEventKind | 'webhook.test';
+
+export const MAX_WEBHOOKS_PER_WORKSPACE = 5;
+/** How long the previous secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface Webhook {
+  id: number;
+  workspaceId: number;
+  url: string;
+  events: PostEventKind[];
+  enabled: boolean;
+  disabledReason?: string | undefined;
+  /** When it was created or last re-enabled: the auto-disable count starts here. */
+  enabledAt: Date;
+  /** Encrypted secrets (SecretBox). */
+  secret: string;
+  previousSecret?: string | undefined;
+  previousSecretExpiresAt?: Date | undefined;
+  createdAt: Date;
+}
+
+export type DeliveryStatus = 'scheduled' | 'succeeded' | 'failed' | 'canceled';
+
+export interface Delivery {
+  /** The payload id (UUID): the same on every attempt and manual redelivery. */
+  id: string;
+  webhookId: number;
+  workspaceId: number;
+  event: EventKind;
+  /** What produced it (the NATS message id of the source event); unique per webhook. */
+  sourceKey: string;
+  /** The exact JSON body sent on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Attempts made (claimed) so far. */
+  attempts: number;
+  /** Attempts allowed in all: 7, raised by one on each manual redelivery. */
+  attemptLimit: number;
+  nextAttemptAt?: Date | undefined;
+  lastError?: string | undefined;
+  lastStatusCode?: number | undefined;
+  createdAt: Date;
+  finishedAt?: Date | undefined;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode?: number | undefined;
+  error?: string | undefined;
+  durationMs: number;
+}
+
+/** One attempt: inserted to claim it (the unique id makes the claim exclusive), then given its outcome. */
+export interface Attempt {
+  deliveryId: string;
+  attempt: number;
+  claimedAt: Date;
+  claimedBy: string;
+  outcome?: AttemptOutcome | undefined;
+}

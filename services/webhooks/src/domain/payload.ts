@@ -1,0 +1,44 @@
+import type { EventKind, PostEventKind } from './model.js';
+
+export interface PlatformResult {
+  platform: string;
+  platformStatus: string;
+  platformPostId: string;
+  platformError?: string | undefined;
+}
+
+/** A post that reached a terminal state, as told by the publisher. */
+export interface PostTerminalEvent {
+  /** Identifies the source event (its Nats-Msg-Id); handling it twice creates nothing more. */
+  sourceKey: string;
+  workspaceId: number;
+  postId: number;
+  status: string;
+  occurredAt: Date;
+  platforms: PlatformResult[];
+}
+
+const EVENT_OF_STATUS: Record<string, PostEventKind> = { posted: 'post.published', failed: 'post.failed', partial: 'post.partial_failure' };
+
+export function eventKindOf(status: string): PostEventKind | undefined {
+  return EVENT_OF_STATUS[status];
+}
+
+/** The public JSON body, exactly as in the contract (snake_case, platform_error null when absent). */
+export function payloadJson(id: string, event: EventKind, postId: number, occurredAt: Date, status: string, platforms: PlatformResult[]): string {
+  return JSON.stringify({
+    id,
+    event,
+    post_id: postId,
+    occurred_at: occurredAt.toISOString(),
+    data: {
+      status,
+      platforms: platforms.map((p) => ({
+        platform: p.platform,
+        platform_status: p.platformStatus,
+        platform_post_id: p.platformPostId,
+        platform_error: p.platformError ?? null,
+      })),
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { runMain } from '@spa/config';
+import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { createLogger } from '@spa/logger';
+import { connectMongo, syncIndexes } from '@spa/mongo';
+import { connectNats } from '@spa/nats';
+import { loadWebhooksConfig } from './config.js';
+import { createSecretBox, newWebhookSecret } from './crypto/secret-box.js';
+import { MongoWebhooksStore } from './data/mongo-store.js';
+import { Dispatcher } from './delivery/dispatcher.js';
+import { httpSender } from './delivery/http-sender.js';
+import { dnsResolver } from './delivery/resolver.js';
+import type { WebhooksDeps } from './domain/ports.js';
+import { recordPostTerminal } from './domain/record-event.js';
+import { PostTerminalConsumer } from './events/post-terminal-consumer.js';
+import { webhooksService } from './grpc/handlers.js';
+
+runMain(async () => {
+  const config = loadWebhooksConfig();
+  const logger = createLogger('webhooks', config.LOG_LEVEL);
+  const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'webhooks')]);
+  const store = new MongoWebhooksStore(mongo);
+  await syncIndexes(mongo);
+  const deps: WebhooksDeps = {
+    store,
+    clock: { now: () => new Date() },
+    resolver: dnsResolver,
+    sender: httpSender,
+    secrets: createSecretBox(config.SECRETS_KEY),
+    newId: randomUUID,
+    newSecret: newWebhookSecret,
+    allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
+    instanceId: `${hostname()}:${process.pid}`,
+  };
+  if (config.WEBHOOKS_ALLOW_PRIVATE) logger.warn('WEBHOOKS_ALLOW_PRIVATE is on: plain http and private addresses are allowed (never in production)');
+
+  const dispatcher = new Dispatcher(deps, { concurrency: config.WEBHOOKS_CONCURRENCY, perWebhook: config.WEBHOOKS_CONCURRENCY_PER_WEBHOOK }, logger);
+  const consumer = new PostTerminalConsumer(
+    nc,
+    config.WEBHOOKS_CONSUMER,
+    async (event) => {
+      if (await recordPostTerminal(deps, event)) dispatcher.poke();
+    },
+    logger,
+  );
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [webhooksService(deps, () => dispatcher.poke())],
+    logger,
+  });
+  await consumer.start();
+  dispatcher.start(config.WEBHOOKS_POLL_INTERVAL_MS);
+  logger.info({ port: server.port }, 'webhooks listening');
+  process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
+  onShutdown(logger, [
+    ['grpc', () => server.shutdown()],
+    ['events', () => consumer.stop()],
+    ['dispatcher', () => dispatcher.stop()],
+    ['nats', () => nc.drain()],
+    ['mongo', () => mongo.close()],
+  ]);
+});
