@@ -1,7 +1,7 @@
 import { runMain } from '@spa/config';
 import { onShutdown } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@spa/redis';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
 import { closeClients, createClients } from './clients.js';
@@ -14,17 +14,7 @@ import { ROUTES } from './routes/table.js';
 runMain(async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  // No offline queue: while Redis is down, limiter calls fail at once and the in-process fallback answers.
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-  let redisDown = false;
-  redis.on('error', (err) => {
-    if (!redisDown) logger.warn({ err: err.message }, 'redis unreachable; rate limits fall back to this process');
-    redisDown = true;
-  });
-  redis.on('ready', () => {
-    if (redisDown) logger.info('redis reachable again; rate limits shared again');
-    redisDown = false;
-  });
+  const redis = await connectRedis(config.REDIS_URL, logger, 'rate limits fall back to this process');
   const clients = createClients(config);
   const app = createApp({
     clients,

@@ -4,7 +4,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes } from '@spa/mongo';
 import { connectNats } from '@spa/nats';
 import { loadPostsConfig } from './config.js';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
 import { EventRelay } from './events/relay.js';
@@ -17,8 +17,7 @@ runMain(async () => {
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
   const mongoStore = new MongoPostsStore(mongo);
   await syncIndexes(mongo);
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-  redis.on('error', (err) => logger.debug({ err: err.message }, 'redis unreachable; post list cache bypassed'));
+  const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
   const store = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : mongoStore;
   const relay = new EventRelay(mongoStore.models, nc, logger);
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);

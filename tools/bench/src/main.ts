@@ -12,6 +12,7 @@ import { formatFailures, formatLimiterCheck, formatTable, formatTargets, type Re
 import { benchGatewayList, benchHello, benchListPostsGrpc, listPostsPath } from './scenarios.js';
 import { describeListPage, seedPosts } from './seed.js';
 import { loadSettings, type BenchSettings } from './settings.js';
+import { benchWebhooks } from './webhooks.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     await hello?.stop();
     await stack.stop();
   }
+  await benchWebhooks();
 }
 
 async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess, rateLimitPrefix: string): Promise<void> {
