@@ -1,0 +1,96 @@
+import type { ContentType, Platform } from '@spa/vocabulary';
+
+/**
+ * One module per platform implements Connector, calling that platform's documented API at a
+ * configurable base URL (the real API, or the loopback sandbox in tests and `scripts/up --sandbox`).
+ * Connectors do not retry: they classify failures with ConnectorError and the publisher decides.
+ */
+
+/** What a connector needs to act for one connected account. */
+export interface TargetAccount {
+  socialAccountId: number;
+  platform: Platform;
+  username: string;
+  /** Decrypted credentials: `access_token` always; platform-specific ids (e.g. `page_id`, `chat_id`, `instance_url`, `did`) when the platform needs them. */
+  credentials: Readonly<Record<string, string>>;
+}
+
+export interface ContentPart {
+  body: string;
+  contentType: ContentType;
+  /** 0-based; parts after the first are thread replies (where the platform has threads). */
+  position: number;
+  firstComment?: string | undefined;
+  media: MediaItem[];
+  poll?: { options: string[]; durationMinutes: number } | undefined;
+  /** LinkedIn asset URN of an already-uploaded image, video or document. */
+  assetUrn?: string | undefined;
+}
+
+export interface MediaItem {
+  r2Key: string;
+  type: 'image' | 'video' | 'document';
+  /** A URL the platform can fetch (for platforms that pull media). */
+  url: string;
+  /** Reads the bytes (for platforms that take uploads). */
+  read(): Promise<{ bytes: Buffer; contentType: string }>;
+}
+
+export interface PublishRequest {
+  target: TargetAccount;
+  /** Ordered by position: one part for a single post, several for a thread. */
+  parts: ContentPart[];
+}
+
+export interface Published {
+  /** The platform's id of the (first) post. */
+  platformPostId: string;
+  permalink: string;
+}
+
+export interface PostMetrics {
+  impressions: number;
+  likes: number;
+  replies: number;
+  reposts: number;
+  clicks: number;
+}
+
+export interface Connector {
+  readonly platform: Platform;
+  publish(request: PublishRequest): Promise<Published>;
+  /**
+   * After an attempt whose outcome is unknown (the request may have been accepted), looks for the
+   * post among the account's posts made since `since` with the same text of the first part; null when
+   * it is not there (then it is safe to publish again).
+   */
+  findPublished(request: PublishRequest, since: Date): Promise<Published | null>;
+  delete(target: TargetAccount, platformPostId: string): Promise<void>;
+  fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics>;
+  /** True when the credentials still work; ConnectorError kind `auth` otherwise. */
+  validateCredentials(target: TargetAccount): Promise<boolean>;
+}
+
+export type ConnectorErrorKind =
+  /** 5xx, a network error before the request was sent: safe to retry. */
+  | 'transient'
+  /** 429 or a platform quota: retry after `retryAfterMs`. */
+  | 'rate_limited'
+  /** The credentials are no longer valid: the account becomes disconnected. */
+  | 'auth'
+  /** The platform refused this post (4xx validation, policy): do not retry. */
+  | 'rejected'
+  /** Sent, but no answer (timeout, connection dropped): reconcile before any retry. */
+  | 'unknown_outcome';
+
+export class ConnectorError extends Error {
+  override name = 'ConnectorError';
+  constructor(
+    readonly kind: ConnectorErrorKind,
+    message: string,
+    readonly retryAfterMs?: number,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

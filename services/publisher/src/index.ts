@@ -1,0 +1,2 @@
+export * from './connectors/types.js';
+export * from './connectors/registry.js';

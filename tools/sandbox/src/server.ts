@@ -1,0 +1,135 @@
+import http from 'node:http';
+import { compile, type Route, type SandboxPlatform, type SandboxRequest, type SandboxResponse } from './router.js';
+import { SandboxState, type Fault } from './state.js';
+
+const TOKEN = /^(?:Bearer|Bot|OAuth)\s+sandbox-(\S+)$/i;
+
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (!raw.length) return undefined;
+  if (contentType?.includes('application/json')) {
+    try {
+      return JSON.parse(raw.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+  if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  return raw;
+}
+
+function send(res: http.ServerResponse, answer: SandboxResponse): void {
+  const isJson = answer.body !== undefined && typeof answer.body !== 'string';
+  res.writeHead(answer.status, { ...(isJson ? { 'content-type': 'application/json' } : {}), ...answer.headers });
+  res.end(answer.body === undefined ? undefined : isJson ? JSON.stringify(answer.body) : String(answer.body));
+}
+
+/** Answers a create hit by a fault; undefined when the create should go ahead (maybe dropped after). */
+function faultAnswer(fault: Fault, platform: SandboxPlatform): SandboxResponse | 'hang' | undefined {
+  switch (fault) {
+    case 'server_error':
+      return { status: 503, body: { error: 'sandbox: injected server error' } };
+    case 'rate_limited':
+      return { status: 429, body: { error: 'sandbox: injected rate limit' }, headers: { 'retry-after': '1' } };
+    case 'auth':
+      return platform.unauthorized();
+    case 'timeout':
+      return 'hang';
+    case 'drop_after_accept':
+      return undefined;
+  }
+}
+
+export interface Sandbox {
+  url: string;
+  state: SandboxState;
+  close(): Promise<void>;
+}
+
+/**
+ * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
+ * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
+ * `POST /_sandbox/latency {ms}`.
+ */
+export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1'): Promise<Sandbox> {
+  const state = new SandboxState();
+  const table = platforms.flatMap((p) => p.routes.map((r) => ({ platform: p, route: r, pattern: compile(`/${p.name}${r.path}`) })));
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://sandbox');
+        const raw = Buffer.concat(chunks);
+        if (url.pathname.startsWith('/_sandbox/')) return send(res, control(url, req.method ?? 'GET', parseBody(raw, 'application/json'), state));
+        const match = table.find((t) => t.route.method === req.method && t.pattern.test(url.pathname));
+        if (!match) return send(res, { status: 404, body: { error: `sandbox: no route ${req.method} ${url.pathname}` } });
+        if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
+        const account = TOKEN.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token')?.replace(/^sandbox-/, '') ?? url.pathname.match(/\/botsandbox-([^/]+)\//)?.[1];
+        if (match.route.auth !== false && !account) return send(res, match.platform.unauthorized());
+        const sreq: SandboxRequest = {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          params: { ...(match.pattern.exec(url.pathname)?.groups ?? {}) },
+          query: url.searchParams,
+          headers: req.headers,
+          body: parseBody(raw, req.headers['content-type']),
+          raw,
+          account,
+        };
+        const fault = match.route.creates ? state.takeFault(match.platform.name) : undefined;
+        const early = fault ? faultAnswer(fault, match.platform) : undefined;
+        if (early === 'hang') {
+          hanging.add(res);
+          res.on('close', () => hanging.delete(res));
+          return;
+        }
+        if (early) return send(res, early);
+        const answer = await handle(match.route, sreq, state);
+        if (fault === 'drop_after_accept') return req.socket.destroy();
+        send(res, answer);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://${host}:${address.port}`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(route: Route, req: SandboxRequest, state: SandboxState): Promise<SandboxResponse> {
+  try {
+    return await route.handle(req, state);
+  } catch (err) {
+    return { status: 400, body: { error: `sandbox: ${(err as Error).message}` } };
+  }
+}
+
+function control(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse {
+  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number };
+  if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
+    state.addFault(b.platform, b.fault, b.times ?? 1);
+    return { status: 204 };
+  }
+  if (method === 'GET' && url.pathname === '/_sandbox/posts') {
+    const platform = url.searchParams.get('platform');
+    return { status: 200, body: { posts: platform ? state.postsOf(platform) : state.posts } };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/latency') {
+    state.latencyMs = Number(b.ms ?? 0);
+    return { status: 204 };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/reset') {
+    state.reset();
+    return { status: 204 };
+  }
+  return { status: 404, body: { error: 'sandbox: unknown control endpoint' } };
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+
+/** A post as a sandbox platform stored it. */
+export interface SandboxPost {
+  id: string;
+  platform: string;
+  /** The account it was made for (the bearer token's account). */
+  account: string;
+  text: string;
+  /** Everything else the request said (reply target, media ids, poll…). */
+  details: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export type Fault = 'server_error' | 'rate_limited' | 'auth' | 'timeout' | 'drop_after_accept';
+
+/** The sandbox's memory: posts per platform, creates per request key, faults waiting to fire. */
+export class SandboxState {
+  readonly posts: SandboxPost[] = [];
+  readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
+  private readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
+  /** Latency added to every platform call (ms), for benchmarks. */
+  latencyMs = 0;
+
+  addFault(platform: string, fault: Fault, times = 1): void {
+    this.faults.push({ platform, fault, remaining: times });
+  }
+
+  /** The fault to apply to the next create on `platform`, if any (consumed). */
+  takeFault(platform: string): Fault | undefined {
+    const entry = this.faults.find((f) => (f.platform === platform || f.platform === '*') && f.remaining > 0);
+    if (!entry) return undefined;
+    entry.remaining -= 1;
+    return entry.fault;
+  }
+
+  createPost(platform: string, account: string, text: string, details: Record<string, unknown> = {}, id = randomUUID().replace(/-/g, '').slice(0, 18)): SandboxPost {
+    const post = { id, platform, account, text, details, createdAt: new Date() };
+    this.posts.push(post);
+    return post;
+  }
+
+  postsOf(platform: string, account?: string): SandboxPost[] {
+    return this.posts.filter((p) => p.platform === platform && (account === undefined || p.account === account));
+  }
+
+  find(platform: string, id: string): SandboxPost | undefined {
+    return this.posts.find((p) => p.platform === platform && p.id === id);
+  }
+
+  remove(platform: string, id: string): boolean {
+    const index = this.posts.findIndex((p) => p.platform === platform && p.id === id);
+    if (index < 0) return false;
+    this.posts.splice(index, 1);
+    return true;
+  }
+
+  reset(): void {
+    this.posts.length = 0;
+    this.media.clear();
+    this.faults.length = 0;
+    this.latencyMs = 0;
+  }
+}
