@@ -11,7 +11,7 @@ import { recordLimit } from './http/rate-limit-headers.js';
 import { validate } from './http/validate.js';
 import { mountDocs } from './openapi/docs-page.js';
 import { BUCKETS, GLOBAL_LIMIT, limitStateOf, type LimitState, type RateLimits } from './rate-limit/limits.js';
-import type { Route } from './routes/route.js';
+import { Answer, type Route } from './routes/route.js';
 
 export interface GatewayDeps {
   clients: Clients;
@@ -48,7 +48,8 @@ function handlerFor(route: Route, deps: GatewayDeps) {
       const query = route.query ? validate(route.query, req.query, 'query parameters') : {};
       const body = route.body ? validate(route.body, req.body ?? undefined, 'request body') : {};
       if (!route.handle) throw new AppError('ENDPOINT_NOT_AVAILABLE', 'This endpoint is not available to API keys');
-      return { status: route.status, body: await route.handle({ principal, clients: deps.clients, params, query, body }) };
+      const result = await route.handle({ principal, clients: deps.clients, params, query, body });
+      return result instanceof Answer ? { status: result.status, body: result.body } : { status: route.status, body: result };
     };
     const key = req.get('idempotency-key');
     if (route.method === 'post' && key !== undefined) {

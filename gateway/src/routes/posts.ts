@@ -1,7 +1,7 @@
 import type { Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { POST_STATUSES } from '@spa/vocabulary';
 import { z } from 'zod';
-import { route } from './route.js';
+import { Answer, route } from './route.js';
 import type { CreatePostRequest } from '@spa/contracts/posts/v1/posts';
 import {
   BulkCreatePostsBodySchema,
@@ -193,6 +193,28 @@ export const postRoutes = [
     handle: async ({ clients, principal, params }) => {
       const { post } = await clients.posts.approvePost({ workspaceId: principal.workspaceId, postId: params.id });
       return { post: presentPost(post!) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/posts/{post_id}/publishes',
+    tag: 'Publishing',
+    summary: 'Publish a post now, or schedule it into the next free slot',
+    description:
+      '`{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS).',
+    audience: 'api_key',
+    scope: 'publish:write',
+    plan: 'paid',
+    bucket: 'publishes',
+    params: z.object({ post_id: idParam }),
+    body: z.object({ to_next_slot: z.boolean().optional() }).strict().default({}),
+    status: 202,
+    response: PostEnvelope,
+    handle: async ({ clients, principal, params, body }) => {
+      const toNextSlot = body.to_next_slot ?? false;
+      const { post } = await clients.posts.publishPost({ workspaceId: principal.workspaceId, postId: params.post_id, toNextSlot });
+      const answer = { post: presentPost(post!) };
+      return toNextSlot ? new Answer(200, answer) : answer;
     },
   }),
   route({

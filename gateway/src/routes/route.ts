@@ -45,6 +45,14 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   handle?: (input: HandlerInput<P, Q, B>) => Promise<unknown>;
 }
 
+/** A handler's answer with a status other than the route's usual one. */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 /** Keeps each route's schemas and handler types tied together while the table stays one list. */
 export function route<P, Q, B>(r: Route<P, Q, B>): Route {
   return r as unknown as Route;

@@ -52,3 +52,4 @@ export async function publishEvent(js: JetStreamClient, subject: string, payload
 }
 
 export { jetstream };
+export { POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';

@@ -4,6 +4,9 @@ import { dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
 import { request, type HttpOptions, type HttpResponse } from './http.js';
 import { runAdmin, startProcess, type RunningProcess } from './processes.js';
 
+/** The encryption key of test stacks (never a production value). */
+export const TEST_SECRETS_KEY = 'test-only-secrets-key-0123456789abcdef';
+
 export interface Stack {
   baseUrl: string;
   accountsAddr: string;
@@ -11,6 +14,8 @@ export interface Stack {
   processes: RunningProcess[];
   /** Direct gRPC access to accounts (setup in tests; the CLI has its own tests). */
   accounts: PromiseClient<AccountsServiceClient>;
+  /** The platform sandbox, when started with `publishing: true` (the publisher then calls it for every platform). */
+  sandboxUrl: string | undefined;
   /** A request to the gateway; `path` is absolute (e.g. /healthz). */
   http(path: string, opts?: HttpOptions): Promise<HttpResponse>;
   /** A request to /api/v1 + path. */
@@ -25,18 +30,32 @@ export interface Stack {
  * Starts accounts, posts and a gateway as real processes on free ports, with fresh databases
  * and a fresh rate-limit prefix, against the real MongoDB-compatible store, NATS and Redis.
  */
-export async function startStack(opts: { gatewayEnv?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(opts: { gatewayEnv?: Record<string, string>; publishing?: boolean } = {}): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
+  const publisherDb = uniqueName('t_publisher');
   const rateLimitPrefix = uniqueName('t_rl');
-  const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0' };
-  const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb });
+  const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs') };
+  const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
   const postsProc = await startProcess('posts', 'services/posts/dist/main.js', {
     ...common,
     MONGO_DB: postsDb,
     ACCOUNTS_ADDR: accountsProc.address,
   });
   const processes = [accountsProc, postsProc];
+  let sandboxUrl: string | undefined;
+  if (opts.publishing) {
+    const sandbox = await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' });
+    sandboxUrl = `http://${sandbox.address}`;
+    const publisher = await startProcess('publisher', 'services/publisher/dist/main.js', {
+      ...common,
+      MONGO_DB: publisherDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      SANDBOX_URL: sandboxUrl,
+    });
+    processes.push(sandbox, publisher);
+  }
   const startGateway = async (env: Record<string, string> = {}) => {
     const gw = await startProcess('gateway', 'gateway/dist/main.js', {
       HTTP_PORT: '0',
@@ -59,6 +78,7 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string> } =
     postsAddr: postsProc.address,
     processes,
     accounts,
+    sandboxUrl,
     http: (path, o) => request(baseUrl, path, o),
     api: (path, o) => request(baseUrl, `/api/v1${path}`, o),
     startGateway,
@@ -66,7 +86,7 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string> } =
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb]);
+      await dropDatabases([accountsDb, postsDb, publisherDb]);
     },
   };
 }

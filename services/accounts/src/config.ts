@@ -6,6 +6,8 @@ export const configSchema = z.object({
   MONGO_DB: z.string().min(1).default('spa_accounts'),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50051),
+  /** Encrypts platform credentials at rest (AES-256-GCM); 32+ characters. */
+  SECRETS_KEY: z.string().min(32, 'must be at least 32 characters'),
 });
 
 export type AccountsConfig = z.infer<typeof configSchema>;

@@ -2,6 +2,7 @@ import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes } from '@spa/mongo';
+import { createSecretBox } from '@spa/secret-box';
 import { loadAccountsConfig } from './config.js';
 import { MongoAccountsStore } from './data/mongo-store.js';
 import { accountsService } from './grpc/handlers.js';
@@ -15,7 +16,7 @@ runMain(async () => {
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [accountsService({ store, clock: { now: () => new Date() } })],
+    services: [accountsService({ store, clock: { now: () => new Date() }, secrets: createSecretBox(config.SECRETS_KEY) })],
     logger,
   });
   logger.info({ port: server.port }, 'accounts listening');

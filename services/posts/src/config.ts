@@ -12,6 +12,10 @@ export const configSchema = z.object({
   GRPC_PORT: env.port(50052),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
+  /** How often the scheduler looks for due posts. */
+  SCHEDULER_INTERVAL_MS: env.millis(1_000),
+  /** Names this deployment's publish jobs (the publisher must use the same). */
+  JOBS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('default'),
 });
 
 export type PostsConfig = z.infer<typeof configSchema>;

@@ -7,7 +7,9 @@ import { loadPostsConfig } from './config.js';
 import { connectRedis } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
+import { publishJobs } from './events/publish-jobs.js';
 import { EventRelay } from './events/relay.js';
+import { startScheduler } from './events/scheduler.js';
 import { accountsPort } from './grpc/accounts-client.js';
 import { postsService } from './grpc/handlers.js';
 
@@ -22,16 +24,14 @@ runMain(async () => {
   const relay = new EventRelay(mongoStore.models, nc, logger);
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
-  const server = await startGrpcServer({
-    host: config.GRPC_HOST,
-    port: config.GRPC_PORT,
-    services: [postsService({ store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush() })],
-    logger,
-  });
+  const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
+  const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
+  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [postsService(deps)], logger });
   logger.info({ port: server.port }, 'posts listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['scheduler', () => scheduler.stop()],
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],

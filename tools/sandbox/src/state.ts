@@ -18,7 +18,7 @@ export type Fault = 'server_error' | 'rate_limited' | 'auth' | 'timeout' | 'drop
 export class SandboxState {
   readonly posts: SandboxPost[] = [];
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
-  private readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
+  readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
 

@@ -77,6 +77,7 @@ export function registerModels(connection: Connection) {
         sandbox: { type: Boolean, default: false },
         disconnected: { type: Boolean, default: false },
         created_at: { type: Date, required: true },
+        sealed_credentials: { type: String },
       },
       { collection: 'social_accounts', versionKey: false },
     ),

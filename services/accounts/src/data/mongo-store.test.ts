@@ -6,6 +6,7 @@ import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import type { AccountsDeps } from '../domain/ports.js';
 import { createSite } from '../domain/sites.js';
 import { createWorkspace } from '../domain/workspaces.js';
+import { createSecretBox } from '@spa/secret-box';
 import { MongoAccountsStore } from './mongo-store.js';
 
 let connection: Connection;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_acc_${randomBytes(4).toString('hex')}`);
   const store = new MongoAccountsStore(connection);
   await syncIndexes(connection);
-  deps = { store, clock: { now: () => new Date() } };
+  deps = { store, clock: { now: () => new Date() }, secrets: createSecretBox('t'.repeat(32)) };
 });
 afterAll(async () => {
   await connection.dropDatabase();

@@ -9,7 +9,7 @@ import { registerModels, type AccountsModels } from './models.js';
 interface WorkspaceDoc { _id: number; name: string; tier: string; subscription_status: string; review_required: boolean; owner_user_id: number; created_at: Date }
 interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null }
 interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
-interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date }
+interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null }
 
 interface ScheduleDoc {
   _id: number; workspace_id: number; social_account_id: number; timezone: string; max_posts_per_day: number; paused: boolean;
@@ -75,6 +75,7 @@ const toSocialAccount = (d: SocialAccountDoc): SocialAccount => ({
   sandbox: d.sandbox,
   disconnected: d.disconnected,
   createdAt: d.created_at,
+  sealedCredentials: d.sealed_credentials ?? undefined,
 });
 
 export class MongoAccountsStore implements AccountsStore {
@@ -194,7 +195,7 @@ export class MongoAccountsStore implements AccountsStore {
   async insertSocialAccount(a: SocialAccount): Promise<void> {
     await this.models.SocialAccount.create({
       _id: a.id, workspace_id: a.workspaceId, platform: a.platform, username: a.username,
-      sandbox: a.sandbox, disconnected: a.disconnected, created_at: a.createdAt,
+      sandbox: a.sandbox, disconnected: a.disconnected, created_at: a.createdAt, sealed_credentials: a.sealedCredentials,
     });
   }
 
@@ -202,6 +203,11 @@ export class MongoAccountsStore implements AccountsStore {
     const filter = ids ? { workspace_id: workspaceId, _id: { $in: ids } } : { workspace_id: workspaceId };
     const docs = await this.models.SocialAccount.find(filter).sort({ _id: 1 }).lean<SocialAccountDoc[]>();
     return docs.map(toSocialAccount);
+  }
+
+  async markDisconnected(workspaceId: number, socialAccountId: number): Promise<boolean> {
+    const result = await this.models.SocialAccount.updateOne({ _id: socialAccountId, workspace_id: workspaceId }, { $set: { disconnected: true } });
+    return result.matchedCount === 1;
   }
 
   async insertSchedule(schedule: PostingSchedule): Promise<void> {

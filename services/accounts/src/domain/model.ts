@@ -47,6 +47,8 @@ export interface SocialAccount {
   sandbox: boolean;
   disconnected: boolean;
   createdAt: Date;
+  /** The platform credentials, sealed (AES-256-GCM); opened only for the publisher. */
+  sealedCredentials?: string | undefined;
 }
 
 export type CredentialKind = 'api_key' | 'site_token';

@@ -28,6 +28,7 @@ export interface AccountsStore {
 
   insertSocialAccount(account: SocialAccount): Promise<void>;
   listSocialAccounts(workspaceId: number, ids?: number[]): Promise<SocialAccount[]>;
+  markDisconnected(workspaceId: number, socialAccountId: number): Promise<boolean>;
 
   insertSchedule(schedule: PostingSchedule): Promise<void>;
   listSchedules(workspaceId: number): Promise<PostingSchedule[]>;
@@ -40,7 +41,14 @@ export interface Clock {
   now(): Date;
 }
 
+/** Encrypts secrets at rest (platform credentials). */
+export interface SecretBox {
+  encrypt(plain: string): string;
+  decrypt(sealed: string): string;
+}
+
 export interface AccountsDeps {
   store: AccountsStore;
   clock: Clock;
+  secrets: SecretBox;
 }

@@ -1,4 +1,4 @@
-import { invalidParameters } from '@spa/errors';
+import { invalidParameters, notFound } from '@spa/errors';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import type { SocialAccount } from './model.js';
 import type { AccountsDeps } from './ports.js';
@@ -15,14 +15,17 @@ export async function connectSocialAccount(
   if (!input.username.trim()) problems.push('username must not be empty');
   if (problems.length) throw invalidParameters(problems);
   const id = await deps.store.nextId('social_accounts');
+  const username = input.username.trim();
   await deps.store.insertSocialAccount({
     id,
     workspaceId: input.workspaceId,
     platform: input.platform as Platform,
-    username: input.username.trim(),
+    username,
     sandbox: input.sandbox,
     disconnected: false,
     createdAt: deps.clock.now(),
+    // Real accounts get their tokens from the OAuth flow (dashboard); sandbox accounts get tokens the sandbox accepts.
+    sealedCredentials: input.sandbox ? deps.secrets.encrypt(JSON.stringify(sandboxCredentials(username))) : undefined,
   });
   await createDefaultSchedule(deps, input.workspaceId, id);
   return id;
@@ -30,4 +33,55 @@ export async function connectSocialAccount(
 
 export function listSocialAccounts(deps: AccountsDeps, workspaceId: number, ids: number[] = []): Promise<SocialAccount[]> {
   return deps.store.listSocialAccounts(workspaceId, ids.length ? ids : undefined);
+}
+
+/**
+ * Credentials a sandbox account publishes with: the sandbox accepts `sandbox-<account>` tokens; the
+ * platform-specific ids the connectors need are derived from the username.
+ */
+export function sandboxCredentials(username: string): Record<string, string> {
+  const account = username.replace(/[^\w.-]/g, '_');
+  return {
+    access_token: `sandbox-${account}`,
+    author_urn: `urn:li:person:${account}`,
+    ig_user_id: `ig-${account}`,
+    threads_user_id: `th-${account}`,
+    page_id: `page-${account}`,
+    board_id: `board-${account}`,
+    open_id: `open-${account}`,
+    privacy_level: 'SELF_ONLY',
+    did: `did:plc:${account.toLowerCase()}`,
+    handle: account,
+    account_id: `acct-${account}`,
+    location_id: `loc-${account}`,
+    channel_id: `chan-${account}`,
+    guild_id: `guild-${account}`,
+    chat_id: `-100${Math.abs(hash(account))}`,
+    channel_username: account,
+    blog: account,
+  };
+}
+
+function hash(text: string): number {
+  let h = 0;
+  for (const c of text) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+  return h;
+}
+
+export interface PublishingAccount {
+  account: SocialAccount;
+  credentials: Record<string, string>;
+}
+
+/** The named accounts with their opened credentials (the publisher's view); an account without credentials has none. */
+export async function publishingCredentials(deps: AccountsDeps, workspaceId: number, ids: number[]): Promise<PublishingAccount[]> {
+  const accounts = await deps.store.listSocialAccounts(workspaceId, ids);
+  return accounts.map((account) => ({
+    account,
+    credentials: account.sealedCredentials ? (JSON.parse(deps.secrets.decrypt(account.sealedCredentials)) as Record<string, string>) : {},
+  }));
+}
+
+export async function markDisconnected(deps: AccountsDeps, workspaceId: number, socialAccountId: number): Promise<void> {
+  if (!(await deps.store.markDisconnected(workspaceId, socialAccountId))) throw notFound(`Social account ${socialAccountId}`);
 }

@@ -12,7 +12,7 @@ import type { PostingSchedule, SocialAccount, Workspace } from '../domain/model.
 import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
 import type { AccountsDeps } from '../domain/ports.js';
 import { createSite, getSite } from '../domain/sites.js';
-import { connectSocialAccount, listSocialAccounts } from '../domain/social-accounts.js';
+import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials } from '../domain/social-accounts.js';
 import { addMember, createUser, removeMember } from '../domain/users.js';
 import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
 
@@ -97,6 +97,19 @@ export function accountsService(deps: AccountsDeps): ServiceBinding {
         workspaceId: req.workspaceId, platform: req.platform, username: req.username, sandbox: req.sandbox,
       }),
     }),
+    getPublishingCredentials: async (req) => ({
+      accounts: (await publishingCredentials(deps, req.workspaceId, req.socialAccountIds)).map(({ account, credentials }) => ({
+        socialAccountId: account.id,
+        platform: account.platform,
+        username: account.username,
+        sandbox: account.sandbox,
+        credentials,
+      })),
+    }),
+    markDisconnected: async (req) => {
+      await markDisconnected(deps, req.workspaceId, req.socialAccountId);
+      return {};
+    },
     listPostingSchedules: async (req) => ({ postingSchedules: (await listPostingSchedules(deps, req.workspaceId)).map(scheduleMessage) }),
     getPostingSchedule: async (req) => ({ postingSchedule: scheduleMessage(await getPostingSchedule(deps, req.workspaceId, req.socialAccountId)) }),
     updatePostingSchedule: async (req) => ({

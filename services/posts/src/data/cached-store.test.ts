@@ -40,6 +40,7 @@ describe('post list cache (real store and Redis)', () => {
       accounts: { workspaceSettings: async () => ({ reviewRequired: false }), socialAccounts: async () => [], postingSchedule: async () => { throw new Error('not used by this test'); } },
       clock: { now: () => new Date() },
       flushEvents: () => undefined,
+      jobs: { send: async () => undefined },
     };
     expect((await replicaA.list(query(1))).totalCount).toBe(0);
     expect((await replicaA.list(query(1))).totalCount).toBe(0);

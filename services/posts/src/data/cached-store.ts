@@ -1,7 +1,7 @@
 import type { Logger } from '@spa/logger';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Post, PostEvent } from '../domain/model.js';
+import type { Dispatch, Post, PostEvent } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 
 /**
@@ -33,6 +33,26 @@ export class CachedPostsStore implements PostsStore {
 
   scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]> {
     return this.inner.scheduledTimes(workspaceId, socialAccountId, from, to);
+  }
+
+  duePosts(now: Date, limit: number): Promise<Post[]> {
+    return this.inner.duePosts(now, limit);
+  }
+
+  claimDispatch(dispatch: Dispatch): Promise<boolean> {
+    return this.inner.claimDispatch(dispatch);
+  }
+
+  getDispatch(id: string): Promise<Dispatch | null> {
+    return this.inner.getDispatch(id);
+  }
+
+  markDispatchSent(id: string, at: Date): Promise<void> {
+    return this.inner.markDispatchSent(id, at);
+  }
+
+  unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {
+    return this.inner.unsentDispatches(before, limit);
   }
 
   async insert(posts: Post[], events: PostEvent[]): Promise<void> {

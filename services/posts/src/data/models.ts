@@ -68,8 +68,22 @@ export function registerModels(connection: Connection) {
   );
   postSchema.index({ workspace_id: 1, status: 1, scheduled_at: 1 });
   postSchema.index({ workspace_id: 1, created_at: -1 });
+  postSchema.index({ status: 1, scheduled_at: 1 });
   const Post = connection.model('Post', postSchema);
-  return { Post, Outbox: registerOutbox(connection) };
+  const dispatchSchema = new Schema(
+    {
+      _id: String,
+      workspace_id: { type: Number, required: true },
+      post_id: { type: Number, required: true },
+      claimed_at: { type: Date, required: true },
+      job_sent_at: Date,
+      job_sent: { type: Boolean, default: false },
+    },
+    { collection: 'dispatches', versionKey: false },
+  );
+  dispatchSchema.index({ job_sent: 1, claimed_at: 1 });
+  const Dispatch = connection.model('Dispatch', dispatchSchema);
+  return { Post, Outbox: registerOutbox(connection), Dispatch };
 }
 
 export type PostsModels = ReturnType<typeof registerModels>;

@@ -1,6 +1,6 @@
-import { IdAllocator, type Connection } from '@spa/mongo';
+import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
-import type { Post, PostEvent } from '../domain/model.js';
+import type { Dispatch, Post, PostEvent } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { registerModels, type PostsModels } from './models.js';
 import { outboxEntry } from './outbox.js';
@@ -216,7 +216,7 @@ export class MongoPostsStore implements PostsStore {
     postId: number,
     from: PostStatus,
     patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
-    event: PostEvent,
+    event?: PostEvent,
   ): Promise<Post | null> {
     const set: Record<string, unknown> = {};
     if (patch.status !== undefined) set.status = patch.status;
@@ -224,11 +224,11 @@ export class MongoPostsStore implements PostsStore {
     if (patch.reviewAction !== undefined) set.review_action = patch.reviewAction;
     if (patch.rejectionReason !== undefined) set.rejection_reason = patch.rejectionReason;
     if (patch.updatedAt !== undefined) set.updated_at = patch.updatedAt;
-    const updatedAt = patch.updatedAt ?? event.occurredAt;
+    const updatedAt = patch.updatedAt ?? event?.occurredAt ?? new Date();
     set.updated_at = updatedAt;
-    await this.models.Outbox.create(outboxEntry(event, updatedAt));
+    if (event) await this.models.Outbox.create(outboxEntry(event, updatedAt));
     const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { new: true }).lean<PostDoc>();
-    if (!doc) await this.models.Outbox.deleteOne({ _id: event.msgId });
+    if (!doc && event) await this.models.Outbox.deleteOne({ _id: event.msgId });
     return doc ? toPost(doc) : null;
   }
 
@@ -244,4 +244,39 @@ export class MongoPostsStore implements PostsStore {
     ).lean<Array<{ scheduled_at: Date }>>();
     return docs.map((d) => d.scheduled_at);
   }
+
+  async duePosts(now: Date, limit: number): Promise<Post[]> {
+    const docs = await this.models.Post.find({ status: 'scheduled', scheduled_at: { $lte: now } }).sort({ scheduled_at: 1 }).limit(limit).lean<PostDoc[]>();
+    return docs.map(toPost);
+  }
+
+  async claimDispatch(d: Dispatch): Promise<boolean> {
+    try {
+      await this.models.Dispatch.create({ _id: d.id, workspace_id: d.workspaceId, post_id: d.postId, claimed_at: d.claimedAt, job_sent: false });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
+  async getDispatch(id: string): Promise<Dispatch | null> {
+    const doc = await this.models.Dispatch.findById(id).lean<DispatchDoc>();
+    return doc ? toDispatch(doc) : null;
+  }
+
+  async markDispatchSent(id: string, at: Date): Promise<void> {
+    await this.models.Dispatch.updateOne({ _id: id }, { $set: { job_sent: true, job_sent_at: at } });
+  }
+
+  async unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {
+    const docs = await this.models.Dispatch.find({ job_sent: false, claimed_at: { $lt: before } }).limit(limit).lean<DispatchDoc[]>();
+    return docs.map(toDispatch);
+  }
 }
+
+interface DispatchDoc { _id: string; workspace_id: number; post_id: number; claimed_at: Date; job_sent_at?: Date | null }
+
+const toDispatch = (d: DispatchDoc): Dispatch => ({
+  id: d._id, workspaceId: d.workspace_id, postId: d.post_id, claimedAt: d.claimed_at, jobSentAt: d.job_sent_at ?? undefined,
+});

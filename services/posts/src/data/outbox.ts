@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 import { PostCreated, PostDeleted, PostReviewed, PostUpdated } from '@spa/contracts/events/v1/posts';
+import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import type { PostEvent } from '../domain/model.js';
 
 /**
@@ -49,6 +50,11 @@ export function encodeEvent(event: PostEvent): string {
     'posts.post.reviewed': () => PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '' }).finish(),
     'posts.post.updated': () => PostUpdated.encode(common).finish(),
     'posts.post.deleted': () => PostDeleted.encode(common).finish(),
+    'posts.post.terminal': () =>
+      PostTerminal.encode({
+        ...common,
+        platforms: (event.platforms ?? []).map((p) => ({ platform: p.platform, platformStatus: p.platformStatus, platformPostId: p.platformPostId, platformError: p.platformError })),
+      }).finish(),
   } satisfies Record<PostEvent['subject'], () => Uint8Array>;
   const bytes = encoders[event.subject]();
   return Buffer.from(bytes).toString('base64');

@@ -62,7 +62,7 @@ export interface Post {
 
 /** An event the posts service owes the rest of the system; kept in the outbox until published. */
 export interface PostEvent {
-  subject: 'posts.post.created' | 'posts.post.reviewed' | 'posts.post.updated' | 'posts.post.deleted';
+  subject: 'posts.post.created' | 'posts.post.reviewed' | 'posts.post.updated' | 'posts.post.deleted' | 'posts.post.terminal';
   /** Unique per event; NATS drops a repeated one (Nats-Msg-Id). */
   msgId: string;
   workspaceId: number;
@@ -71,4 +71,15 @@ export interface PostEvent {
   status: string;
   reviewAction?: string | undefined;
   occurredAt: Date;
+  /** posts.post.terminal: the outcome per target. */
+  platforms?: Array<{ platform: string; platformStatus: string; platformPostId: string; platformError?: string | undefined }> | undefined;
+}
+
+/** A claim that one dispatcher sends a due post to the publisher (unique per post and due time). */
+export interface Dispatch {
+  id: string;
+  workspaceId: number;
+  postId: number;
+  claimedAt: Date;
+  jobSentAt?: Date | undefined;
 }

@@ -1,5 +1,5 @@
 import type { Platform, PostStatus } from '@spa/vocabulary';
-import type { Post, PostEvent } from './model.js';
+import type { Dispatch, Post, PostEvent } from './model.js';
 
 export interface ListPostsQuery {
   workspaceId: number;
@@ -37,10 +37,23 @@ export interface PostsStore {
     postId: number,
     from: PostStatus,
     patch: Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>,
-    event: PostEvent,
+    event?: PostEvent,
   ): Promise<Post | null>;
   /** When the account's upcoming posts (scheduled, pending review or publishing) are due, within [from, to]. */
   scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]>;
+  /** Scheduled posts of every workspace whose time has come, oldest first. */
+  duePosts(now: Date, limit: number): Promise<Post[]>;
+  /** Inserts the dispatch claim; false when another dispatcher holds it. */
+  claimDispatch(dispatch: Dispatch): Promise<boolean>;
+  getDispatch(id: string): Promise<Dispatch | null>;
+  markDispatchSent(id: string, at: Date): Promise<void>;
+  /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
+  unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
+}
+
+/** The publisher's work queue. */
+export interface PublishJobs {
+  send(job: { workspaceId: number; postId: number; dispatchId: string }): Promise<void>;
 }
 
 export interface WorkspaceSettings {
@@ -81,4 +94,5 @@ export interface PostsDeps {
   clock: Clock;
   /** Called after a write that queued events, to publish them without waiting for the sweeper. */
   flushEvents(): void;
+  jobs: PublishJobs;
 }

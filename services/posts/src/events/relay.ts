@@ -1,9 +1,9 @@
 import type { Logger } from '@spa/logger';
-import { ensureStream, jetstream, publishEvent, type NatsConnection } from '@spa/nats';
+import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import type { PostsModels } from '../data/models.js';
 import type { OutboxEntry } from '../data/outbox.js';
 
-export const POSTS_STREAM = { name: 'POSTS', subjects: ['posts.>'] };
+export { POSTS_STREAM };
 
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;

@@ -10,6 +10,7 @@ import { CONTENT_TYPES, PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentTy
 import { bulkCreatePosts } from '../domain/bulk-create-posts.js';
 import { createPost, type NewPost, type NewPostContent } from '../domain/create-post.js';
 import { nextFreeSlot } from '../domain/next-slot.js';
+import { publishPost, recordPublishResults } from '../domain/publishing.js';
 import { approvePost, rejectPost } from '../domain/review-post.js';
 import { deletePost, updatePost, type PostPatch } from '../domain/update-post.js';
 import type { Post } from '../domain/model.js';
@@ -182,6 +183,20 @@ export function postsService(deps: PostsDeps): ServiceBinding {
     getNextSlot: async (req) => {
       const slot = await nextFreeSlot(deps, req.workspaceId, req.socialAccountId);
       return { scheduledAt: slot.at?.toISOString(), socialAccountId: req.socialAccountId, timezone: slot.timezone, postingScheduleId: slot.scheduleId };
+    },
+    publishPost: async (req) => ({ post: postMessage(await publishPost(deps, req.workspaceId, req.postId, req.toNextSlot)) }),
+    recordPublishResults: async (req) => {
+      const problems: string[] = [];
+      const results = req.results.map((r, i) => ({
+        postAccountId: r.postAccountId,
+        platformStatus: oneOf(['posted', 'failed'] as const, r.platformStatus, `results[${i}].platform_status`, problems),
+        platformPostId: r.platformPostId,
+        permalink: r.permalink,
+        platformError: r.platformError,
+        disconnected: r.disconnected,
+      }));
+      if (problems.length) throw invalidParameters(problems);
+      return { post: postMessage(await recordPublishResults(deps, req.workspaceId, req.postId, results)) };
     },
     deletePost: async (req) => ({ post: postMessage(await deletePost(deps, req.workspaceId, req.postId)) }),
     rejectPost: async (req) => ({ post: postMessage(await rejectPost(deps, req.workspaceId, req.postId, req.rejectionReason)) }),

@@ -1,27 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SecretBox } from '../domain/ports.js';
+import { randomBytes } from 'node:crypto';
 
-const VERSION = 'v1';
-
-/** AES-256-GCM with a key derived from the configured SECRETS_KEY (SHA-256); output `v1.<iv>.<tag>.<ciphertext>` in base64url. */
-export function createSecretBox(secretsKey: string): SecretBox {
-  const key = createHash('sha256').update(secretsKey, 'utf8').digest();
-  return {
-    encrypt(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [VERSION, iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
-    },
-    decrypt(sealed) {
-      const [version, iv, tag, data] = sealed.split('.');
-      if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-    },
-  };
-}
+export { createSecretBox } from '@spa/secret-box';
 
 /** A new webhook secret: 256 random bits, prefixed like other receivers expect (`whsec_`). */
 export function newWebhookSecret(): string {

@@ -1,10 +1,9 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import type { Logger } from '@spa/logger';
-import { ensureStream, jetstream, type NatsConnection } from '@spa/nats';
+import { ensureStream, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import type { PostTerminalEvent } from '../domain/payload.js';
 
-export const POSTS_STREAM = { name: 'POSTS', subjects: ['posts.>'] };
 export const POST_TERMINAL_SUBJECT = 'posts.post.terminal';
 /** Events handled at once (each is a few store writes). */
 const PARALLEL = 32;

@@ -1,0 +1,129 @@
+import { AppError, invalidParameters } from '@spa/errors';
+import type { Dispatch, Post } from './model.js';
+import { nextFreeSlot } from './next-slot.js';
+import type { PostsDeps } from './ports.js';
+import { getPost } from './read-posts.js';
+
+/** How long a dispatch claim stands before another dispatcher may finish its work. */
+export const DISPATCH_LEASE_MS = 15_000;
+
+const dispatchId = (post: Post): string => `${post.id}:${post.scheduledAt?.getTime() ?? 0}`;
+
+/**
+ * Hands one scheduled post to the publisher, at most once per due time across dispatchers: the
+ * claim is a uniquely named document; the winner moves the post to publishing and sends the job
+ * (the job's message id is the claim's, so sending it again is harmless). A claim whose holder died
+ * before sending is finished by the next dispatcher after the lease.
+ */
+export async function dispatch(deps: PostsDeps, post: Post): Promise<boolean> {
+  const now = deps.clock.now();
+  const claim: Dispatch = { id: dispatchId(post), workspaceId: post.workspaceId, postId: post.id, claimedAt: now };
+  if (!(await deps.store.claimDispatch(claim))) {
+    const held = await deps.store.getDispatch(claim.id);
+    if (!held || held.jobSentAt || now.getTime() - held.claimedAt.getTime() < DISPATCH_LEASE_MS) return false;
+  }
+  await deps.store.transition(post.workspaceId, post.id, 'scheduled', { status: 'publishing', updatedAt: now });
+  await sendJob(deps, claim);
+  return true;
+}
+
+async function sendJob(deps: PostsDeps, claim: Dispatch): Promise<void> {
+  await deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id });
+  await deps.store.markDispatchSent(claim.id, deps.clock.now());
+}
+
+/** One pass of the scheduler: dispatches due posts and re-sends jobs of claims whose holder died. */
+export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<number> {
+  const now = deps.clock.now();
+  let sent = 0;
+  for (const post of await deps.store.duePosts(now, limit)) if (await dispatch(deps, post)) sent += 1;
+  for (const stale of await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit)) {
+    const post = await deps.store.get(stale.workspaceId, stale.postId);
+    if (post?.status === 'publishing') {
+      await sendJob(deps, stale);
+      sent += 1;
+    }
+  }
+  return sent;
+}
+
+/**
+ * POST /posts/{id}/publishes: publish now (the post goes to the publisher at once), or schedule it
+ * into the next free slot of its first target account.
+ */
+export async function publishPost(deps: PostsDeps, workspaceId: number, postId: number, toNextSlot: boolean): Promise<Post> {
+  const current = await getPost(deps, workspaceId, postId);
+  if (current.status !== 'draft' && current.status !== 'scheduled') {
+    throw new AppError('INVALID_STATE', `Post ${postId} is ${current.status}; only a draft or scheduled post can be published`);
+  }
+  const first = current.postAccounts[0];
+  if (!first) throw invalidParameters(['the post has no post_accounts to publish to']);
+  const now = deps.clock.now();
+  const at = toNextSlot ? (await nextFreeSlot(deps, workspaceId, first.socialAccountId)).at : now;
+  if (!at) throw new AppError('INVALID_STATE', `Social account ${first.socialAccountId} has no free posting slot in the next 60 days (paused or full)`);
+  const scheduled = await deps.store.replace(current, { ...current, status: 'scheduled', scheduledAt: at, updatedAt: now }, {
+    subject: 'posts.post.updated',
+    msgId: `post-updated-${postId}-${now.getTime()}`,
+    workspaceId,
+    postId,
+    status: 'scheduled',
+    occurredAt: now,
+  });
+  if (!scheduled) throw new AppError('INVALID_STATE', `Post ${postId} changed while it was being published; read it again and retry`);
+  deps.flushEvents();
+  if (toNextSlot) return scheduled;
+  await dispatch(deps, scheduled);
+  return (await deps.store.get(workspaceId, postId)) ?? scheduled;
+}
+
+export interface TargetResult {
+  postAccountId: number;
+  platformStatus: 'posted' | 'failed';
+  platformPostId?: string | undefined;
+  permalink?: string | undefined;
+  platformError?: string | undefined;
+  disconnected: boolean;
+}
+
+/**
+ * Records the publisher's outcome per target and ends the post: posted (every target published),
+ * failed (none) or partial; announces it on posts.post.terminal. Recording the same outcome again
+ * changes nothing.
+ */
+export async function recordPublishResults(deps: PostsDeps, workspaceId: number, postId: number, results: TargetResult[]): Promise<Post> {
+  const current = await getPost(deps, workspaceId, postId);
+  if (current.status !== 'publishing') return current;
+  const byId = new Map(results.map((r) => [r.postAccountId, r]));
+  const missing = current.postAccounts.filter((a) => !byId.has(a.id)).map((a) => a.id);
+  if (missing.length) throw invalidParameters([`results are missing post_accounts ${missing.join(', ')}`]);
+  const now = deps.clock.now();
+  const postAccounts = current.postAccounts.map((a) => {
+    const r = byId.get(a.id)!;
+    return { ...a, platformStatus: r.platformStatus, platformPostId: r.platformPostId, permalink: r.permalink, platformError: r.platformError };
+  });
+  const posted = postAccounts.filter((a) => a.platformStatus === 'posted').length;
+  const status = posted === postAccounts.length ? 'posted' : posted === 0 ? 'failed' : 'partial';
+  const errors = postAccounts.filter((a) => a.platformError).map((a) => `${a.platform}: ${a.platformError}`);
+  const next: Post = {
+    ...current,
+    status,
+    postAccounts,
+    postedAt: posted ? now : undefined,
+    failedAt: status === 'posted' ? undefined : now,
+    postError: errors.length ? errors.join('; ') : undefined,
+    disconnected: results.some((r) => r.disconnected),
+    updatedAt: now,
+  };
+  const saved = await deps.store.replace(current, next, {
+    subject: 'posts.post.terminal',
+    msgId: `post-terminal-${postId}-${now.getTime()}`,
+    workspaceId,
+    postId,
+    status,
+    occurredAt: now,
+    platforms: postAccounts.map((a) => ({ platform: a.platform, platformStatus: a.platformStatus, platformPostId: a.platformPostId ?? '', platformError: a.platformError })),
+  });
+  if (!saved) return getPost(deps, workspaceId, postId);
+  deps.flushEvents();
+  return saved;
+}

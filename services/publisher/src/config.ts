@@ -1,0 +1,24 @@
+import { env, loadConfig, z } from '@spa/config';
+
+export const configSchema = z.object({
+  LOG_LEVEL: env.logLevel,
+  MONGO_URL: env.mongoUrl,
+  MONGO_DB: z.string().min(1).default('spa_publisher'),
+  NATS_URL: env.natsUrl,
+  GRPC_HOST: env.host,
+  GRPC_PORT: env.port(50053),
+  ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+  POSTS_ADDR: env.address('127.0.0.1:50052'),
+  /** Where media referenced by r2_key is read (the media store's public URL). */
+  MEDIA_BASE_URL: z.url().default('http://127.0.0.1:8080/media'),
+  /** When set, every platform is called at this loopback sandbox (`<url>/<platform>`) instead of its real API. */
+  SANDBOX_URL: z.url().optional(),
+  /** Names this deployment's publish jobs (the posts service must use the same). */
+  JOBS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('default'),
+  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
+  /** Tries per target before it fails (transient errors and rate limits are retried). */
+  PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+});
+
+export type PublisherConfig = z.infer<typeof configSchema>;
+export const loadPublisherConfig = (): PublisherConfig => loadConfig(configSchema);

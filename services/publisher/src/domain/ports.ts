@@ -1,0 +1,65 @@
+import type { Platform } from '@spa/vocabulary';
+import type { Connector, ContentPart, TargetAccount } from '../connectors/types.js';
+
+/** A post as the publisher needs it: its targets and, per platform, its ordered parts. */
+export interface PostToPublish {
+  workspaceId: number;
+  postId: number;
+  status: string;
+  targets: Array<{ postAccountId: number; socialAccountId: number; platform: Platform; platformStatus?: string | undefined }>;
+  partsFor(platform: Platform): ContentPart[];
+}
+
+export interface TargetOutcome {
+  postAccountId: number;
+  platformStatus: 'posted' | 'failed';
+  platformPostId?: string | undefined;
+  permalink?: string | undefined;
+  platformError?: string | undefined;
+  disconnected: boolean;
+}
+
+export interface PostsPort {
+  getPost(workspaceId: number, postId: number): Promise<PostToPublish>;
+  recordResults(workspaceId: number, postId: number, outcomes: TargetOutcome[]): Promise<void>;
+}
+
+export interface AccountsPort {
+  targets(workspaceId: number, socialAccountIds: number[]): Promise<TargetAccount[]>;
+  markDisconnected(workspaceId: number, socialAccountId: number): Promise<void>;
+}
+
+/** One try at publishing one target; `n` counts from 1 per target. */
+export interface Attempt {
+  postAccountId: number;
+  n: number;
+  startedAt: Date;
+  /** Absent while the attempt runs (or if its publisher died during it). */
+  outcome?:
+    | { kind: 'posted'; platformPostId: string; permalink: string }
+    | { kind: 'failed'; error: string; final: boolean; disconnected: boolean; retryAfterMs?: number | undefined }
+    | { kind: 'unknown'; error: string }
+    | undefined;
+}
+
+export interface AttemptStore {
+  /** Every attempt of a target, in order. */
+  attempts(postAccountId: number): Promise<Attempt[]>;
+  /** Inserts attempt n; false when another publisher already claimed it. */
+  claim(attempt: Attempt): Promise<boolean>;
+  /** Records the outcome (only the claimer writes an attempt). */
+  record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void>;
+}
+
+export interface PublisherDeps {
+  posts: PostsPort;
+  accounts: AccountsPort;
+  attempts: AttemptStore;
+  connectors: Partial<Record<Platform, Connector>>;
+  clock: { now(): Date };
+  sleep(ms: number): Promise<void>;
+  /** Attempts per target before it fails (transient errors and rate limits are retried). */
+  maxAttempts: number;
+  /** An attempt without an outcome older than this belongs to a publisher that died. */
+  attemptLeaseMs: number;
+}

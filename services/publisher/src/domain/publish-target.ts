@@ -1,0 +1,74 @@
+import { ConnectorError, type PublishRequest } from '../connectors/types.js';
+import type { Attempt, PublisherDeps, TargetOutcome } from './ports.js';
+
+const MAX_RETRY_WAIT_MS = 30_000;
+
+type Outcome = NonNullable<Attempt['outcome']>;
+
+function outcomeOf(err: unknown): Outcome {
+  if (err instanceof ConnectorError) {
+    switch (err.kind) {
+      case 'unknown_outcome':
+        return { kind: 'unknown', error: err.message };
+      case 'auth':
+        return { kind: 'failed', error: `credentials no longer valid: ${err.message}`, final: true, disconnected: true };
+      case 'rejected':
+        return { kind: 'failed', error: err.message, final: true, disconnected: false };
+      case 'rate_limited':
+      case 'transient':
+        return { kind: 'failed', error: err.message, final: false, disconnected: false, retryAfterMs: err.retryAfterMs };
+    }
+  }
+  return { kind: 'failed', error: err instanceof Error ? err.message : String(err), final: false, disconnected: false };
+}
+
+function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
+  if (outcome.kind === 'posted') return { postAccountId, platformStatus: 'posted', platformPostId: outcome.platformPostId, permalink: outcome.permalink, disconnected: false };
+  return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected: outcome.kind === 'failed' && outcome.disconnected };
+}
+
+/**
+ * Publishes one target, never twice: every try is an attempt claimed by a uniquely numbered
+ * document; before a new try, an earlier try whose outcome is unknown (no answer, or its publisher
+ * died mid-call) is reconciled with the platform, and if the post is there it counts as published.
+ * Transient failures and rate limits are retried (honouring the platform's hint, capped at 30 s)
+ * up to `maxAttempts`; auth failures and refusals are final.
+ */
+export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest): Promise<TargetOutcome | null> {
+  const connector = deps.connectors[request.target.platform];
+  if (!connector) return { postAccountId, platformStatus: 'failed', platformError: `publishing to ${request.target.platform} is not supported yet`, disconnected: false };
+  for (;;) {
+    const attempts = await deps.attempts.attempts(postAccountId);
+    const last = attempts.at(-1);
+    if (last?.outcome?.kind === 'posted' || (last?.outcome?.kind === 'failed' && last.outcome.final)) return toResult(postAccountId, last.outcome);
+    if (last && !last.outcome && deps.clock.now().getTime() - last.startedAt.getTime() < deps.attemptLeaseMs) {
+      return null; // Another publisher is on it right now: leave the job to it.
+    }
+    if (last && last.outcome?.kind !== 'failed') {
+      // Unknown outcome (no answer, or a publisher died during the call): look before trying again.
+      const found = await connector.findPublished(request, new Date(last.startedAt.getTime() - 60_000)).catch(() => undefined);
+      if (found === undefined) return null; // Could not look now: the job is retried later.
+      if (found) {
+        const posted: Outcome = { kind: 'posted', platformPostId: found.platformPostId, permalink: found.permalink };
+        if (!last.outcome) await deps.attempts.record(postAccountId, last.n, posted);
+        return toResult(postAccountId, posted);
+      }
+    }
+    if (attempts.length >= deps.maxAttempts) {
+      const error = last?.outcome ? last.outcome.error : 'no outcome';
+      return { postAccountId, platformStatus: 'failed', platformError: `gave up after ${attempts.length} attempts: ${error}`, disconnected: false };
+    }
+    if (last?.outcome?.kind === 'failed') {
+      const wait = Math.min(last.outcome.retryAfterMs ?? 1_000 * 2 ** (attempts.length - 1), MAX_RETRY_WAIT_MS);
+      const elapsed = deps.clock.now().getTime() - last.startedAt.getTime();
+      if (wait > elapsed) await deps.sleep(wait - elapsed);
+    }
+    const attempt: Attempt = { postAccountId, n: attempts.length + 1, startedAt: deps.clock.now() };
+    if (!(await deps.attempts.claim(attempt))) return null;
+    const outcome = await connector.publish(request).then(
+      (p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }),
+      outcomeOf,
+    );
+    await deps.attempts.record(postAccountId, attempt.n, outcome);
+  }
+}

@@ -1,0 +1,78 @@
+import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { PostsServiceClient, type Post } from '@spa/contracts/posts/v1/posts';
+import { createClient } from '@spa/grpc';
+import type { ContentType, Platform } from '@spa/vocabulary';
+import type { ContentPart, MediaItem } from '../connectors/types.js';
+import type { AccountsPort, PostsPort, PostToPublish } from '../domain/ports.js';
+
+/** Media referenced by `r2_key`, read from the media store's public URL (the media service owns the bytes). */
+function mediaItem(mediaBaseUrl: string, r2Key: string, type: MediaItem['type']): MediaItem {
+  const url = `${mediaBaseUrl.replace(/\/$/, '')}/${r2Key.split('/').map(encodeURIComponent).join('/')}`;
+  return {
+    r2Key,
+    type,
+    url,
+    read: async () => {
+      const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      if (!response.ok) throw new Error(`media ${r2Key}: ${response.status}`);
+      return { bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
+    },
+  };
+}
+
+function toPublish(post: Post, mediaBaseUrl: string): PostToPublish {
+  return {
+    workspaceId: 0,
+    postId: post.id,
+    status: post.status,
+    targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
+    partsFor: (platform) =>
+      post.postContents
+        .filter((c) => c.platform === platform)
+        .sort((a, b) => a.position - b.position)
+        .map((c): ContentPart => {
+          const metadata = (c.metadataJson ? JSON.parse(c.metadataJson) : {}) as {
+            media?: Array<{ r2_key: string; type: MediaItem['type'] }>;
+            poll?: { options: string[]; duration_minutes?: number };
+            asset_urn?: string;
+          };
+          return {
+            body: c.body,
+            contentType: c.contentType as ContentType,
+            position: c.position,
+            firstComment: c.firstComment,
+            media: (metadata.media ?? []).map((m) => mediaItem(mediaBaseUrl, m.r2_key, m.type)),
+            poll: metadata.poll ? { options: metadata.poll.options, durationMinutes: metadata.poll.duration_minutes ?? 1440 } : undefined,
+            assetUrn: metadata.asset_urn,
+          };
+        }),
+  };
+}
+
+export function postsPort(address: string, mediaBaseUrl: string): PostsPort & { close(): void } {
+  const client = createClient(PostsServiceClient, address, { deadlineMs: 10_000 });
+  return {
+    async getPost(workspaceId, postId) {
+      const { post } = await client.getPost({ workspaceId, postId });
+      return { ...toPublish(post!, mediaBaseUrl), workspaceId };
+    },
+    async recordResults(workspaceId, postId, outcomes) {
+      await client.recordPublishResults({ workspaceId, postId, results: outcomes });
+    },
+    close: () => client.close(),
+  };
+}
+
+export function accountsPort(address: string): AccountsPort & { close(): void } {
+  const client = createClient(AccountsServiceClient, address, { deadlineMs: 10_000 });
+  return {
+    async targets(workspaceId, socialAccountIds) {
+      const { accounts } = await client.getPublishingCredentials({ workspaceId, socialAccountIds });
+      return accounts.map((a) => ({ socialAccountId: a.socialAccountId, platform: a.platform as Platform, username: a.username, credentials: a.credentials }));
+    },
+    async markDisconnected(workspaceId, socialAccountId) {
+      await client.markDisconnected({ workspaceId, socialAccountId });
+    },
+    close: () => client.close(),
+  };
+}

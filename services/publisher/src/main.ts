@@ -1,0 +1,44 @@
+import { runMain } from '@spa/config';
+import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { createLogger } from '@spa/logger';
+import { connectMongo, syncIndexes } from '@spa/mongo';
+import { connectNats } from '@spa/nats';
+import { PLATFORMS } from '@spa/vocabulary';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadPublisherConfig } from './config.js';
+import { connectors, sandboxBaseUrls } from './connectors/registry.js';
+import { MongoAttemptStore } from './data/attempt-store.js';
+import { accountsPort, postsPort } from './grpc/clients.js';
+import { consumePublishJobs } from './jobs/consumer.js';
+
+runMain(async () => {
+  const config = loadPublisherConfig();
+  const logger = createLogger('publisher', config.LOG_LEVEL);
+  const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'publisher')]);
+  const attempts = new MongoAttemptStore(mongo);
+  await syncIndexes(mongo);
+  const posts = postsPort(config.POSTS_ADDR, config.MEDIA_BASE_URL);
+  const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const deps = {
+    posts,
+    accounts,
+    attempts,
+    connectors: connectors(config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {}),
+    clock: { now: () => new Date() },
+    sleep: (ms: number) => sleep(ms).then(() => undefined),
+    maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
+    attemptLeaseMs: 60_000,
+  };
+  const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY });
+  // No RPCs yet: the gRPC server carries grpc.health.v1 for probes.
+  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [], logger });
+  logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
+  process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
+  onShutdown(logger, [
+    ['grpc', () => server.shutdown()],
+    ['jobs', () => consumer.stop()],
+    ['nats', () => nc.drain()],
+    ['clients', async () => (posts.close(), accounts.close())],
+    ['mongo', () => mongo.close()],
+  ]);
+});
