@@ -1,4 +1,13 @@
 import type { Platform } from '@spa/vocabulary';
+import { blueskyConnector } from './bluesky.js';
+import { discordConnector } from './discord.js';
+import { googleBusinessConnector } from './google-business.js';
+import { mastodonConnector } from './mastodon.js';
+import { pinterestConnector } from './pinterest.js';
+import { slackConnector } from './slack.js';
+import { telegramConnector } from './telegram.js';
+import { tiktokConnector } from './tiktok.js';
+import { tumblrConnector } from './tumblr.js';
 import { twitterConnector } from './twitter.js';
 import type { Connector } from './types.js';
 
@@ -9,6 +18,15 @@ export type BaseUrls = Partial<Record<Platform, string>>;
 export function connectors(baseUrls: BaseUrls = {}): Partial<Record<Platform, Connector>> {
   return {
     twitter: twitterConnector(baseUrls.twitter),
+    pinterest: pinterestConnector(baseUrls.pinterest),
+    tiktok: tiktokConnector(baseUrls.tiktok),
+    bluesky: blueskyConnector(baseUrls.bluesky),
+    mastodon: mastodonConnector(baseUrls.mastodon),
+    google_business: googleBusinessConnector(baseUrls.google_business),
+    discord: discordConnector(baseUrls.discord),
+    telegram: telegramConnector(baseUrls.telegram),
+    tumblr: tumblrConnector(baseUrls.tumblr),
+    slack: slackConnector(baseUrls.slack),
   };
 }
 

@@ -58,6 +58,12 @@ export interface PostMetrics {
 
 export interface Connector {
   readonly platform: Platform;
+  /**
+   * False when the platform offers no way to look a post up after a lost answer (findPublished
+   * always answers null): then an unknown outcome is final rather than retried, so nothing is
+   * published twice. Default true.
+   */
+  readonly canReconcile?: boolean;
   publish(request: PublishRequest): Promise<Published>;
   /**
    * After an attempt whose outcome is unknown (the request may have been accepted), looks for the

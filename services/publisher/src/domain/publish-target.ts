@@ -44,6 +44,11 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     if (last && !last.outcome && deps.clock.now().getTime() - last.startedAt.getTime() < deps.attemptLeaseMs) {
       return null; // Another publisher is on it right now: leave the job to it.
     }
+    if (last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
+      const error = 'the platform did not answer and offers no way to check whether the post was made; not retried, so it is never posted twice';
+      if (!last.outcome) await deps.attempts.record(postAccountId, last.n, { kind: 'failed', error, final: true, disconnected: false });
+      return { postAccountId, platformStatus: 'failed', platformError: error, disconnected: false };
+    }
     if (last && last.outcome?.kind !== 'failed') {
       // Unknown outcome (no answer, or a publisher died during the call): look before trying again.
       const found = await connector.findPublished(request, new Date(last.startedAt.getTime() - 60_000)).catch(() => undefined);

@@ -1,0 +1,120 @@
+import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
+import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/**
+ * Bluesky (AT Protocol XRPC on the account's PDS). `access_token` is the session's `accessJwt`, taken as given
+ * (creating or refreshing the session from an app password is out of scope). Credentials besides it: `did`
+ * (the repo posts are written to) and `handle` (for permalinks; `TargetAccount.username` when absent); optional
+ * `pds_url` (the account's PDS; the connector's base URL when absent).
+ * A post is an `app.bsky.feed.post` record: links become facets with UTF-8 byte offsets, images are uploaded
+ * with `uploadBlob` and embedded as `app.bsky.embed.images` (video needs the separate video service: not
+ * supported), thread parts and the first comment are replies `{root, parent}`. The platform post id is the
+ * record's `at://` URI. Metrics come from `app.bsky.feed.getPosts`; Bluesky has no impressions or clicks.
+ */
+const POST = 'app.bsky.feed.post';
+
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
+
+/** Link facets for the http(s) URLs in `text`, as UTF-8 byte ranges (trailing punctuation is not part of a link). */
+export function linkFacets(text: string): Array<{ index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri: string }> }> {
+  const facets = [];
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"]+/g)) {
+    let uri = match[0].replace(/[.,;:!?'"]+$/, '');
+    if (uri.endsWith(')') && !uri.includes('(')) uri = uri.slice(0, -1);
+    const byteStart = Buffer.byteLength(text.slice(0, match.index));
+    facets.push({ index: { byteStart, byteEnd: byteStart + Buffer.byteLength(uri) }, features: [{ $type: 'app.bsky.richtext.facet#link', uri }] });
+  }
+  return facets;
+}
+
+export function blueskyConnector(baseUrl = 'https://bsky.social'): Connector {
+  const pds = (t: TargetAccount) => (t.credentials.pds_url ?? baseUrl).replace(/\/+$/, '');
+  const repo = (t: TargetAccount) => {
+    if (!t.credentials.did) throw new ConnectorError('rejected', 'bluesky: the account has no did');
+    return t.credentials.did;
+  };
+  const rkeyOf = (uri: string) => uri.split('/').pop() ?? '';
+  const permalink = (t: TargetAccount, uri: string) => `https://bsky.app/profile/${t.credentials.handle ?? t.username}/post/${rkeyOf(uri)}`;
+
+  /** An XRPC call. The PDS answers a bad or expired access JWT with 400 `ExpiredToken`/`InvalidToken`: that is `auth`. */
+  async function xrpc(target: TargetAccount, method: string, options: CallOptions = {}): Promise<HttpAnswer> {
+    try {
+      return await callPlatform(`${pds(target)}/xrpc/${method}`, { ...options, headers: { authorization: `Bearer ${target.credentials.access_token}`, ...options.headers } });
+    } catch (err) {
+      if (err instanceof ConnectorError && err.kind === 'rejected' && /"error":"(ExpiredToken|InvalidToken)"/.test(err.message)) {
+        throw new ConnectorError('auth', err.message, undefined, err.status);
+      }
+      throw err;
+    }
+  }
+
+  async function embed(target: TargetAccount, part: ContentPart): Promise<Record<string, unknown> | undefined> {
+    if (part.media.some((m) => m.type !== 'image')) throw new ConnectorError('rejected', 'bluesky: only images are supported');
+    const images = [];
+    for (const item of part.media) {
+      const { bytes, contentType } = await item.read();
+      const answer = await xrpc(target, 'com.atproto.repo.uploadBlob', { method: 'POST', headers: { 'content-type': contentType }, body: bytes, timeoutMs: 60_000 });
+      images.push({ alt: '', image: field<unknown>(answer.body, 'blob') });
+    }
+    return images.length ? { $type: 'app.bsky.embed.images', images } : undefined;
+  }
+
+  async function createPost(target: TargetAccount, text: string, extra: { embed?: Record<string, unknown> | undefined; reply?: { root: StrongRef; parent: StrongRef } }): Promise<StrongRef> {
+    const facets = linkFacets(text);
+    const record = {
+      $type: POST,
+      text,
+      createdAt: new Date().toISOString(),
+      ...(facets.length ? { facets } : {}),
+      ...(extra.embed ? { embed: extra.embed } : {}),
+      ...(extra.reply ? { reply: extra.reply } : {}),
+    };
+    const answer = await xrpc(target, 'com.atproto.repo.createRecord', { method: 'POST', body: { repo: repo(target), collection: POST, record } });
+    return { uri: field<string>(answer.body, 'uri'), cid: field<string>(answer.body, 'cid') };
+  }
+
+  return {
+    platform: 'bluesky',
+
+    async publish({ target, parts }: PublishRequest): Promise<Published> {
+      let root: StrongRef | undefined;
+      let parent: StrongRef | undefined;
+      for (const part of parts) {
+        const ref = await createPost(target, part.body, { embed: await embed(target, part), ...(root && parent ? { reply: { root, parent } } : {}) });
+        root ??= ref;
+        parent = ref;
+      }
+      if (!root) throw new Error('nothing to publish');
+      const comment = parts[0]?.firstComment;
+      if (comment) await createPost(target, comment, { reply: { root, parent: root } });
+      return { platformPostId: root.uri, permalink: permalink(target, root.uri) };
+    },
+
+    async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
+      const query = new URLSearchParams({ repo: repo(target), collection: POST, limit: '100' });
+      const answer = await xrpc(target, `com.atproto.repo.listRecords?${query}`);
+      const records = (answer.body as { records?: Array<{ uri: string; value?: { text?: string; createdAt?: string; reply?: unknown } }> }).records ?? [];
+      const found = records.find((r) => !r.value?.reply && r.value?.text === parts[0]?.body && Date.parse(r.value?.createdAt ?? '') >= since.getTime());
+      return found ? { platformPostId: found.uri, permalink: permalink(target, found.uri) } : null;
+    },
+
+    async delete(target: TargetAccount, platformPostId: string): Promise<void> {
+      await xrpc(target, 'com.atproto.repo.deleteRecord', { method: 'POST', body: { repo: repo(target), collection: POST, rkey: rkeyOf(platformPostId) } });
+    },
+
+    async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
+      const answer = await xrpc(target, `app.bsky.feed.getPosts?${new URLSearchParams({ uris: platformPostId })}`);
+      const post = (answer.body as { posts?: Array<Record<string, number>> }).posts?.[0];
+      if (!post) throw new ConnectorError('rejected', `bluesky: post ${platformPostId} not found`);
+      return { impressions: 0, likes: post.likeCount ?? 0, replies: post.replyCount ?? 0, reposts: (post.repostCount ?? 0) + (post.quoteCount ?? 0), clicks: 0 };
+    },
+
+    async validateCredentials(target: TargetAccount): Promise<boolean> {
+      await xrpc(target, 'com.atproto.server.getSession');
+      return true;
+    },
+  };
+}

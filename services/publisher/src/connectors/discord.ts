@@ -1,0 +1,87 @@
+import { callPlatform, field } from './http.js';
+import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/**
+ * Discord (REST API v10, bot token: `Authorization: Bot <token>`).
+ *
+ * Credentials besides `access_token`: `channel_id` (the channel the bot posts to) and `guild_id`
+ * (the server, for the permalink).
+ *
+ * A post is one message (`POST /channels/{c}/messages`: JSON `{content}`, or with media multipart
+ * `payload_json` + `files[n]`). Later parts and the first comment go into a thread opened on that
+ * message (`POST /channels/{c}/messages/{m}/threads`), as messages posted to the thread's channel.
+ * Metrics are the message's reaction counts (likes) and its thread's message count (replies).
+ */
+export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Connector {
+  const auth = (t: TargetAccount) => ({ authorization: `Bot ${t.credentials.access_token}` });
+  const credential = (t: TargetAccount, key: 'channel_id' | 'guild_id'): string => {
+    const value = t.credentials[key];
+    if (!value) throw new ConnectorError('auth', `the Discord account has no ${key}: reconnect it`);
+    return value;
+  };
+  const messagesUrl = (channelId: string) => `${baseUrl}/channels/${encodeURIComponent(channelId)}/messages`;
+  const permalink = (t: TargetAccount, id: string) => `https://discord.com/channels/${credential(t, 'guild_id')}/${credential(t, 'channel_id')}/${id}`;
+
+  /** Posts one message; media are uploaded as files of the same request. Answers the message id. */
+  async function send(target: TargetAccount, channelId: string, content: string, media: ContentPart['media'] = []): Promise<string> {
+    let body: unknown = { content };
+    if (media.length) {
+      const files = await Promise.all(media.map(async (m) => ({ name: m.r2Key.split('/').pop() || 'file', ...(await m.read()) })));
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify({ content, attachments: files.map((f, id) => ({ id, filename: f.name })) }));
+      files.forEach((f, i) => form.append(`files[${i}]`, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name));
+      body = form;
+    }
+    const answer = await callPlatform(messagesUrl(channelId), { method: 'POST', headers: auth(target), body });
+    return field<string>(answer.body, 'id');
+  }
+
+  /** Opens a public thread on a message (named after its text, 1–100 characters); answers the thread's channel id. */
+  async function openThread(target: TargetAccount, channelId: string, messageId: string, title: string): Promise<string> {
+    const name = Array.from(title.trim()).slice(0, 100).join('') || 'Thread';
+    const answer = await callPlatform(`${messagesUrl(channelId)}/${encodeURIComponent(messageId)}/threads`, { method: 'POST', headers: auth(target), body: { name } });
+    return field<string>(answer.body, 'id');
+  }
+
+  return {
+    platform: 'discord',
+
+    async publish({ target, parts }: PublishRequest): Promise<Published> {
+      const [first, ...rest] = parts;
+      if (!first) throw new Error('nothing to publish');
+      if (parts.some((p) => p.poll)) throw new ConnectorError('rejected', 'polls are not supported by the Discord connector');
+      const channelId = credential(target, 'channel_id');
+      const id = await send(target, channelId, first.body, first.media);
+      const replies = [...rest.map((p) => ({ body: p.body, media: p.media })), ...(first.firstComment ? [{ body: first.firstComment, media: [] }] : [])];
+      if (replies.length) {
+        const threadId = await openThread(target, channelId, id, first.body);
+        for (const reply of replies) await send(target, threadId, reply.body, reply.media);
+      }
+      return { platformPostId: id, permalink: permalink(target, id) };
+    },
+
+    async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
+      const answer = await callPlatform(`${messagesUrl(credential(target, 'channel_id'))}?limit=50`, { headers: auth(target) });
+      const messages = Array.isArray(answer.body) ? (answer.body as Array<{ id: string; content: string; timestamp: string }>) : [];
+      const found = messages.find((m) => m.content === parts[0]?.body && Date.parse(m.timestamp) >= since.getTime());
+      return found ? { platformPostId: found.id, permalink: permalink(target, found.id) } : null;
+    },
+
+    async delete(target: TargetAccount, platformPostId: string): Promise<void> {
+      await callPlatform(`${messagesUrl(credential(target, 'channel_id'))}/${encodeURIComponent(platformPostId)}`, { method: 'DELETE', headers: auth(target) });
+    },
+
+    async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
+      const answer = await callPlatform(`${messagesUrl(credential(target, 'channel_id'))}/${encodeURIComponent(platformPostId)}`, { headers: auth(target) });
+      const message = answer.body as { reactions?: Array<{ count: number }>; thread?: { message_count?: number } };
+      const likes = (message.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
+      return { impressions: 0, likes, replies: message.thread?.message_count ?? 0, reposts: 0, clicks: 0 };
+    },
+
+    async validateCredentials(target: TargetAccount): Promise<boolean> {
+      const answer = await callPlatform(`${baseUrl}/users/@me`, { headers: auth(target) });
+      field<string>(answer.body, 'id');
+      return true;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { callPlatform } from './http.js';
+import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/**
+ * Telegram Bot API: `POST /bot<token>/<method>` with a JSON body; answers `{ok:true, result}` or
+ * `{ok:false, error_code, description, parameters:{retry_after}}` with `error_code` as the HTTP status.
+ *
+ * Credentials besides `access_token` (the bot token): `chat_id` (the channel or group the bot is an
+ * admin of: `-100…` or `@channelname`) and, optionally, `channel_username` (a public channel's
+ * username, for `https://t.me/<username>/<message_id>` permalinks; private supergroups and channels
+ * get `https://t.me/c/<id>/<message_id>`; basic groups and private chats have no message links, so
+ * their permalink is empty).
+ *
+ * Text goes as `sendMessage` with `parse_mode: HTML` (the text HTML-escaped); one image or video as
+ * `sendPhoto` / `sendVideo`, 2–10 as `sendMediaGroup` (the caption on the first item only), both by
+ * URL; polls as `sendPoll` (Telegram has no long-running polls: `open_period` is at most 600 s, so the
+ * poll stays open until closed by hand). Later parts reply to the previous part and the first comment
+ * replies to the first part (`reply_parameters.message_id`).
+ */
+export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connector {
+  const chatOf = (t: TargetAccount): string => {
+    const chatId = t.credentials.chat_id;
+    if (!chatId) throw new ConnectorError('auth', 'the Telegram account has no chat_id: reconnect it');
+    return chatId;
+  };
+
+  /**
+   * One Bot API call. A malformed token answers 404 "Not Found" (every method we call exists), a
+   * revoked one 401. On 429 Telegram gives the wait in the body (`parameters.retry_after`, seconds)
+   * rather than a Retry-After header; callPlatform keeps the body only in the error message, so the
+   * hint is read back from there. The token is in the path, which callPlatform's messages quote: it
+   * is masked before any error leaves this module.
+   */
+  async function call<T>(target: TargetAccount, method: string, body?: Record<string, unknown>): Promise<T> {
+    const token = target.credentials.access_token ?? '';
+    const url = `${baseUrl}/bot${token}/${method}`;
+    try {
+      const answer = await callPlatform(url, { ...(body ? { method: 'POST', body } : {}), authStatuses: [401, 404] });
+      const reply = answer.body as { ok?: boolean; result?: T; error_code?: number; description?: string; parameters?: { retry_after?: number } };
+      if (reply?.ok === true && reply.result !== undefined) return reply.result;
+      const code = reply?.error_code ?? 0;
+      const kind = code === 401 || code === 404 ? 'auth' : code === 429 ? 'rate_limited' : code >= 500 ? 'transient' : 'rejected';
+      const wait = reply?.parameters?.retry_after;
+      throw new ConnectorError(kind, `${method}: ${reply?.description ?? 'no result'}`, wait === undefined ? undefined : wait * 1000, code || answer.status);
+    } catch (err) {
+      if (!(err instanceof ConnectorError)) throw err;
+      const message = token ? err.message.replaceAll(token, '<token>') : err.message;
+      const seconds = err.kind === 'rate_limited' && err.retryAfterMs === undefined ? /"retry_after":\s*(\d+)/.exec(message)?.[1] : undefined;
+      throw new ConnectorError(err.kind, message, seconds ? Number(seconds) * 1000 : err.retryAfterMs, err.status);
+    }
+  }
+
+  const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  const caption = (text: string) => (text ? { caption: escapeHtml(text), parse_mode: 'HTML' } : {});
+  const MEDIA_KIND = { image: 'photo', video: 'video' } as const;
+
+  /** Sends one part (as a reply to `replyTo` when given); answers the id of its (first) message. */
+  async function sendPart(target: TargetAccount, part: Pick<ContentPart, 'body' | 'media' | 'poll'>, replyTo?: number): Promise<number> {
+    const common = { chat_id: chatOf(target), ...(replyTo ? { reply_parameters: { message_id: replyTo } } : {}) };
+    type Message = { message_id: number };
+    if (part.poll) {
+      const poll = { question: part.body, options: part.poll.options.map((text) => ({ text })) };
+      return (await call<Message>(target, 'sendPoll', { ...common, ...poll })).message_id;
+    }
+    const media = part.media.map((m) => {
+      if (m.type === 'document') throw new ConnectorError('rejected', 'documents are not supported by the Telegram connector');
+      return { type: MEDIA_KIND[m.type], media: m.url };
+    });
+    const [single] = media;
+    if (media.length > 1) {
+      const group = media.map((m, i) => (i === 0 ? { ...m, ...caption(part.body) } : m));
+      const messages = await call<Message[]>(target, 'sendMediaGroup', { ...common, media: group });
+      return messages[0]!.message_id;
+    }
+    if (single) {
+      const method = single.type === 'photo' ? 'sendPhoto' : 'sendVideo';
+      return (await call<Message>(target, method, { ...common, [single.type]: single.media, ...caption(part.body) })).message_id;
+    }
+    return (await call<Message>(target, 'sendMessage', { ...common, text: escapeHtml(part.body), parse_mode: 'HTML' })).message_id;
+  }
+
+  function permalink(target: TargetAccount, messageId: number | string): string {
+    const chatId = chatOf(target);
+    const username = (target.credentials.channel_username || (chatId.startsWith('@') ? chatId : '')).replace(/^@/, '');
+    if (username) return `https://t.me/${username}/${messageId}`;
+    const internal = /^-100(\d+)$/.exec(chatId)?.[1];
+    return internal ? `https://t.me/c/${internal}/${messageId}` : '';
+  }
+
+  return {
+    platform: 'telegram',
+    // The Bot API cannot read a chat's history: a lost answer cannot be checked.
+    canReconcile: false,
+
+    async publish({ target, parts }: PublishRequest): Promise<Published> {
+      let first: number | undefined;
+      let previous: number | undefined;
+      for (const part of parts) {
+        previous = await sendPart(target, part, previous);
+        first ??= previous;
+      }
+      if (first === undefined) throw new Error('nothing to publish');
+      const comment = parts[0]?.firstComment;
+      if (comment) await sendPart(target, { body: comment, media: [] }, first);
+      return { platformPostId: String(first), permalink: permalink(target, first) };
+    },
+
+    /**
+     * The Bot API has no way to read a chat's history (bots only see updates pushed to them, and
+     * channel posts by the bot itself are not among them), so a post whose answer was lost cannot be
+     * looked up: this always answers null. An `unknown_outcome` on Telegram therefore cannot be
+     * reconciled; publishing again may post the message twice.
+     */
+    async findPublished(): Promise<Published | null> {
+      return null;
+    },
+
+    async delete(target: TargetAccount, platformPostId: string): Promise<void> {
+      await call<boolean>(target, 'deleteMessage', { chat_id: chatOf(target), message_id: Number(platformPostId) });
+    },
+
+    /** The Bot API exposes no view, reaction or forward counts for messages: all zeros. */
+    async fetchMetrics(): Promise<PostMetrics> {
+      return { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+    },
+
+    async validateCredentials(target: TargetAccount): Promise<boolean> {
+      await call<{ id: number }>(target, 'getMe');
+      return true;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { callPlatform, field, type CallOptions } from './http.js';
+import { ConnectorError, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/**
+ * TikTok (Content Posting API v2, OAuth 2.0 bearer with `video.publish`, `video.list`, `user.info.basic`).
+ * Credentials besides `access_token`: `open_id` (the TikTok user the token must belong to) and `privacy_level`
+ * (one of the creator's allowed levels; default `SELF_ONLY`, the only one unaudited apps may use).
+ * A post needs media, pulled by TikTok from `MediaItem.url` (PULL_FROM_URL, from a verified domain): a video →
+ * `/v2/post/publish/video/init/` (caption in `title`), images → `/v2/post/publish/content/init/` as a PHOTO post
+ * (first line as `title` ≤90, the body as `description`). Then `/v2/post/publish/status/fetch/` is polled until
+ * PUBLISH_COMPLETE and `publicaly_available_post_id` (sic) gives the post id. A private post, or one still in
+ * moderation when polling ends, has no public id: it is answered by its publish_id and the profile URL.
+ * TikTok's API cannot delete posts: `delete` fails as `rejected`.
+ */
+export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number } = {}): Connector {
+  const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
+  const privacy = (t: TargetAccount) => t.credentials.privacy_level ?? 'SELF_ONLY';
+
+  /** A TikTok call: every answer carries `error.code`, `ok` on success. */
+  async function api<T>(target: TargetAccount, path: string, options: CallOptions = {}): Promise<T> {
+    const answer = await callPlatform(`${baseUrl}${path}`, { ...options, headers: auth(target) });
+    const error = (answer.body as { error?: { code?: string; message?: string } }).error;
+    if (error?.code && error.code !== 'ok') throw new ConnectorError('rejected', `tiktok ${path}: ${error.code}: ${error.message ?? ''}`, undefined, answer.status);
+    return field<T>(answer.body, 'data');
+  }
+
+  async function init(target: TargetAccount, body: string, media: PublishRequest['parts'][number]['media']): Promise<string> {
+    const video = media.find((m) => m.type === 'video');
+    const photos = media.filter((m) => m.type === 'image').map((m) => m.url);
+    if (video) {
+      const data = await api<{ publish_id: string }>(target, '/v2/post/publish/video/init/', {
+        method: 'POST',
+        body: { post_info: { title: body, privacy_level: privacy(target) }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
+      });
+      return data.publish_id;
+    }
+    if (!photos.length) throw new ConnectorError('rejected', 'tiktok: a post needs a video or photos');
+    const data = await api<{ publish_id: string }>(target, '/v2/post/publish/content/init/', {
+      method: 'POST',
+      body: {
+        post_info: { title: (body.split('\n')[0] ?? '').slice(0, 90), description: body, privacy_level: privacy(target) },
+        source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: photos },
+        post_mode: 'DIRECT_POST',
+        media_type: 'PHOTO',
+      },
+    });
+    return data.publish_id;
+  }
+
+  /** Polls the publish status until the post is live (its public id, when TikTok gives one) or failed. */
+  async function untilPublished(target: TargetAccount, publishId: string): Promise<string | undefined> {
+    let complete = false;
+    for (let poll = 0; poll < (polling.maxPolls ?? 40); poll++) {
+      if (poll > 0) await sleep(polling.intervalMs ?? 3000);
+      const data = await api<{ status: string; fail_reason?: string; publicaly_available_post_id?: Array<string | number> }>(target, '/v2/post/publish/status/fetch/', {
+        method: 'POST',
+        body: { publish_id: publishId },
+      });
+      if (data.status === 'FAILED') throw new ConnectorError('rejected', `tiktok: publishing failed: ${data.fail_reason ?? 'no reason given'}`);
+      if (data.status !== 'PUBLISH_COMPLETE') continue;
+      complete = true;
+      const id = data.publicaly_available_post_id?.[0];
+      if (id !== undefined) return String(id);
+      if (privacy(target) === 'SELF_ONLY') return undefined;
+    }
+    if (complete) return undefined;
+    throw new ConnectorError('unknown_outcome', `tiktok: ${publishId} was still processing when polling ended`);
+  }
+
+  const published = (target: TargetAccount, id: string | undefined, publishId: string): Published =>
+    id ? { platformPostId: id, permalink: `https://www.tiktok.com/@${target.username}/video/${id}` } : { platformPostId: publishId, permalink: `https://www.tiktok.com/@${target.username}` };
+
+  return {
+    platform: 'tiktok',
+
+    async publish({ target, parts }: PublishRequest): Promise<Published> {
+      const part = parts[0];
+      if (!part) throw new Error('nothing to publish');
+      const publishId = await init(target, part.body, part.media);
+      return published(target, await untilPublished(target, publishId), publishId);
+    },
+
+    async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
+      const data = await api<{ videos?: Array<{ id: string; title?: string; video_description?: string; create_time?: number }> }>(
+        target,
+        '/v2/video/list/?fields=id,title,video_description,create_time',
+        { method: 'POST', body: { max_count: 20 } },
+      );
+      const body = parts[0]?.body;
+      const from = Math.floor(since.getTime() / 1000);
+      const found = (data.videos ?? []).find((v) => (v.video_description === body || v.title === body) && (v.create_time ?? 0) >= from);
+      return found ? published(target, String(found.id), '') : null;
+    },
+
+    async delete(): Promise<void> {
+      throw new ConnectorError('rejected', "tiktok: TikTok's API cannot delete posts; delete it in the TikTok app");
+    },
+
+    async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
+      const data = await api<{ videos?: Array<Record<string, number>> }>(target, '/v2/video/query/?fields=id,like_count,comment_count,share_count,view_count', {
+        method: 'POST',
+        body: { filters: { video_ids: [platformPostId] } },
+      });
+      const v = data.videos?.[0];
+      if (!v) throw new ConnectorError('rejected', `tiktok: video ${platformPostId} not found (private, or still in moderation)`);
+      return { impressions: v.view_count ?? 0, likes: v.like_count ?? 0, replies: v.comment_count ?? 0, reposts: v.share_count ?? 0, clicks: 0 };
+    },
+
+    async validateCredentials(target: TargetAccount): Promise<boolean> {
+      const data = await api<{ user?: { open_id?: string } }>(target, '/v2/user/info/?fields=open_id,username,display_name');
+      const expected = target.credentials.open_id;
+      if (expected && data.user?.open_id !== expected) throw new ConnectorError('auth', 'tiktok: the token belongs to another TikTok user');
+      return true;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { PLATFORM_SANDBOXES, startSandbox, type Sandbox } from '@spa/sandbox';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectors, sandboxBaseUrls } from '../connectors/registry.js';
+import type { PublishRequest } from '../connectors/types.js';
+import { MongoAttemptStore } from '../data/attempt-store.js';
+import type { PublisherDeps } from './ports.js';
+import { publishTarget } from './publish-target.js';
+
+let connection: Connection;
+let sandbox: Sandbox;
+let deps: PublisherDeps;
+let sleeps: number[];
+let nextTarget = 1;
+
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_pub_${randomBytes(4).toString('hex')}`);
+  const attempts = new MongoAttemptStore(connection);
+  await syncIndexes(connection);
+  sandbox = await startSandbox(PLATFORM_SANDBOXES);
+  deps = {
+    posts: { getPost: async () => { throw new Error('not used'); }, recordResults: async () => undefined },
+    accounts: { targets: async () => [], markDisconnected: async () => undefined },
+    attempts,
+    connectors: connectors(sandboxBaseUrls(sandbox.url, ['twitter', 'telegram'])),
+    clock: { now: () => new Date() },
+    sleep: async (ms) => void sleeps.push(ms),
+    maxAttempts: 4,
+    attemptLeaseMs: 60_000,
+  };
+});
+afterAll(async () => {
+  await sandbox.close();
+  await connection.dropDatabase();
+  await connection.close();
+});
+beforeEach(() => {
+  sandbox.state.reset();
+  sleeps = [];
+  nextTarget += 1;
+});
+
+const request = (platform: 'twitter' | 'telegram', text: string): PublishRequest => ({
+  target: { socialAccountId: 1, platform, username: 'acme', credentials: { access_token: 'sandbox-acme', chat_id: '-1001', channel_username: 'acme' } },
+  parts: [{ body: text, contentType: 'text', position: 0, media: [] }],
+});
+
+describe('publishing one target (real attempt store, sandbox platforms)', () => {
+  it('reconciles a lost answer instead of publishing again', async () => {
+    sandbox.state.addFault('twitter', 'drop_after_accept');
+    const outcome = await publishTarget(deps, nextTarget, request('twitter', 'once only'));
+    expect(outcome).toMatchObject({ platformStatus: 'posted', platformPostId: sandbox.state.postsOf('twitter')[0]?.id });
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(1);
+  });
+
+  it('does not retry a lost answer on a platform that cannot be checked (Telegram)', async () => {
+    sandbox.state.addFault('telegram', 'drop_after_accept');
+    const outcome = await publishTarget(deps, nextTarget, request('telegram', 'maybe sent'));
+    expect(outcome?.platformStatus).toBe('failed');
+    expect(outcome?.platformError).toContain('never posted twice');
+    expect(sandbox.state.postsOf('telegram')).toHaveLength(1);
+  });
+
+  it('retries transient failures with backoff and rate limits with the platform hint', async () => {
+    sandbox.state.addFault('twitter', 'server_error', 1);
+    sandbox.state.addFault('twitter', 'rate_limited', 1);
+    const outcome = await publishTarget(deps, nextTarget, request('twitter', 'third time lucky'));
+    expect(outcome?.platformStatus).toBe('posted');
+    expect((await deps.attempts.attempts(nextTarget)).map((a) => a.outcome?.kind)).toEqual(['failed', 'failed', 'posted']);
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[0]).toBeGreaterThan(900); // 1 s backoff after the 503, less the time already spent
+    expect(sleeps[1]).toBeGreaterThan(900); // Retry-After: 1 after the 429
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(1);
+  });
+
+  it('gives up after the last attempt, and a refused token is final at once', async () => {
+    sandbox.state.addFault('twitter', 'server_error', 4);
+    const exhausted = await publishTarget(deps, nextTarget, request('twitter', 'never'));
+    expect(exhausted?.platformStatus).toBe('failed');
+    expect(exhausted?.platformError).toMatch(/gave up after 4 attempts/);
+    nextTarget += 1;
+    sandbox.state.addFault('twitter', 'auth', 1);
+    const refused = await publishTarget(deps, nextTarget, request('twitter', 'expired'));
+    expect(refused).toMatchObject({ platformStatus: 'failed', disconnected: true });
+    expect(await deps.attempts.attempts(nextTarget)).toHaveLength(1);
+  });
+
+  it('finishes the attempt of a publisher that died mid-call: found on the platform, it is not published again', async () => {
+    const text = 'sent just before the crash';
+    sandbox.state.createPost('twitter', 'acme', text);
+    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date(Date.now() - 120_000) });
+    const outcome = await publishTarget(deps, nextTarget, request('twitter', text));
+    expect(outcome?.platformStatus).toBe('posted');
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(1);
+    expect((await deps.attempts.attempts(nextTarget))[0]?.outcome?.kind).toBe('posted');
+  });
+
+  it('leaves a target alone while another publisher holds a fresh attempt', async () => {
+    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date() });
+    expect(await publishTarget(deps, nextTarget, request('twitter', 'held'))).toBeNull();
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,127 @@
+import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import type { SandboxPost, SandboxState } from '../state.js';
+
+/**
+ * Discord REST API v10 (bot token `Authorization: Bot …`): POST /channels/:c/messages (JSON `{content}`
+ * or multipart `payload_json` + `files[n]`), POST /channels/:c/messages/:m/threads `{name}` (the thread's
+ * channel id is the message id), GET /channels/:c/messages?limit=, GET/DELETE /channels/:c/messages/:m
+ * (reactions; `thread.message_count`), GET /users/@me. Errors are `{message, code}` (+ `errors` for 50035).
+ */
+const DISCORD_EPOCH = 1_420_070_400_000n;
+let sequence = 0;
+const snowflake = () => String(((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | BigInt(sequence++ & 0xfff));
+
+/** Every message gets the same reactions, so metrics are predictable: 👍 5, 🎉 2. */
+const REACTIONS = [
+  { emoji: { id: null, name: '👍' }, count: 5, count_details: { burst: 0, normal: 5 }, me: false, me_burst: false, burst_colors: [] },
+  { emoji: { id: null, name: '🎉' }, count: 2, count_details: { burst: 0, normal: 2 }, me: false, me_burst: false, burst_colors: [] },
+];
+
+const invalidForm = (path: string, code: string, message: string): SandboxResponse => ({
+  status: 400,
+  body: { message: 'Invalid Form Body', code: 50035, errors: { [path]: { _errors: [{ code, message }] } } },
+});
+const unknownMessage: SandboxResponse = { status: 404, body: { message: 'Unknown Message', code: 10008 } };
+
+interface Attachment {
+  id: string;
+  filename: string;
+  size: number;
+  content_type: string;
+}
+
+/** The message payload: JSON, or multipart with `payload_json` and `files[n]` parts. */
+async function readPayload(req: SandboxRequest): Promise<{ content: string; attachments: Attachment[]; multipart: boolean }> {
+  const type = req.headers['content-type'] ?? '';
+  if (!type.startsWith('multipart/form-data')) return { content: String((req.body as { content?: unknown } | undefined)?.content ?? ''), attachments: [], multipart: false };
+  const form = await new Request('http://sandbox', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(req.raw) }).formData();
+  const payload = JSON.parse(String(form.get('payload_json') ?? '{}')) as { content?: string };
+  const attachments: Attachment[] = [];
+  for (const [key, value] of form.entries()) {
+    const index = /^files\[(\d+)\]$/.exec(key)?.[1];
+    if (index !== undefined && typeof value !== 'string') attachments.push({ id: index, filename: value.name, size: value.size, content_type: value.type });
+  }
+  return { content: payload.content ?? '', attachments, multipart: true };
+}
+
+function toMessage(post: SandboxPost, state: SandboxState) {
+  const thread = post.details.thread as { id: string; name: string } | undefined;
+  return {
+    id: post.id,
+    type: 0,
+    channel_id: post.details.channel_id,
+    content: post.text,
+    timestamp: post.createdAt.toISOString(),
+    author: { id: `bot-${post.account}`, username: post.account, bot: true },
+    attachments: ((post.details.attachments as Attachment[] | undefined) ?? []).map((a) => ({ ...a, url: `https://cdn.discordapp.com/attachments/${post.details.channel_id}/${a.id}/${a.filename}` })),
+    reactions: REACTIONS,
+    ...(thread ? { thread: { id: thread.id, type: 11, name: thread.name, parent_id: post.details.channel_id, message_count: messagesIn(state, thread.id).length } } : {}),
+  };
+}
+
+const messagesIn = (state: SandboxState, channelId: string) => state.postsOf('discord').filter((p) => p.details.channel_id === channelId);
+
+function messageIn(state: SandboxState, req: SandboxRequest): SandboxPost | undefined {
+  const post = state.find('discord', req.params.message!);
+  return post?.details.channel_id === req.params.channel ? post : undefined;
+}
+
+export const discord: SandboxPlatform = {
+  name: 'discord',
+  unauthorized: () => ({ status: 401, body: { message: '401: Unauthorized', code: 0 } }),
+  routes: [
+    {
+      method: 'POST',
+      path: '/channels/:channel/messages',
+      creates: true,
+      handle: async (req, state) => {
+        const { content, attachments, multipart } = await readPayload(req);
+        if (!content && !attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+        if (content.length > 2000) return invalidForm('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
+        if (attachments.length > 10) return invalidForm('attachments', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+        const post = state.createPost('discord', req.account!, content, { channel_id: req.params.channel, attachments, multipart }, snowflake());
+        return { status: 200, body: toMessage(post, state) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/channels/:channel/messages/:message/threads',
+      handle: (req, state) => {
+        const name = (req.body as { name?: unknown } | undefined)?.name;
+        if (typeof name !== 'string' || name.length < 1 || name.length > 100) return invalidForm('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+        const post = messageIn(state, req);
+        if (!post) return unknownMessage;
+        if (post.details.thread) return { status: 400, body: { message: 'A thread has already been created for this message', code: 160004 } };
+        post.details.thread = { id: post.id, name };
+        return { status: 201, body: { id: post.id, type: 11, name, parent_id: req.params.channel, owner_id: `bot-${req.account}`, message_count: 0, member_count: 1 } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/channels/:channel/messages',
+      handle: (req, state) => {
+        const limit = Math.min(100, Math.max(1, Number(req.query.get('limit') ?? 50)));
+        const newestFirst = messagesIn(state, req.params.channel!).reverse().slice(0, limit);
+        return { status: 200, body: newestFirst.map((p) => toMessage(p, state)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/channels/:channel/messages/:message',
+      handle: (req, state) => {
+        const post = messageIn(state, req);
+        return post ? { status: 200, body: toMessage(post, state) } : unknownMessage;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/channels/:channel/messages/:message',
+      handle: (req, state) => (messageIn(state, req) && state.remove('discord', req.params.message!) ? { status: 204 } : unknownMessage),
+    },
+    {
+      method: 'GET',
+      path: '/users/@me',
+      handle: (req) => ({ status: 200, body: { id: `bot-${req.account}`, username: req.account, discriminator: '0', bot: true } }),
+    },
+  ],
+};

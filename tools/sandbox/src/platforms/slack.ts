@@ -1,0 +1,116 @@
+import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import type { SandboxPost, SandboxState } from '../state.js';
+
+/**
+ * Slack Web API (bot token bearer): POST chat.postMessage (JSON `{channel, text, blocks, thread_ts}`),
+ * GET chat.getPermalink (`channel`, `message_ts`), GET conversations.history (`channel`, `oldest`,
+ * `latest`, `inclusive`, `limit`; top-level messages, newest first, with `reactions` and
+ * `reply_count`), POST chat.delete (`channel`, `ts`), GET auth.test. Every answer is HTTP 200 with
+ * `{ok:true, …}` or `{ok:false, error}`. Message `ts` values are `seconds.micro` strings; the stored
+ * post's id is its ts and its text is the (escaped) text as sent.
+ */
+let sequence = 0;
+/** Every message gets the same reactions, so metrics are predictable: 4 + 1. */
+const REACTIONS = [
+  { name: 'thumbsup', count: 4, users: [] },
+  { name: 'tada', count: 1, users: [] },
+];
+
+const fail = (error: string): SandboxResponse => ({ status: 200, body: { ok: false, error } });
+const ok = (body: Record<string, unknown>): SandboxResponse => ({ status: 200, body: { ok: true, ...body } });
+const params = (req: SandboxRequest): Record<string, unknown> => (req.method === 'GET' ? Object.fromEntries(req.query) : ((req.body ?? {}) as Record<string, unknown>));
+
+/** A ts at the current time with microsecond digits, unique within the process. */
+const nextTs = () => `${(Date.now() / 1000).toFixed(3)}${String(sequence++ % 1000).padStart(3, '0')}`;
+
+function invalidBlock(block: Record<string, unknown>): boolean {
+  if (block.type === 'section') {
+    const text = (block.text as { type?: unknown; text?: unknown } | undefined) ?? {};
+    return !['mrkdwn', 'plain_text'].includes(String(text.type)) || typeof text.text !== 'string' || !text.text || text.text.length > 3000;
+  }
+  if (block.type === 'image') return typeof block.image_url !== 'string' || !block.image_url || typeof block.alt_text !== 'string';
+  return true;
+}
+
+function messageIn(state: SandboxState, channel: unknown, ts: unknown): SandboxPost | undefined {
+  const post = state.find('slack', String(ts));
+  return post && post.details.channel === channel ? post : undefined;
+}
+
+function toMessage(post: SandboxPost, state: SandboxState) {
+  const replies = state.postsOf('slack').filter((p) => p.details.thread_ts === post.id);
+  const threadTs = post.details.thread_ts as string | undefined;
+  return {
+    type: 'message',
+    user: `U${post.account.toUpperCase()}`,
+    bot_id: `B${post.account.toUpperCase()}`,
+    text: post.text,
+    ts: post.id,
+    ...(post.details.blocks ? { blocks: post.details.blocks } : {}),
+    ...(threadTs ? { thread_ts: threadTs, parent_user_id: `U${post.account.toUpperCase()}` } : {}),
+    ...(replies.length ? { thread_ts: post.id, reply_count: replies.length, latest_reply: replies.at(-1)!.id } : {}),
+    reactions: REACTIONS,
+  };
+}
+
+export const slack: SandboxPlatform = {
+  name: 'slack',
+  unauthorized: () => fail('invalid_auth'),
+  routes: [
+    {
+      method: 'POST',
+      path: '/chat.postMessage',
+      creates: true,
+      handle: (req, state) => {
+        const { channel, text, blocks, thread_ts } = params(req) as { channel?: unknown; text?: unknown; blocks?: unknown; thread_ts?: unknown };
+        if (typeof channel !== 'string' || !channel) return fail('channel_not_found');
+        if (blocks !== undefined && (!Array.isArray(blocks) || !blocks.length || blocks.length > 50 || blocks.some((b) => invalidBlock(b as Record<string, unknown>)))) return fail('invalid_blocks');
+        if ((typeof text !== 'string' || !text.trim()) && !blocks) return fail('no_text');
+        if (typeof text === 'string' && text.length > 40_000) return fail('msg_too_long');
+        const post = state.createPost('slack', req.account!, typeof text === 'string' ? text : '', { channel, blocks, thread_ts }, nextTs());
+        return ok({ channel, ts: post.id, message: toMessage(post, state) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/chat.getPermalink',
+      handle: (req, state) => {
+        const { channel, message_ts } = params(req);
+        const post = messageIn(state, channel, message_ts);
+        if (!post) return fail('message_not_found');
+        return ok({ channel, permalink: `https://${post.account}.slack.com/archives/${String(channel)}/p${post.id.replace('.', '')}` });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/conversations.history',
+      handle: (req, state) => {
+        const { channel, oldest, latest, inclusive, limit } = params(req) as Record<string, string | undefined>;
+        if (!channel) return fail('channel_not_found');
+        const from = Number(oldest ?? 0);
+        const to = latest === undefined ? Infinity : Number(latest);
+        const within = (ts: number) => (inclusive === 'true' || inclusive === '1' ? ts >= from && ts <= to : ts > from && ts < to);
+        const top = state.postsOf('slack').filter((p) => p.details.channel === channel && !p.details.thread_ts && within(Number(p.id)));
+        const max = Math.min(999, Math.max(1, Number(limit ?? 100)));
+        const newestFirst = top.reverse();
+        return ok({ messages: newestFirst.slice(0, max).map((p) => toMessage(p, state)), has_more: newestFirst.length > max, pin_count: 0 });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/chat.delete',
+      handle: (req, state) => {
+        const { channel, ts } = params(req);
+        if (!messageIn(state, channel, ts)) return fail('message_not_found');
+        state.remove('slack', String(ts));
+        return ok({ channel, ts });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/auth.test',
+      handle: (req) =>
+        ok({ url: `https://${req.account}.slack.com/`, team: req.account, user: `${req.account}_bot`, team_id: 'T0SANDBOX', user_id: `U${req.account!.toUpperCase()}`, bot_id: `B${req.account!.toUpperCase()}`, is_enterprise_install: false }),
+    },
+  ],
+};

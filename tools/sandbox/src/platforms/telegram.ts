@@ -1,0 +1,152 @@
+import type { Route, SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import type { SandboxPost, SandboxState } from '../state.js';
+
+/**
+ * Telegram Bot API (`/bot<token>/<method>`, JSON bodies): sendMessage (text, parse_mode HTML),
+ * sendPhoto, sendVideo, sendMediaGroup (2–10 items), sendPoll, each with an optional
+ * `reply_parameters.message_id` / `reply_to_message_id`; deleteMessage; getMe. Answers
+ * `{ok:true, result}`, or `{ok:false, error_code, description}` with error_code as the HTTP status.
+ * Stored posts hold the plain text (HTML entities decoded, tags stripped), as Message.text does.
+ */
+type Body = Record<string, unknown>;
+
+let nextMessageId = 1;
+
+const badRequest = (description: string): SandboxResponse => ({ status: 400, body: { ok: false, error_code: 400, description: `Bad Request: ${description}` } });
+const ok = (result: unknown): SandboxResponse => ({ status: 200, body: { ok: true, result } });
+
+const TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'span', 'tg-spoiler', 'tg-emoji', 'blockquote']);
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+/** Telegram's HTML parse mode: supported tags only, `<` must start a tag; answers the plain text or an error. */
+function parseHtml(text: string): { plain: string } | { error: string } {
+  let plain = '';
+  let at = 0;
+  for (const m of text.matchAll(/<(\/?)([^\s>/]*)[^<>]*>|&(lt|gt|amp|quot|#\d+);|</g)) {
+    plain += text.slice(at, m.index);
+    at = m.index + m[0].length;
+    const offset = Buffer.byteLength(text.slice(0, m.index));
+    if (m[0] === '<') return { error: `can't parse entities: Unexpected end of name token at byte offset ${offset}` };
+    if (m[3]) plain += m[3].startsWith('#') ? String.fromCodePoint(Number(m[3].slice(1))) : ENTITIES[m[3]];
+    else if (!TAGS.has(m[2]!.toLowerCase())) return { error: `can't parse entities: Unsupported start tag "${m[2]}" at byte offset ${offset}` };
+  }
+  return { plain: plain + text.slice(at) };
+}
+
+/** The visible text of a text or caption field under its parse_mode. */
+function readText(body: Body, key: 'text' | 'caption'): { plain: string } | { error: string } {
+  const value = body[key] === undefined ? '' : String(body[key]);
+  return body.parse_mode === 'HTML' ? parseHtml(value) : { plain: value };
+}
+
+function replyTarget(body: Body, state: SandboxState): { id?: number } | { error: string } {
+  const id = (body.reply_parameters as { message_id?: number } | undefined)?.message_id ?? (body.reply_to_message_id as number | undefined);
+  if (id === undefined) return {};
+  const post = state.find('telegram', String(id));
+  return post && post.details.chat_id === String(body.chat_id) ? { id } : { error: 'message to be replied not found' };
+}
+
+function toMessage(post: SandboxPost) {
+  const chatId = post.details.chat_id as string;
+  const { kind, reply_to, media_group_id, poll } = post.details as { kind: string; reply_to?: number; media_group_id?: string; poll?: { question: string; options: string[] } };
+  const file = { file_id: `file-${post.id}`, file_unique_id: `u${post.id}`, width: 800, height: 600, file_size: 1024 };
+  return {
+    message_id: Number(post.id),
+    date: Math.floor(post.createdAt.getTime() / 1000),
+    chat: /^-?\d+$/.test(chatId) ? { id: Number(chatId), type: 'channel', title: post.account } : { id: -1000000000001, type: 'channel', title: post.account, username: chatId.replace(/^@/, '') },
+    ...(kind === 'text' ? { text: post.text } : {}),
+    ...(kind === 'photo' ? { photo: [file] } : {}),
+    ...(kind === 'video' ? { video: { ...file, duration: 10 } } : {}),
+    ...((kind === 'photo' || kind === 'video') && post.text ? { caption: post.text } : {}),
+    ...(poll ? { poll: { id: `poll-${post.id}`, question: poll.question, options: poll.options.map((text) => ({ text, voter_count: 0 })), total_voter_count: 0, is_closed: false, is_anonymous: true, type: 'regular', allows_multiple_answers: false } } : {}),
+    ...(media_group_id ? { media_group_id } : {}),
+    ...(reply_to ? { reply_to_message: { message_id: reply_to } } : {}),
+  };
+}
+
+/** A route for a send method: checks chat_id and the reply target, then lets `build` make the message(s). */
+function sendRoute(method: string, build: (body: Body, req: SandboxRequest, state: SandboxState, replyTo: number | undefined) => SandboxResponse): Route {
+  return {
+    method: 'POST',
+    path: `/bot:token/${method}`,
+    creates: true,
+    handle: (req, state) => {
+      const body = (req.body ?? {}) as Body;
+      if (body.chat_id === undefined || body.chat_id === '') return badRequest('chat_id is empty');
+      const reply = replyTarget(body, state);
+      if ('error' in reply) return badRequest(reply.error);
+      return build(body, req, state, reply.id);
+    },
+  };
+}
+
+function create(state: SandboxState, req: SandboxRequest, body: Body, text: string, details: Body): SandboxPost {
+  return state.createPost('telegram', req.account!, text, { chat_id: String(body.chat_id), parse_mode: body.parse_mode, ...details }, String(nextMessageId++));
+}
+
+/** sendPhoto / sendVideo: the file by URL or file_id, an optional caption (≤1024 characters). */
+function sendMedia(kind: 'photo' | 'video'): Route {
+  return sendRoute(kind === 'photo' ? 'sendPhoto' : 'sendVideo', (body, req, state, replyTo) => {
+    if (typeof body[kind] !== 'string' || !body[kind]) return badRequest(`there is no ${kind} in the request`);
+    const text = readText(body, 'caption');
+    if ('error' in text) return badRequest(text.error);
+    if (text.plain.length > 1024) return badRequest('message caption is too long');
+    return ok(toMessage(create(state, req, body, text.plain, { kind, [kind]: body[kind], reply_to: replyTo })));
+  });
+}
+
+export const telegram: SandboxPlatform = {
+  name: 'telegram',
+  unauthorized: () => ({ status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } }),
+  routes: [
+    sendRoute('sendMessage', (body, req, state, replyTo) => {
+      const text = readText(body, 'text');
+      if ('error' in text) return badRequest(text.error);
+      if (!text.plain.trim()) return badRequest('message text is empty');
+      if (text.plain.length > 4096) return badRequest('message is too long');
+      return ok(toMessage(create(state, req, body, text.plain, { kind: 'text', raw: body.text, reply_to: replyTo })));
+    }),
+    sendMedia('photo'),
+    sendMedia('video'),
+    sendRoute('sendMediaGroup', (body, req, state, replyTo) => {
+      const media = body.media as Array<Body> | undefined;
+      if (!Array.isArray(media) || media.length < 2 || media.length > 10) return badRequest('wrong number of media specified: must be 2-10');
+      const captions: string[] = [];
+      for (const item of media) {
+        if ((item.type !== 'photo' && item.type !== 'video') || typeof item.media !== 'string' || !item.media) return badRequest('wrong media in the group');
+        const text = readText(item, 'caption');
+        if ('error' in text) return badRequest(text.error);
+        if (text.plain.length > 1024) return badRequest('message caption is too long');
+        captions.push(text.plain);
+      }
+      const group = `group-${nextMessageId}`;
+      const posts = media.map((item, i) => create(state, req, body, captions[i]!, { kind: item.type, [String(item.type)]: item.media, media_group_id: group, reply_to: replyTo }));
+      return ok(posts.map(toMessage));
+    }),
+    sendRoute('sendPoll', (body, req, state, replyTo) => {
+      const question = typeof body.question === 'string' ? body.question : '';
+      const options = ((body.options as unknown[] | undefined) ?? []).map((o) => (typeof o === 'string' ? o : String((o as { text?: unknown }).text ?? '')));
+      if (!question.trim()) return badRequest('poll question must be non-empty');
+      if (question.length > 300) return badRequest('poll question length must not exceed 300');
+      if (options.length < 2 || options.some((o) => !o.trim())) return badRequest('poll must have at least 2 non-empty options');
+      if (options.length > 12) return badRequest("poll can't have more than 12 options");
+      return ok(toMessage(create(state, req, body, question, { kind: 'poll', poll: { question, options }, reply_to: replyTo })));
+    }),
+    {
+      method: 'POST',
+      path: '/bot:token/deleteMessage',
+      handle: (req, state) => {
+        const body = (req.body ?? {}) as Body;
+        const post = state.find('telegram', String(body.message_id));
+        if (!post || post.details.chat_id !== String(body.chat_id)) return badRequest('message to delete not found');
+        state.remove('telegram', post.id);
+        return ok(true);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/bot:token/getMe',
+      handle: (req) => ok({ id: 7000000001, is_bot: true, first_name: req.account, username: `${req.account}_bot`, can_join_groups: true }),
+    },
+  ],
+};

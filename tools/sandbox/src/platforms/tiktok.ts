@@ -1,0 +1,124 @@
+import type { SandboxPlatform, SandboxResponse } from '../router.js';
+import type { SandboxPost } from '../state.js';
+
+/**
+ * TikTok Content Posting API v2 (PULL_FROM_URL): POST /v2/post/publish/video/init/ (post_info.title ≤2200,
+ * source_info.video_url), POST /v2/post/publish/content/init/ (media_type PHOTO, post_mode DIRECT_POST,
+ * post_info.title ≤90 + description ≤4000, source_info.photo_images 1–35), POST /v2/post/publish/status/fetch/
+ * (PROCESSING_DOWNLOAD once, then PUBLISH_COMPLETE with `publicaly_available_post_id` — empty for SELF_ONLY —
+ * or FAILED when the video URL is not MP4/MOV/WebM; ids are sent as strings — the docs type them int64, which JSON
+ * numbers cannot carry exactly), POST /v2/video/list/, POST /v2/video/query/,
+ * GET /v2/user/info/. Every answer carries `error: {code, message, log_id}` (`ok` on success).
+ */
+const PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
+const logId = () => `2026${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+const ok = (data: unknown): SandboxResponse => ({ status: 200, body: { data, error: { code: 'ok', message: '', log_id: logId() } } });
+const fail = (status: number, code: string, message: string): SandboxResponse => ({ status, body: { error: { code, message, log_id: logId() } } });
+const invalid = (message: string) => fail(400, 'invalid_params', message);
+
+interface PostInfo { title?: string; description?: string; privacy_level?: string }
+interface Details extends Record<string, unknown> { publish_id: string; media_type: 'VIDEO' | 'PHOTO'; post_info: PostInfo; source_info: Record<string, unknown>; polls: number; failed: boolean }
+
+const details = (post: SandboxPost) => post.details as Details;
+const newId = () => String(7_300_000_000_000_000_000n + BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000)));
+
+/** The fields a video list or query asked for, from the stored post. */
+function video(post: SandboxPost, fields: string[]) {
+  const d = details(post);
+  const all: Record<string, unknown> = {
+    id: post.id,
+    title: d.post_info.title ?? '',
+    video_description: post.text,
+    create_time: Math.floor(post.createdAt.getTime() / 1000),
+    share_url: `https://www.tiktok.com/@${post.account}/video/${post.id}`,
+    like_count: 40,
+    comment_count: 5,
+    share_count: 6,
+    view_count: 900,
+  };
+  return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+}
+
+export const tiktok: SandboxPlatform = {
+  name: 'tiktok',
+  unauthorized: () => fail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
+  routes: [
+    {
+      method: 'POST',
+      path: '/v2/post/publish/video/init/',
+      creates: true,
+      handle: (req, state) => {
+        const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; video_url?: string } };
+        const info = body.post_info ?? {};
+        if (!PRIVACY.includes(info.privacy_level ?? '')) return invalid('post_info.privacy_level is invalid');
+        if ((info.title?.length ?? 0) > 2200) return invalid('post_info.title is longer than 2200');
+        if (body.source_info?.source !== 'PULL_FROM_URL' || !body.source_info.video_url) return invalid('source_info needs PULL_FROM_URL and video_url');
+        const publish_id = `v_pub_url~v2-1.${newId()}`;
+        state.createPost('tiktok', req.account!, info.title ?? '', { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details, newId());
+        return ok({ publish_id });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/post/publish/content/init/',
+      creates: true,
+      handle: (req, state) => {
+        const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; photo_images?: string[]; photo_cover_index?: number }; post_mode?: string; media_type?: string };
+        const info = body.post_info ?? {};
+        const photos = body.source_info?.photo_images ?? [];
+        if (body.media_type !== 'PHOTO' || !['DIRECT_POST', 'MEDIA_UPLOAD'].includes(body.post_mode ?? '')) return invalid('media_type must be PHOTO and post_mode DIRECT_POST or MEDIA_UPLOAD');
+        if (!PRIVACY.includes(info.privacy_level ?? '')) return invalid('post_info.privacy_level is invalid');
+        if ((info.title?.length ?? 0) > 90 || (info.description?.length ?? 0) > 4000) return invalid('post_info.title (90) or description (4000) is too long');
+        if (body.source_info?.source !== 'PULL_FROM_URL' || photos.length < 1 || photos.length > 35) return invalid('source_info needs PULL_FROM_URL and 1 to 35 photo_images');
+        if ((body.source_info.photo_cover_index ?? 0) >= photos.length) return invalid('source_info.photo_cover_index is out of range');
+        const publish_id = `p_pub_url~v2.${newId()}`;
+        state.createPost('tiktok', req.account!, info.description ?? '', { publish_id, media_type: 'PHOTO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details, newId());
+        return ok({ publish_id });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/post/publish/status/fetch/',
+      handle: (req, state) => {
+        const publishId = (req.body as { publish_id?: string } | undefined)?.publish_id;
+        const post = state.postsOf('tiktok', req.account).find((p) => details(p).publish_id === publishId);
+        if (!post) return invalid('publish_id is invalid');
+        const d = details(post);
+        d.polls += 1;
+        if (d.polls === 1) return ok({ status: 'PROCESSING_DOWNLOAD', uploaded_bytes: 0 });
+        if (d.media_type === 'VIDEO' && !/\.(mp4|mov|webm)$/i.test(String(d.source_info.video_url))) {
+          d.failed = true;
+          return ok({ status: 'FAILED', fail_reason: 'file_format_check_failed' });
+        }
+        return ok({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: d.post_info.privacy_level === 'SELF_ONLY' ? [] : [post.id] });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/video/list/',
+      handle: (req, state) => {
+        const fields = (req.query.get('fields') ?? '').split(',');
+        const max = (req.body as { max_count?: number } | undefined)?.max_count ?? 10;
+        if (max < 1 || max > 20) return invalid('max_count must be 1 to 20');
+        const videos = state.postsOf('tiktok', req.account).filter((p) => !details(p).failed).reverse().slice(0, max).map((p) => video(p, fields));
+        return ok({ videos, cursor: 0, has_more: false });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/video/query/',
+      handle: (req, state) => {
+        const fields = (req.query.get('fields') ?? '').split(',');
+        const ids = (req.body as { filters?: { video_ids?: string[] } } | undefined)?.filters?.video_ids ?? [];
+        if (!ids.length || ids.length > 20) return invalid('filters.video_ids must have 1 to 20 ids');
+        const videos = state.postsOf('tiktok', req.account).filter((p) => ids.includes(p.id)).map((p) => video(p, fields));
+        return ok({ videos, cursor: 0, has_more: false });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v2/user/info/',
+      handle: (req) => ok({ user: { open_id: `open-${req.account}`, username: req.account, display_name: req.account } }),
+    },
+  ],
+};
