@@ -22,6 +22,10 @@ export interface Stack {
   api(path: string, opts?: HttpOptions): Promise<HttpResponse>;
   /** Starts one more gateway against the same services (and, by default, the same Redis prefix). */
   startGateway(env?: Record<string, string>): Promise<RunningProcess>;
+  /** Starts one more posts replica (scheduler included) on the same database. */
+  startPosts(): Promise<RunningProcess>;
+  /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
+  startPublisher(): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
   stop(): Promise<void>;
 }
@@ -37,24 +41,36 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
   const rateLimitPrefix = uniqueName('t_rl');
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs') };
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
-  const postsProc = await startProcess('posts', 'services/posts/dist/main.js', {
-    ...common,
-    MONGO_DB: postsDb,
-    ACCOUNTS_ADDR: accountsProc.address,
-  });
-  const processes = [accountsProc, postsProc];
+  const processes: RunningProcess[] = [accountsProc];
+  /** Starts one more replica of the posts service (its scheduler runs too). */
+  const startPosts = async () => {
+    const proc = await startProcess('posts', 'services/posts/dist/main.js', { ...common, MONGO_DB: postsDb, ACCOUNTS_ADDR: accountsProc.address });
+    processes.push(proc);
+    return proc;
+  };
+  const postsProc = await startPosts();
   let sandboxUrl: string | undefined;
-  if (opts.publishing) {
-    const sandbox = await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' });
-    sandboxUrl = `http://${sandbox.address}`;
-    const publisher = await startProcess('publisher', 'services/publisher/dist/main.js', {
+  /** Starts one more publisher (needs `publishing: true`). */
+  const startPublisher = async () => {
+    if (!sandboxUrl) throw new Error('start the stack with publishing: true');
+    const proc = await startProcess('publisher', 'services/publisher/dist/main.js', {
       ...common,
       MONGO_DB: publisherDb,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
       SANDBOX_URL: sandboxUrl,
+      // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
+      PUBLISH_ATTEMPT_LEASE_MS: '8000',
+      PUBLISH_JOB_ACK_WAIT_MS: '5000',
     });
-    processes.push(sandbox, publisher);
+    processes.push(proc);
+    return proc;
+  };
+  if (opts.publishing) {
+    const sandbox = await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' });
+    processes.push(sandbox);
+    sandboxUrl = `http://${sandbox.address}`;
+    await startPublisher();
   }
   const startGateway = async (env: Record<string, string> = {}) => {
     const gw = await startProcess('gateway', 'gateway/dist/main.js', {
@@ -82,6 +98,8 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
     http: (path, o) => request(baseUrl, path, o),
     api: (path, o) => request(baseUrl, `/api/v1${path}`, o),
     startGateway,
+    startPosts,
+    startPublisher,
     admin: (args) => runAdmin(args, accountsProc.address),
     stop: async () => {
       accounts.close();

@@ -18,6 +18,10 @@ export const configSchema = z.object({
   PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
   /** Tries per target before it fails (transient errors and rate limits are retried). */
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+  /** An attempt without an outcome this old belongs to a publisher that died (longer than any platform call). */
+  PUBLISH_ATTEMPT_LEASE_MS: z.coerce.number().int().min(1_000).default(45_000),
+  /** A job not acknowledged (nor reported in progress) within this time is delivered again. */
+  PUBLISH_JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
 
 export type PublisherConfig = z.infer<typeof configSchema>;

@@ -27,9 +27,9 @@ runMain(async () => {
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
-    attemptLeaseMs: 60_000,
+    attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
-  const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY });
+  const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
   // No RPCs yet: the gRPC server carries grpc.health.v1 for probes.
   const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [], logger });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');

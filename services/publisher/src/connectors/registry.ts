@@ -1,14 +1,19 @@
 import type { Platform } from '@spa/vocabulary';
 import { blueskyConnector } from './bluesky.js';
 import { discordConnector } from './discord.js';
+import { facebookConnector } from './facebook.js';
+import { instagramConnector } from './instagram.js';
+import { linkedinConnector } from './linkedin.js';
 import { googleBusinessConnector } from './google-business.js';
 import { mastodonConnector } from './mastodon.js';
 import { pinterestConnector } from './pinterest.js';
 import { slackConnector } from './slack.js';
 import { telegramConnector } from './telegram.js';
+import { threadsConnector } from './threads.js';
 import { tiktokConnector } from './tiktok.js';
 import { tumblrConnector } from './tumblr.js';
 import { twitterConnector } from './twitter.js';
+import { youtubeConnector } from './youtube.js';
 import type { Connector } from './types.js';
 
 /** Where each platform's API lives: its real base URL, or the sandbox (`<sandbox>/<platform>`). */
@@ -18,6 +23,11 @@ export type BaseUrls = Partial<Record<Platform, string>>;
 export function connectors(baseUrls: BaseUrls = {}): Partial<Record<Platform, Connector>> {
   return {
     twitter: twitterConnector(baseUrls.twitter),
+    linkedin: linkedinConnector(baseUrls.linkedin),
+    youtube: youtubeConnector(baseUrls.youtube),
+    instagram: instagramConnector(baseUrls.instagram),
+    threads: threadsConnector(baseUrls.threads),
+    facebook: facebookConnector(baseUrls.facebook),
     pinterest: pinterestConnector(baseUrls.pinterest),
     tiktok: tiktokConnector(baseUrls.tiktok),
     bluesky: blueskyConnector(baseUrls.bluesky),

@@ -1,0 +1,79 @@
+// From source, like the platform object (dist's SandboxState is a different class to the type checker).
+import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { facebook } from '../../../../tools/sandbox/src/platforms/facebook.js';
+import { facebookConnector } from './facebook.js';
+import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox([facebook]);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => sandbox.state.reset());
+
+const target: TargetAccount = { socialAccountId: 1, platform: 'facebook', username: 'acme', credentials: { access_token: 'sandbox-acme', page_id: '1001' } };
+const media = (type: 'image' | 'video', url: string): MediaItem => ({ r2Key: `ws/1/${url}`, type, url: `https://cdn.example/${url}`, read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }) });
+const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
+const connector = () => facebookConnector(`${sandbox.url}/facebook`);
+const posts = () => sandbox.state.postsOf('facebook', 'acme');
+
+describe('Facebook Pages connector against the Graph API stand-in', () => {
+  it('posts to the page feed, comments the first comment and later parts, and reads the permalink', async () => {
+    const result = await connector().publish({ target, parts: [part('Hello page', { firstComment: 'link below' }), part('more', { position: 1 })] });
+    const [post] = posts();
+    expect(post?.id).toMatch(/^1001_\d+$/);
+    expect(post?.text).toBe('Hello page');
+    expect(post?.details).toMatchObject({ page: '1001', photos: [], comments: ['link below', 'more'] });
+    expect(result).toEqual({ platformPostId: post?.id, permalink: `https://www.facebook.com/acme/posts/${post?.id.split('_')[1]}` });
+  });
+
+  it('uploads images unpublished and attaches them; posts a video with its description', async () => {
+    await connector().publish({ target, parts: [part('two photos', { contentType: 'image', media: [media('image', 'a.jpg'), media('image', 'b.jpg')] })] });
+    const video = await connector().publish({ target, parts: [part('a clip', { contentType: 'video', media: [media('video', 'v.mp4')] })] });
+    const [photos, clip] = posts();
+    expect(photos?.details.photos).toEqual(['https://cdn.example/a.jpg', 'https://cdn.example/b.jpg']);
+    expect(clip).toMatchObject({ text: 'a clip', details: { video: 'https://cdn.example/v.mp4' } });
+    expect(video.permalink).toBe(`https://www.facebook.com/acme/videos/${clip?.id}/`);
+  });
+
+  it('classifies failures: 5xx transient, 429 rate limited with the hint, code 190 auth, 400 rejected, dropped answer unknown, code 4 rate limited', async () => {
+    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    for (const [fault, kind] of kinds) {
+      sandbox.state.addFault('facebook', fault as never);
+      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect((error as ConnectorError).kind, fault).toBe(kind);
+      if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
+      if (kind === 'auth') expect((error as ConnectorError).status).toBe(400);
+    }
+    expect(posts().map((p) => p.text)).toEqual(['fault drop_after_accept']);
+    const rejected = await connector().publish({ target, parts: [part('')] }).catch((e: unknown) => e);
+    expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
+    await expect(connector().publish({ target: { ...target, credentials: { access_token: 'sandbox-acme' } }, parts: [part('no page')] })).rejects.toMatchObject({ kind: 'auth' });
+    const throttled = await connector().publish({ target: { ...target, credentials: { ...target.credentials, access_token: 'sandbox-throttled' } }, parts: [part('too many')] }).catch((e: unknown) => e);
+    expect(throttled).toMatchObject({ kind: 'rate_limited', status: 400 });
+  });
+
+  it('finds a post whose answer was lost, so it is not published twice', async () => {
+    const since = new Date(Date.now() - 1000);
+    sandbox.state.addFault('facebook', 'drop_after_accept');
+    await expect(connector().publish({ target, parts: [part('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    const id = posts()[0]?.id;
+    expect(await connector().findPublished({ target, parts: [part('maybe sent')] }, since)).toEqual({ platformPostId: id, permalink: `https://www.facebook.com/acme/posts/${id?.split('_')[1]}` });
+    expect(await connector().findPublished({ target, parts: [part('never sent')] }, since)).toBeNull();
+    expect(await connector().findPublished({ target, parts: [part('maybe sent')] }, new Date(Date.now() + 60_000))).toBeNull();
+  });
+
+  it('deletes, reads metrics and validates credentials', async () => {
+    const { platformPostId } = await connector().publish({ target, parts: [part('metrics', { firstComment: 'first' })] });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 900, likes: 17, replies: 1, reposts: 6, clicks: 42 });
+    await connector().delete(target, platformPostId);
+    expect(posts()).toEqual([]);
+    await expect(connector().delete(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected' });
+    expect(await connector().validateCredentials(target)).toBe(true);
+    await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
+  });
+});

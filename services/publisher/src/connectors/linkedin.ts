@@ -1,0 +1,162 @@
+import { callPlatform } from './http.js';
+import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/**
+ * LinkedIn (versioned Posts API under `/rest`, Rest.li 2.0, OAuth 2.0 member token).
+ *
+ * Credentials besides `access_token`: `author_urn`, the author of the posts: `urn:li:person:…`
+ * (scope w_member_social) or `urn:li:organization:…` (w_organization_social, r_organization_social).
+ * validateCredentials reads `/v2/userinfo` (scope openid).
+ *
+ * - The post URN comes back in the `x-restli-id` header of the 201 (empty body).
+ * - Images are uploaded (`/rest/images?action=initializeUpload`, then PUT the bytes to `uploadUrl`);
+ *   a video or document must already be uploaded and given as `part.assetUrn` (`content.media.id`).
+ * - A poll (`content.poll`) uses the text as its question (≤140 chars); durations round up to
+ *   LinkedIn's ONE_DAY / THREE_DAYS / SEVEN_DAYS / FOURTEEN_DAYS.
+ * - LinkedIn has no threads: the first comment, then the parts after the first, become comments on
+ *   the post (`POST /rest/socialActions/{urn}/comments`).
+ * - Metrics: organization posts read `organizationalEntityShareStatistics`; member posts only have
+ *   like and comment counts (`/rest/socialActions/{urn}`).
+ */
+export const LINKEDIN_VERSION = '202608';
+
+/** `commentary` is "little text": these characters are markup unless escaped. */
+export function escapeLittleText(text: string): string {
+  return text.replace(/[\\|{}@[\]()<>#*_~]/g, (c) => `\\${c}`);
+}
+
+const POLL_DURATIONS: Array<[number, string]> = [[1440, 'ONE_DAY'], [4320, 'THREE_DAYS'], [10080, 'SEVEN_DAYS']];
+const pollDuration = (minutes: number) => POLL_DURATIONS.find(([max]) => minutes <= max)?.[1] ?? 'FOURTEEN_DAYS';
+
+export function linkedinConnector(baseUrl = 'https://api.linkedin.com'): Connector {
+  const enc = encodeURIComponent;
+  const headers = (t: TargetAccount, extra: Record<string, string> = {}) => ({
+    authorization: `Bearer ${t.credentials.access_token}`,
+    'linkedin-version': LINKEDIN_VERSION,
+    'x-restli-protocol-version': '2.0.0',
+    ...extra,
+  });
+  const permalink = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
+
+  function author(target: TargetAccount): string {
+    const urn = target.credentials.author_urn;
+    if (!urn || !/^urn:li:(person|organization):./.test(urn)) {
+      throw new ConnectorError('auth', 'linkedin: credentials.author_urn must be urn:li:person:… or urn:li:organization:… (reconnect the account)');
+    }
+    return urn;
+  }
+
+  async function uploadImage(target: TargetAccount, bytes: Buffer): Promise<string> {
+    const init = await callPlatform(`${baseUrl}/rest/images?action=initializeUpload`, {
+      method: 'POST',
+      headers: headers(target),
+      body: { initializeUploadRequest: { owner: author(target) } },
+    });
+    const { uploadUrl, image } = (init.body as { value?: { uploadUrl?: string; image?: string } }).value ?? {};
+    if (!uploadUrl || !image) throw new ConnectorError('rejected', 'linkedin: initializeUpload answered no uploadUrl/image');
+    await callPlatform(uploadUrl, { method: 'PUT', headers: { authorization: `Bearer ${target.credentials.access_token}` }, body: bytes });
+    return image;
+  }
+
+  async function content(target: TargetAccount, part: ContentPart): Promise<Record<string, unknown> | undefined> {
+    if (part.poll) {
+      return {
+        poll: {
+          question: part.body.slice(0, 140),
+          options: part.poll.options.map((text) => ({ text })),
+          settings: { duration: pollDuration(part.poll.durationMinutes), voteSelectionType: 'SINGLE_VOTE' },
+        },
+      };
+    }
+    if (part.assetUrn) {
+      const document = part.media.find((m) => m.type === 'document');
+      const title = part.contentType === 'document' || document ? { title: document?.r2Key.split('/').pop() || 'Document' } : {};
+      return { media: { id: part.assetUrn, ...title } };
+    }
+    if (part.media.some((m) => m.type !== 'image')) {
+      throw new ConnectorError('rejected', 'linkedin: a video or document must be uploaded first and given as part.assetUrn');
+    }
+    const images: string[] = [];
+    for (const item of part.media) images.push(await uploadImage(target, (await item.read()).bytes));
+    if (images.length === 1) return { media: { id: images[0] } };
+    if (images.length > 1) return { multiImage: { images: images.map((id) => ({ id })) } };
+    return undefined;
+  }
+
+  async function createPost(target: TargetAccount, part: ContentPart): Promise<string> {
+    const media = await content(target, part);
+    const answer = await callPlatform(`${baseUrl}/rest/posts`, {
+      method: 'POST',
+      headers: headers(target),
+      body: {
+        author: author(target),
+        commentary: escapeLittleText(part.body),
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        lifecycleState: 'PUBLISHED',
+        isReshareDisabledByAuthor: false,
+        ...(media ? { content: media } : {}),
+      },
+    });
+    const urn = answer.headers.get('x-restli-id');
+    // Accepted, but we cannot tell which post it is: reconcile with findPublished.
+    if (!urn) throw new ConnectorError('unknown_outcome', 'linkedin: POST /rest/posts answered without an x-restli-id header');
+    return urn;
+  }
+
+  async function comment(target: TargetAccount, urn: string, text: string): Promise<void> {
+    await callPlatform(`${baseUrl}/rest/socialActions/${enc(urn)}/comments`, {
+      method: 'POST',
+      headers: headers(target),
+      body: { actor: author(target), object: urn, message: { text } },
+    });
+  }
+
+  return {
+    platform: 'linkedin',
+
+    async publish({ target, parts }: PublishRequest): Promise<Published> {
+      const [first, ...rest] = parts;
+      if (!first) throw new Error('nothing to publish');
+      const urn = await createPost(target, first);
+      if (first.firstComment) await comment(target, urn, first.firstComment);
+      for (const part of rest) await comment(target, urn, part.body);
+      return { platformPostId: urn, permalink: permalink(urn) };
+    },
+
+    async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
+      const answer = await callPlatform(`${baseUrl}/rest/posts?author=${enc(author(target))}&q=author&count=50&sortBy=CREATED`, {
+        headers: headers(target, { 'x-restli-method': 'FINDER' }),
+      });
+      const posts = (answer.body as { elements?: Array<{ id: string; commentary?: string; createdAt?: number }> }).elements ?? [];
+      const text = escapeLittleText(parts[0]?.body ?? '');
+      const found = posts.find((p) => p.commentary === text && (p.createdAt ?? 0) >= since.getTime());
+      return found ? { platformPostId: found.id, permalink: permalink(found.id) } : null;
+    },
+
+    async delete(target: TargetAccount, platformPostId: string): Promise<void> {
+      await callPlatform(`${baseUrl}/rest/posts/${enc(platformPostId)}`, { method: 'DELETE', headers: headers(target, { 'x-restli-method': 'DELETE' }) });
+    },
+
+    async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
+      const owner = author(target);
+      if (owner.startsWith('urn:li:organization:')) {
+        const key = platformPostId.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
+        const answer = await callPlatform(
+          `${baseUrl}/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(owner)}&${key}=List(${enc(platformPostId)})`,
+          { headers: headers(target) },
+        );
+        const s = (answer.body as { elements?: Array<{ totalShareStatistics?: Record<string, number> }> }).elements?.[0]?.totalShareStatistics ?? {};
+        return { impressions: s.impressionCount ?? 0, likes: s.likeCount ?? 0, replies: s.commentCount ?? 0, reposts: s.shareCount ?? 0, clicks: s.clickCount ?? 0 };
+      }
+      const answer = await callPlatform(`${baseUrl}/rest/socialActions/${enc(platformPostId)}`, { headers: headers(target) });
+      const body = answer.body as { likesSummary?: { totalLikes?: number }; commentsSummary?: { aggregatedTotalComments?: number } };
+      return { impressions: 0, likes: body.likesSummary?.totalLikes ?? 0, replies: body.commentsSummary?.aggregatedTotalComments ?? 0, reposts: 0, clicks: 0 };
+    },
+
+    async validateCredentials(target: TargetAccount): Promise<boolean> {
+      await callPlatform(`${baseUrl}/v2/userinfo`, { headers: { authorization: `Bearer ${target.credentials.access_token}` } });
+      return true;
+    },
+  };
+}
