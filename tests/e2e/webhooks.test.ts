@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import { connectNats, jetstream, publishEvent, type NatsConnection } from '@spa/nats';
-import { dropDatabases, REPO_ROOT, startProcess, TEST_INFRA, uniqueName, type RunningProcess } from '@spa/testing';
+import { dropDatabases, runAdmin, startProcess, TEST_INFRA, uniqueName, type RunningProcess } from '@spa/testing';
 import { verifySignature } from '@spa/webhook-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,19 +21,7 @@ interface Hit {
 }
 const hits: Hit[] = [];
 
-function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/admin/dist/main.js'), ...args], {
-      env: { ...process.env, WEBHOOKS_ADDR: webhooks.address },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (args: string[]) => runAdmin(args, { WEBHOOKS_ADDR: webhooks.address });
 async function ok(...args: string[]): Promise<Record<string, any>> {
   const res = await admin(args);
   expect(res.code, res.stderr).toBe(0);

@@ -55,11 +55,14 @@ export function startProcess(name: string, script: string, env: Record<string, s
   });
 }
 
-/** Runs the admin CLI (`spa-admin`) as a real process; resolves with its exit code, stdout and stderr. */
-export function runAdmin(args: string[], accountsAddr: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the admin CLI (`spa-admin`) as a real process against the given service addresses
+ * (`ACCOUNTS_ADDR`, `WEBHOOKS_ADDR`); resolves with its exit code, stdout and stderr.
+ */
+export function runAdmin(args: string[], addresses: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/admin/dist/main.js'), ...args], {
-      env: { ...process.env, ACCOUNTS_ADDR: accountsAddr },
+      env: { ...process.env, ...addresses },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -100,7 +100,7 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
     startGateway,
     startPosts,
     startPublisher,
-    admin: (args) => runAdmin(args, accountsProc.address),
+    admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));

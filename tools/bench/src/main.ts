@@ -12,11 +12,18 @@ import { formatFailures, formatLimiterCheck, formatTable, formatTargets, type Re
 import { benchGatewayList, benchHello, benchListPostsGrpc, listPostsPath } from './scenarios.js';
 import { describeListPage, seedPosts } from './seed.js';
 import { loadSettings, type BenchSettings } from './settings.js';
+import { benchPublishing } from './publishing.js';
 import { benchWebhooks } from './webhooks.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
 async function main(): Promise<void> {
+  if (wanted('gateway')) await benchGateway();
+  if (wanted('webhooks')) await benchWebhooks();
+  if (wanted('publishing')) await benchPublishing();
+}
+
+async function benchGateway(): Promise<void> {
   const settings = loadSettings();
   const rateLimitPrefix = uniqueName('bench_rl');
   progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
@@ -29,7 +36,12 @@ async function main(): Promise<void> {
     await hello?.stop();
     await stack.stop();
   }
-  await benchWebhooks();
+}
+
+/** BENCH_ONLY=gateway,webhooks,publishing picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing'): boolean {
+  const only = process.env.BENCH_ONLY;
+  return !only || only.split(',').includes(part);
 }
 
 async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess, rateLimitPrefix: string): Promise<void> {

@@ -4,6 +4,8 @@ import { nextFreeSlot } from './next-slot.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
 
+const DISPATCH_CONCURRENCY = 16;
+
 /** How long a dispatch claim stands before another dispatcher may finish its work. */
 export const DISPATCH_LEASE_MS = 15_000;
 
@@ -36,7 +38,12 @@ async function sendJob(deps: PostsDeps, claim: Dispatch): Promise<void> {
 export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<number> {
   const now = deps.clock.now();
   let sent = 0;
-  for (const post of await deps.store.duePosts(now, limit)) if (await dispatch(deps, post)) sent += 1;
+  const due = await deps.store.duePosts(now, limit);
+  // A few at a time: each dispatch is a handful of store writes and one publish.
+  for (let i = 0; i < due.length; i += DISPATCH_CONCURRENCY) {
+    const results = await Promise.all(due.slice(i, i + DISPATCH_CONCURRENCY).map((post) => dispatch(deps, post)));
+    sent += results.filter(Boolean).length;
+  }
   for (const stale of await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit)) {
     const post = await deps.store.get(stale.workspaceId, stale.postId);
     if (post?.status === 'publishing') {
