@@ -8,7 +8,7 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
     case 'entity.parse.failed':
       return new AppError('INVALID_PARAMETERS', `Request body is not valid JSON: ${err.message ?? 'parse error'}`);
     case 'entity.too.large':
-      return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than the ${err.limit ?? ''} bytes this endpoint accepts`.replace('the  bytes', 'the size'));
+      return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${err.limit ?? 'its limit'} bytes)`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
     case 'request.aborted':

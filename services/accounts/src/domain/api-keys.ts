@@ -2,7 +2,7 @@ import { AppError, invalidParameters, notFound } from '@spa/errors';
 import { SCOPES, type Scope } from '@spa/vocabulary';
 import type { AccountsDeps } from './ports.js';
 import { API_KEY_PREFIX, hashSecret, newSecret } from './secrets.js';
-import { assertWorkspace } from './workspaces.js';
+import { getWorkspace } from './workspaces.js';
 
 /** Scopes as given at creation: a list of known scopes, or ['all'] for every scope. */
 export function parseScopes(requested: string[]): Scope[] {
@@ -22,7 +22,7 @@ export async function createApiKey(
   deps: AccountsDeps,
   input: { workspaceId: number; userId?: number | undefined; scopes: string[] },
 ): Promise<{ keyId: number; apiKey: string }> {
-  const workspace = await assertWorkspace(deps, input.workspaceId);
+  const workspace = await getWorkspace(deps, input.workspaceId);
   const scopes = parseScopes(input.scopes);
   const userId = input.userId ?? workspace.ownerUserId;
   if (!(await deps.store.isMember(workspace.id, userId))) {
@@ -42,7 +42,7 @@ export async function createApiKey(
 }
 
 export async function revokeApiKey(deps: AccountsDeps, workspaceId: number): Promise<number> {
-  await assertWorkspace(deps, workspaceId);
+  await getWorkspace(deps, workspaceId);
   const revoked = await deps.store.revokeActiveApiKey(workspaceId, deps.clock.now());
   if (!revoked) throw notFound('Active API key');
   return revoked.id;

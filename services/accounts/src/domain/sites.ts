@@ -2,14 +2,14 @@ import { invalidParameters, notFound } from '@spa/errors';
 import type { Site } from './model.js';
 import type { AccountsDeps } from './ports.js';
 import { SITE_TOKEN_PREFIX, hashSecret, newSecret } from './secrets.js';
-import { assertWorkspace } from './workspaces.js';
+import { getWorkspace } from './workspaces.js';
 
 /** Connects a site and returns its Site Connection token (shown once), bound to that site. */
 export async function createSite(
   deps: AccountsDeps,
   input: { workspaceId: number; name: string; url: string },
 ): Promise<{ siteId: number; token: string }> {
-  await assertWorkspace(deps, input.workspaceId);
+  await getWorkspace(deps, input.workspaceId);
   const problems: string[] = [];
   if (!input.name.trim()) problems.push('name must not be empty');
   let url: URL | undefined;

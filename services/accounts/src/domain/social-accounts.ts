@@ -3,13 +3,13 @@ import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import type { SocialAccount } from './model.js';
 import type { AccountsDeps } from './ports.js';
 import { createDefaultSchedule } from './posting-schedules.js';
-import { assertWorkspace } from './workspaces.js';
+import { getWorkspace } from './workspaces.js';
 
 export async function connectSocialAccount(
   deps: AccountsDeps,
   input: { workspaceId: number; platform: string; username: string; sandbox: boolean },
 ): Promise<number> {
-  await assertWorkspace(deps, input.workspaceId);
+  await getWorkspace(deps, input.workspaceId);
   const problems: string[] = [];
   if (!(PLATFORMS as readonly string[]).includes(input.platform)) problems.push(`platform must be one of ${PLATFORMS.join(', ')}`);
   if (!input.username.trim()) problems.push('username must not be empty');

@@ -1,6 +1,6 @@
 import { invalidParameters, notFound } from '@spa/errors';
 import type { AccountsDeps } from './ports.js';
-import { assertWorkspace } from './workspaces.js';
+import { getWorkspace } from './workspaces.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -13,12 +13,12 @@ export async function createUser(deps: AccountsDeps, email: string): Promise<num
 }
 
 export async function addMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
-  await assertWorkspace(deps, workspaceId);
+  await getWorkspace(deps, workspaceId);
   if (!(await deps.store.getUser(userId))) throw notFound(`User ${userId}`);
   await deps.store.addMembership(workspaceId, userId);
 }
 
 export async function removeMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
-  await assertWorkspace(deps, workspaceId);
+  await getWorkspace(deps, workspaceId);
   if (!(await deps.store.removeMembership(workspaceId, userId))) throw notFound(`Membership of user ${userId}`);
 }

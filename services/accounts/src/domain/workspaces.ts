@@ -1,4 +1,4 @@
-import { AppError, invalidParameters, notFound } from '@spa/errors';
+import { invalidParameters, notFound } from '@spa/errors';
 import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '@spa/vocabulary';
 import type { Workspace } from './model.js';
 import type { AccountsDeps } from './ports.js';
@@ -33,9 +33,10 @@ export async function createWorkspace(
   return { workspaceId, ownerUserId };
 }
 
+/** The workspace, or NOT_FOUND. */
 export async function getWorkspace(deps: AccountsDeps, workspaceId: number): Promise<Workspace> {
   const workspace = await deps.store.getWorkspace(workspaceId);
-  if (!workspace) throw notFound('Workspace');
+  if (!workspace) throw notFound(`Workspace ${workspaceId}`);
   return workspace;
 }
 
@@ -49,18 +50,12 @@ export async function setSubscription(
     ...(input.status !== undefined ? { subscriptionStatus: checkStatus(input.status) } : {}),
   };
   const updated = await deps.store.updateWorkspace(input.workspaceId, patch);
-  if (!updated) throw notFound('Workspace');
+  if (!updated) throw notFound(`Workspace ${input.workspaceId}`);
   return updated;
 }
 
 export async function setReviewRequired(deps: AccountsDeps, workspaceId: number, required: boolean): Promise<Workspace> {
   const updated = await deps.store.updateWorkspace(workspaceId, { reviewRequired: required });
-  if (!updated) throw notFound('Workspace');
+  if (!updated) throw notFound(`Workspace ${workspaceId}`);
   return updated;
-}
-
-export async function assertWorkspace(deps: AccountsDeps, workspaceId: number): Promise<Workspace> {
-  const workspace = await deps.store.getWorkspace(workspaceId);
-  if (!workspace) throw new AppError('NOT_FOUND', `Workspace ${workspaceId} not found`);
-  return workspace;
 }

@@ -12,7 +12,8 @@ import { createPost, type NewPost, type NewPostContent } from '../domain/create-
 import { nextFreeSlot } from '../domain/next-slot.js';
 import { publishPost, recordPublishResults } from '../domain/publishing.js';
 import { approvePost, rejectPost } from '../domain/review-post.js';
-import { deletePost, updatePost, type PostPatch } from '../domain/update-post.js';
+import { deletePost } from '../domain/delete-post.js';
+import { updatePost, type PostPatch } from '../domain/update-post.js';
 import type { Post } from '../domain/model.js';
 import type { ListPostsQuery, PostsDeps } from '../domain/ports.js';
 import { getPost, listPosts } from '../domain/read-posts.js';

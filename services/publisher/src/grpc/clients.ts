@@ -20,9 +20,9 @@ function mediaItem(mediaBaseUrl: string, r2Key: string, type: MediaItem['type'])
   };
 }
 
-function toPublish(post: Post, mediaBaseUrl: string): PostToPublish {
+function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostToPublish {
   return {
-    workspaceId: 0,
+    workspaceId,
     postId: post.id,
     status: post.status,
     targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
@@ -54,7 +54,7 @@ export function postsPort(address: string, mediaBaseUrl: string): PostsPort & { 
   return {
     async getPost(workspaceId, postId) {
       const { post } = await client.getPost({ workspaceId, postId });
-      return { ...toPublish(post!, mediaBaseUrl), workspaceId };
+      return toPublish(workspaceId, post!, mediaBaseUrl);
     },
     async recordResults(workspaceId, postId, outcomes) {
       await client.recordPublishResults({ workspaceId, postId, results: outcomes });

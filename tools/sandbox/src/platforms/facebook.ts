@@ -1,6 +1,6 @@
 import type { SandboxPlatform } from '../router.js';
 import type { SandboxState } from '../state.js';
-import { graphError, graphId, graphTime, graphUnauthorized, insightsAnswer, notFound, requested, withToken } from './instagram.js';
+import { graphError, graphId, graphTime, graphUnauthorized, insightsAnswer, notFound, requested, withToken } from './meta-graph.js';
 
 /**
  * Facebook Pages Graph API: POST /:page/feed (message, attached_media), POST /:page/photos (url,

@@ -2,7 +2,7 @@ import type { SandboxPlatform } from '../router.js';
 import {
   carouselChildren, containersOf, containerStatus, createContainer, graphError, graphId, graphTime, graphUnauthorized,
   insightsAnswer, notFound, publishContainer, requested, withToken,
-} from './instagram.js';
+} from './meta-graph.js';
 
 /**
  * Threads API: POST /:user/threads (containers: TEXT with optional poll_attachment, IMAGE image_url,
