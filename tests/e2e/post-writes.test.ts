@@ -161,3 +161,28 @@ describe('Idempotency-Key', () => {
     expectError(await call('/posts', { body: { post: { body: 'y' } }, headers: { 'idempotency-key': 'a'.repeat(256) } }), 422, 'INVALID_PARAMETERS');
   });
 });
+
+describe('hostile input on the write endpoints', () => {
+  it('refuses operator injection, absurd dates and huge arrays with a clear 422, storing nothing', async () => {
+    const before = await count('draft,scheduled');
+    const cases: Array<[string, unknown]> = [
+      ['operator in a string field', { post: { body: { $gt: '' } } }],
+      ['operator as an account id', { post: { body: 'x', post_accounts: [{ social_account_id: { $ne: 0 } }] } }],
+      ['operator in a query-like key', { post: { body: 'x', $where: '1' } }],
+      ['a date that is not a date', { post: { body: 'x', scheduled_at: '2026-02-30T25:61:00Z' } }],
+      ['a date without a zone', { post: { body: 'x', scheduled_at: '2030-01-01 10:00' } }],
+      ['a date in the year 275760', { post: { body: 'x', scheduled_at: '+275760-09-13T00:00:00.000Z' } }],
+      ['too many contents', { post: { body: 'x', post_contents: Array.from({ length: 101 }, () => ({ platform: 'twitter' })) } }],
+      ['too many targets', { post: { body: 'x', post_accounts: Array.from({ length: 51 }, (_, i) => ({ social_account_id: i + 1 })) } }],
+    ];
+    for (const [what, body] of cases) {
+      const res = await call('/posts', { body });
+      expect(res.status, `${what}: ${res.text}`).toBe(422);
+      expect(res.json.error.code, what).toBe('INVALID_PARAMETERS');
+      expect(res.json.error.details.length, what).toBeGreaterThan(0);
+    }
+    const filter = await call('/posts?status[$ne]=x');
+    expect(filter.status).toBe(422);
+    expect(await count('draft,scheduled')).toBe(before);
+  });
+});

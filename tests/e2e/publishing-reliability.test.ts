@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, freshClientAddress, request, startStack, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
 
 /**
- * Scaled to this 2-core machine and its FerretDB: 60 posts with 3 targets each (the issue's 1,000 is
- * for a production-size store); the properties are the same.
+ * RELIABILITY_POSTS posts with 3 targets each: 1,000 in scripts/test (the issue's figure), fewer for a
+ * quick local run.
  */
-const POSTS = 60;
+const POSTS = Number(process.env.RELIABILITY_POSTS ?? 1_000);
 const PLATFORMS = ['twitter', 'mastodon', 'bluesky'] as const;
 
 let stack: Stack;
@@ -27,21 +27,34 @@ describe('publishing survives crashes and replicas', () => {
     const accounts = await Promise.all(
       PLATFORMS.map(async (platform) => (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `rel_${platform}`, sandbox: true })).socialAccountId),
     );
-    const at = new Date(Date.now() + 3_000).toISOString();
-    const created = await call('/posts/bulk', {
-      body: { posts: Array.from({ length: POSTS }, (_, i) => ({ body: `reliable ${i}`, scheduled_at: at, post_accounts: accounts.map((id) => ({ social_account_id: id })) })) },
-    });
-    expect(created.status, created.text).toBe(201);
-    const ids: number[] = created.json.posts.map((p: { id: number }) => p.id);
+    const at = new Date(Date.now() + 5_000 + POSTS * 40).toISOString();
+    const ids: number[] = [];
+    for (let start = 0; start < POSTS; start += 100) {
+      const posts = Array.from({ length: Math.min(100, POSTS - start) }, (_, i) => ({
+        body: `reliable ${start + i}`,
+        scheduled_at: at,
+        post_accounts: accounts.map((id) => ({ social_account_id: id })),
+      }));
+      const created = await call('/posts/bulk', { body: { posts } });
+      expect(created.status, created.text).toBe(201);
+      ids.push(...created.json.posts.map((p: { id: number }) => p.id));
+    }
 
     // Kill publishers with SIGKILL while jobs are in flight, and bring them back.
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 60_000 + POSTS * 500;
     let kills = 0;
-    const terminal = async () => (await call('/posts?status=posted,failed,partial&limit=200')).json.meta.total_count as number;
+    // Under this load a list can outlast the gateway's 5 s deadline (503): then ask again.
+    let lastCount = 0;
+    const terminal = async () => {
+      const res = await call('/posts?status=posted,failed,partial&limit=1');
+      if (res.status === 200) lastCount = res.json.meta.total_count as number;
+      else expect(res.status, res.text).toBe(503);
+      return lastCount;
+    };
     while ((await terminal()) < POSTS && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1_500));
+      await new Promise((r) => setTimeout(r, 3_000));
       const victim = extra.pop() ?? stack.processes.find((p) => p.name === 'publisher' && p.child.exitCode === null && p.child.signalCode === null);
-      if (victim && kills < 4) {
+      if (victim && kills < 6 && Date.parse(at) < Date.now()) {
         await victim.stop('SIGKILL');
         kills += 1;
         extra.push(await stack.startPublisher());
@@ -50,7 +63,10 @@ describe('publishing survives crashes and replicas', () => {
     expect(kills).toBeGreaterThan(0);
     expect(await terminal()).toBe(POSTS);
 
-    const posts = (await call('/posts?status=posted,failed,partial&limit=200')).json.posts as Array<{ id: number; status: string; body: string; post_accounts: Array<{ platform_status: string }> }>;
+    const posts: Array<{ id: number; status: string; post_accounts: Array<{ platform_status: string }> }> = [];
+    for (let offset = 0; offset < POSTS; offset += 200) {
+      posts.push(...(await call(`/posts?status=posted,failed,partial&limit=200&offset=${offset}&sort=id&sort_direction=asc`)).json.posts);
+    }
     expect(posts.map((p) => p.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
     expect(posts.every((p) => p.status === 'posted' && p.post_accounts.every((t) => t.platform_status === 'posted'))).toBe(true);
     for (const platform of PLATFORMS) {
@@ -59,5 +75,5 @@ describe('publishing survives crashes and replicas', () => {
       expect(texts.length, `${platform}: every target once`).toBe(POSTS);
       expect(new Set(texts).size, `${platform}: none twice`).toBe(POSTS);
     }
-  }, 180_000);
+  }, 240_000 + POSTS * 600);
 });

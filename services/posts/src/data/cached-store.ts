@@ -35,6 +35,10 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.scheduledTimes(workspaceId, socialAccountId, from, to);
   }
 
+  databaseNow(): Promise<Date> {
+    return this.inner.databaseNow();
+  }
+
   duePosts(now: Date, limit: number): Promise<Post[]> {
     return this.inner.duePosts(now, limit);
   }

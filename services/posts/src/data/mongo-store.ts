@@ -143,7 +143,7 @@ export class MongoPostsStore implements PostsStore {
   readonly models: PostsModels;
   private readonly ids: IdAllocator;
 
-  constructor(connection: Connection) {
+  constructor(private readonly connection: Connection) {
     this.models = registerModels(connection);
     this.ids = new IdAllocator(connection);
   }
@@ -243,6 +243,11 @@ export class MongoPostsStore implements PostsStore {
       { scheduled_at: 1 },
     ).lean<Array<{ scheduled_at: Date }>>();
     return docs.map((d) => d.scheduled_at);
+  }
+
+  async databaseNow(): Promise<Date> {
+    const hello = await this.connection.db!.command({ hello: 1 });
+    return hello.localTime instanceof Date ? hello.localTime : new Date();
   }
 
   async duePosts(now: Date, limit: number): Promise<Post[]> {

@@ -41,6 +41,8 @@ export interface PostsStore {
   ): Promise<Post | null>;
   /** When the account's upcoming posts (scheduled, pending review or publishing) are due, within [from, to]. */
   scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]>;
+  /** The database server's clock: one clock for every scheduler replica, whatever their own clocks say. */
+  databaseNow(): Promise<Date>;
   /** Scheduled posts of every workspace whose time has come, oldest first. */
   duePosts(now: Date, limit: number): Promise<Post[]>;
   /** Inserts the dispatch claim; false when another dispatcher holds it. */

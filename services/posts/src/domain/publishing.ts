@@ -34,9 +34,12 @@ async function sendJob(deps: PostsDeps, claim: Dispatch): Promise<void> {
   await deps.store.markDispatchSent(claim.id, deps.clock.now());
 }
 
-/** One pass of the scheduler: dispatches due posts and re-sends jobs of claims whose holder died. */
+/**
+ * One pass of the scheduler: dispatches the posts due by the database's clock (so replicas with
+ * skewed clocks agree), and re-sends jobs of claims whose holder died.
+ */
 export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<number> {
-  const now = deps.clock.now();
+  const now = await deps.store.databaseNow();
   let sent = 0;
   const due = await deps.store.duePosts(now, limit);
   // A few at a time: each dispatch is a handful of store writes and one publish.
