@@ -44,6 +44,17 @@ export class SandboxState {
     return this.posts.filter((p) => p.platform === platform && (account === undefined || p.account === account));
   }
 
+  /**
+   * One page of the account's posts, newest first, starting after the post `after` (a cursor, as the
+   * platforms' `max_id` / `cursor` / `pagination_token` do); `next` is the cursor of the following page.
+   */
+  page(posts: SandboxPost[], limit: number, after?: string | null): { items: SandboxPost[]; next: string | undefined } {
+    const newestFirst = [...posts].reverse();
+    const start = after ? newestFirst.findIndex((p) => p.id === after) + 1 : 0;
+    const items = newestFirst.slice(start, start + limit);
+    return { items, next: start + limit < newestFirst.length ? items.at(-1)?.id : undefined };
+  }
+
   find(platform: string, id: string): SandboxPost | undefined {
     return this.posts.find((p) => p.platform === platform && p.id === id);
   }

@@ -1,3 +1,4 @@
+import { findInPages } from './recent-posts.js';
 import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
@@ -94,10 +95,17 @@ export function blueskyConnector(baseUrl = 'https://bsky.social'): Connector {
     },
 
     async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
-      const query = new URLSearchParams({ repo: repo(target), collection: POST, limit: '100' });
-      const answer = await xrpc(target, `com.atproto.repo.listRecords?${query}`);
-      const records = (answer.body as { records?: Array<{ uri: string; value?: { text?: string; createdAt?: string; reply?: unknown } }> }).records ?? [];
-      const found = records.find((r) => !r.value?.reply && r.value?.text === parts[0]?.body && Date.parse(r.value?.createdAt ?? '') >= since.getTime());
+      type Entry = { uri: string; value?: { text?: string; createdAt?: string; reply?: unknown } };
+      const created = (r: Entry) => Date.parse(r.value?.createdAt ?? '');
+      const found = await findInPages(
+        async (cursor) => {
+          const query = new URLSearchParams({ repo: repo(target), collection: POST, limit: '100', ...(cursor ? { cursor } : {}) });
+          const body = (await xrpc(target, `com.atproto.repo.listRecords?${query}`)).body as { records?: Entry[]; cursor?: string };
+          return { items: body.records ?? [], next: body.cursor };
+        },
+        (r) => !r.value?.reply && r.value?.text === parts[0]?.body && created(r) >= since.getTime(),
+        (r) => created(r) < since.getTime(),
+      );
       return found ? { platformPostId: found.uri, permalink: permalink(target, found.uri) } : null;
     },
 

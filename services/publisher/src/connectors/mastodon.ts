@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findInPages } from './recent-posts.js';
 import { callPlatform, field } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
@@ -84,9 +85,16 @@ export function mastodonConnector(baseUrl = 'https://mastodon.social', options: 
 
     async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
       const id = await me(target);
-      const answer = await callPlatform(`${instance(target)}/api/v1/accounts/${encodeURIComponent(id)}/statuses?limit=40&exclude_replies=true`, { headers: auth(target) });
-      const statuses = (answer.body as Array<{ id: string; url: string; content: string; created_at: string }>) ?? [];
-      const found = statuses.find((s) => plainText(s.content) === parts[0]?.body.trim() && Date.parse(s.created_at) >= since.getTime());
+      type Status = { id: string; url: string; content: string; created_at: string };
+      const found = await findInPages(
+        async (maxId) => {
+          const query = new URLSearchParams({ limit: '40', exclude_replies: 'true', ...(maxId ? { max_id: maxId } : {}) });
+          const statuses = ((await callPlatform(`${instance(target)}/api/v1/accounts/${encodeURIComponent(id)}/statuses?${query}`, { headers: auth(target) })).body as Status[]) ?? [];
+          return { items: statuses, next: statuses.at(-1)?.id };
+        },
+        (s) => plainText(s.content) === parts[0]?.body.trim() && Date.parse(s.created_at) >= since.getTime(),
+        (s) => Date.parse(s.created_at) < since.getTime(),
+      );
       return found ? { platformPostId: found.id, permalink: found.url } : null;
     },
 

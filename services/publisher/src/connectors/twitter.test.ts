@@ -57,6 +57,14 @@ describe('X connector against the X API v2 stand-in', () => {
     expect(await connector().findPublished({ target, parts: [part('never sent')] }, since)).toBeNull();
   });
 
+  it('finds the post under many newer ones, page by page', async () => {
+    const since = new Date(Date.now() - 1000);
+    await connector().publish({ target, parts: [part('buried')] });
+    for (let i = 0; i < 250; i++) sandbox.state.createPost('twitter', 'acme', `newer ${i}`);
+    const found = await connector().findPublished({ target, parts: [part('buried')] }, since);
+    expect(found?.platformPostId).toBe(sandbox.state.postsOf('twitter').find((p) => p.text === 'buried')?.id);
+  });
+
   it('deletes, reads metrics and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics')] });
     expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 100, likes: 7, replies: 2, reposts: 4, clicks: 4 });

@@ -1,4 +1,5 @@
 import { callPlatform, field } from './http.js';
+import { findInPages } from './recent-posts.js';
 import type { Connector, ContentPart, PostMetrics, Published, PublishRequest, TargetAccount } from './types.js';
 
 /**
@@ -59,11 +60,16 @@ export function twitterConnector(baseUrl = 'https://api.x.com'): Connector {
 
     async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
       const userId = await me(target);
-      const answer = await callPlatform(`${baseUrl}/2/users/${encodeURIComponent(userId)}/tweets?max_results=100&start_time=${encodeURIComponent(since.toISOString())}`, {
-        headers: auth(target),
-      });
-      const tweets = ((answer.body as { data?: Array<{ id: string; text: string }> }).data ?? []);
-      const found = tweets.find((t) => t.text === parts[0]?.body);
+      const found = await findInPages(
+        async (token) => {
+          const query = new URLSearchParams({ max_results: '100', start_time: since.toISOString(), ...(token ? { pagination_token: token } : {}) });
+          const answer = await callPlatform(`${baseUrl}/2/users/${encodeURIComponent(userId)}/tweets?${query}`, { headers: auth(target) });
+          const body = answer.body as { data?: Array<{ id: string; text: string }>; meta?: { next_token?: string } };
+          return { items: body.data ?? [], next: body.meta?.next_token };
+        },
+        (t) => t.text === parts[0]?.body,
+        () => false, // start_time already bounds the window
+      );
       return found ? { platformPostId: found.id, permalink: permalink(target, found.id) } : null;
     },
 

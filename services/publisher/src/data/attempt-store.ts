@@ -7,6 +7,7 @@ interface AttemptDoc {
   post_account_id: number;
   n: number;
   started_at: Date;
+  alive_at?: Date | null;
   outcome?: Attempt['outcome'] | null;
 }
 
@@ -16,7 +17,7 @@ export class MongoAttemptStore implements AttemptStore {
 
   constructor(connection: Connection) {
     const schema = new Schema(
-      { _id: String, post_account_id: { type: Number, required: true }, n: { type: Number, required: true }, started_at: { type: Date, required: true }, outcome: Schema.Types.Mixed },
+      { _id: String, post_account_id: { type: Number, required: true }, n: { type: Number, required: true }, started_at: { type: Date, required: true }, alive_at: Date, outcome: Schema.Types.Mixed },
       { collection: 'attempts', versionKey: false },
     );
     schema.index({ post_account_id: 1, n: 1 });
@@ -25,7 +26,7 @@ export class MongoAttemptStore implements AttemptStore {
 
   async attempts(postAccountId: number): Promise<Attempt[]> {
     const docs = await this.model.find({ post_account_id: postAccountId }).sort({ n: 1 }).lean<AttemptDoc[]>();
-    return docs.map((d) => ({ postAccountId: d.post_account_id, n: d.n, startedAt: d.started_at, outcome: d.outcome ?? undefined }));
+    return docs.map((d) => ({ postAccountId: d.post_account_id, n: d.n, startedAt: d.started_at, aliveAt: d.alive_at ?? undefined, outcome: d.outcome ?? undefined }));
   }
 
   async claim(a: Attempt): Promise<boolean> {
@@ -36,6 +37,10 @@ export class MongoAttemptStore implements AttemptStore {
       if (isDuplicateKeyError(err)) return false;
       throw err;
     }
+  }
+
+  async touch(postAccountId: number, n: number, at: Date): Promise<void> {
+    await this.model.updateOne({ _id: `${postAccountId}:${n}`, outcome: null }, { $set: { alive_at: at } });
   }
 
   async record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void> {

@@ -34,6 +34,8 @@ export interface Attempt {
   postAccountId: number;
   n: number;
   startedAt: Date;
+  /** Renewed by the owner while its call runs; a lease counts from here. */
+  aliveAt?: Date | undefined;
   /** Absent while the attempt runs (or if its publisher died during it). */
   outcome?:
     | { kind: 'posted'; platformPostId: string; permalink: string }
@@ -49,6 +51,8 @@ export interface AttemptStore {
   claim(attempt: Attempt): Promise<boolean>;
   /** Records the outcome (only the claimer writes an attempt). */
   record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void>;
+  /** The owner says it is still working on the attempt (renews its lease). */
+  touch(postAccountId: number, n: number, at: Date): Promise<void>;
 }
 
 export interface PublisherDeps {

@@ -41,7 +41,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     const attempts = await deps.attempts.attempts(postAccountId);
     const last = attempts.at(-1);
     if (last?.outcome?.kind === 'posted' || (last?.outcome?.kind === 'failed' && last.outcome.final)) return toResult(postAccountId, last.outcome);
-    if (last && !last.outcome && deps.clock.now().getTime() - last.startedAt.getTime() < deps.attemptLeaseMs) {
+    if (last && !last.outcome && deps.clock.now().getTime() - (last.aliveAt ?? last.startedAt).getTime() < deps.attemptLeaseMs) {
       return null; // Another publisher is on it right now: leave the job to it.
     }
     if (last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
@@ -70,10 +70,17 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     }
     const attempt: Attempt = { postAccountId, n: attempts.length + 1, startedAt: deps.clock.now() };
     if (!(await deps.attempts.claim(attempt))) return null;
-    const outcome = await connector.publish(request).then(
-      (p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }),
-      outcomeOf,
-    );
+    // Renew the lease while the call runs (a thread, uploads or status polling can outlast it), so no
+    // other publisher takes a live attempt for a dead one.
+    let touching: Promise<void> = Promise.resolve();
+    const renew = setInterval(() => {
+      touching = deps.attempts.touch(postAccountId, attempt.n, deps.clock.now()).catch(() => undefined);
+    }, Math.max(deps.attemptLeaseMs / 4, 250));
+    const outcome = await connector
+      .publish(request)
+      .then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }), outcomeOf)
+      .finally(() => clearInterval(renew));
+    await touching; // never let a late renewal land after (and over) the outcome
     await deps.attempts.record(postAccountId, attempt.n, outcome);
   }
 }

@@ -132,12 +132,9 @@ export const bluesky: SandboxPlatform = {
         if (!repo || req.query.get('collection') !== POST) return invalid('Params must have the properties "repo" and "collection"');
         const account = repo.replace(/^did:plc:/, '').replace(/\.bsky\.social$/, '');
         const limit = Math.min(Number(req.query.get('limit') ?? 50), 100);
-        const records = state
-          .postsOf('bluesky', account)
-          .reverse()
-          .slice(0, limit)
-          .map((p) => ({ uri: p.details.uri, cid: p.details.cid, value: p.details.record }));
-        return { status: 200, body: { records } };
+        const { items, next } = state.page(state.postsOf('bluesky', account), limit, req.query.get('cursor'));
+        const records = items.map((p) => ({ uri: p.details.uri, cid: p.details.cid, value: p.details.record }));
+        return { status: 200, body: next ? { records, cursor: next } : { records } };
       },
     },
     {

@@ -161,12 +161,8 @@ export const mastodon: SandboxPlatform = {
       handle: (req, state) => {
         const limit = Math.min(Number(req.query.get('limit') ?? 20), 40);
         const noReplies = req.query.get('exclude_replies') === 'true';
-        const statuses = state
-          .postsOf('mastodon', accountName(req.params.id!))
-          .filter((p) => !(noReplies && p.details.in_reply_to_id))
-          .reverse()
-          .slice(0, limit)
-          .map((p) => status(req, p));
+        const mine = state.postsOf('mastodon', accountName(req.params.id!)).filter((p) => !(noReplies && p.details.in_reply_to_id));
+        const statuses = state.page(mine, limit, req.query.get('max_id')).items.map((p) => status(req, p));
         return { status: 200, body: statuses };
       },
     },

@@ -60,11 +60,12 @@ export const twitter: SandboxPlatform = {
       handle: (req, state) => {
         const since = Date.parse(req.query.get('start_time') ?? '1970-01-01T00:00:00Z');
         const account = req.params.id!.replace(/^u-/, '');
-        const data = state
-          .postsOf('twitter', account)
-          .filter((p) => p.createdAt.getTime() >= since)
-          .map((p) => ({ id: p.id, text: p.text, created_at: p.createdAt.toISOString() }));
-        return { status: 200, body: data.length ? { data, meta: { result_count: data.length } } : { meta: { result_count: 0 } } };
+        const limit = Math.min(Number(req.query.get('max_results') ?? 10), 100);
+        const recent = state.postsOf('twitter', account).filter((p) => p.createdAt.getTime() >= since);
+        const { items, next } = state.page(recent, limit, req.query.get('pagination_token'));
+        const data = items.map((p) => ({ id: p.id, text: p.text, created_at: p.createdAt.toISOString() }));
+        const meta = { result_count: data.length, ...(next ? { next_token: next } : {}) };
+        return { status: 200, body: data.length ? { data, meta } : { meta } };
       },
     },
     {
