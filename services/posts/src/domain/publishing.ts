@@ -24,7 +24,10 @@ export async function dispatch(deps: PostsDeps, post: Post): Promise<boolean> {
     const held = await deps.store.getDispatch(claim.id);
     if (!held || held.jobSentAt || now.getTime() - held.claimedAt.getTime() < DISPATCH_LEASE_MS) return false;
   }
-  await deps.store.transition(post.workspaceId, post.id, 'scheduled', { status: 'publishing', updatedAt: now });
+  const moved = await deps.store.transition(post.workspaceId, post.id, 'scheduled', { status: 'publishing', updatedAt: now });
+  // Not scheduled any more: either a dead claimer already moved it (send its job), or it was edited
+  // or deleted meanwhile (nothing to publish).
+  if (!moved && (await deps.store.get(post.workspaceId, post.id))?.status !== 'publishing') return false;
   await sendJob(deps, claim);
   return true;
 }

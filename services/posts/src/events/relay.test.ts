@@ -3,13 +3,13 @@ import { jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
-import { connectNats, jetstream, type NatsConnection } from '@spa/nats';
+import { connectNats, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvePost } from '../domain/review-post.js';
 import { createPost } from '../domain/create-post.js';
 import type { AccountsPort, PostsDeps } from '../domain/ports.js';
 import { MongoPostsStore } from '../data/mongo-store.js';
-import { EventRelay, POSTS_STREAM } from './relay.js';
+import { EventRelay } from './relay.js';
 
 let connection: Connection;
 let nc: NatsConnection;

@@ -3,7 +3,6 @@ import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnectio
 import type { PostsModels } from '../data/models.js';
 import type { OutboxEntry } from '../data/outbox.js';
 
-export { POSTS_STREAM };
 
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;
