@@ -7,6 +7,8 @@ export const configSchema = z.object({
   REDIS_URL: env.redisUrl,
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
+  GENERATION_ADDR: env.address('127.0.0.1:50054'),
+  MEDIA_ADDR: env.address('127.0.0.1:50055'),
   /** Proxy hops to trust for the client IP (X-Forwarded-For); 0 when the gateway faces clients directly. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** How long an authentication result is reused; at most 5 s so that a revoked key stops within 5 s. */

@@ -11,6 +11,8 @@ export interface Stack {
   baseUrl: string;
   accountsAddr: string;
   postsAddr: string;
+  mediaAddr: string;
+  generationAddr: string;
   processes: RunningProcess[];
   /** Direct gRPC access to accounts (setup in tests; the CLI has its own tests). */
   accounts: PromiseClient<AccountsServiceClient>;
@@ -34,10 +36,21 @@ export interface Stack {
  * Starts accounts, posts and a gateway as real processes on free ports, with fresh databases
  * and a fresh rate-limit prefix, against the real MongoDB-compatible store, NATS and Redis.
  */
-export async function startStack(opts: { gatewayEnv?: Record<string, string>; publishing?: boolean } = {}): Promise<Stack> {
+export interface StackOptions {
+  gatewayEnv?: Record<string, string>;
+  /** Extra environment of the media service (e.g. S3 storage settings). */
+  mediaEnv?: Record<string, string>;
+  /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
+  generationEnv?: Record<string, string>;
+  publishing?: boolean;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
   const publisherDb = uniqueName('t_publisher');
+  const mediaDb = uniqueName('t_media');
+  const generationDb = uniqueName('t_generation');
   const rateLimitPrefix = uniqueName('t_rl');
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs') };
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
@@ -49,6 +62,17 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
     return proc;
   };
   const postsProc = await startPosts();
+  const mediaProc = await startProcess('media', 'services/media/dist/main.js', { ...common, MONGO_DB: mediaDb, ACCOUNTS_ADDR: accountsProc.address, ...opts.mediaEnv });
+  processes.push(mediaProc);
+  const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
+    ...common,
+    MONGO_DB: generationDb,
+    ACCOUNTS_ADDR: accountsProc.address,
+    POSTS_ADDR: postsProc.address,
+    MEDIA_ADDR: mediaProc.address,
+    ...opts.generationEnv,
+  });
+  processes.push(generationProc);
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
   const startPublisher = async () => {
@@ -78,6 +102,8 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
       REDIS_URL: TEST_INFRA.redisUrl,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
+      GENERATION_ADDR: generationProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...opts.gatewayEnv,
       ...env,
@@ -92,6 +118,8 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
     baseUrl,
     accountsAddr: accountsProc.address,
     postsAddr: postsProc.address,
+    mediaAddr: mediaProc.address,
+    generationAddr: generationProc.address,
     processes,
     accounts,
     sandboxUrl,
@@ -104,7 +132,7 @@ export async function startStack(opts: { gatewayEnv?: Record<string, string>; pu
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb]);
     },
   };
 }
