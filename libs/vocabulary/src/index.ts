@@ -32,3 +32,18 @@ export const QUEUE_STATUSES: readonly PostStatus[] = ['draft', 'pending_review',
 
 export const CONTENT_TYPES = ['text', 'image', 'video', 'document', 'poll'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** Preference values the API accepts (the contract shows the fields, not their values). */
+export const PREFERENCE_TONES = ['professional', 'casual', 'friendly', 'witty', 'bold', 'inspirational', 'educational'] as const;
+export type PreferenceTone = (typeof PREFERENCE_TONES)[number];
+export const PREFERENCE_STRUCTURES = ['auto', 'short', 'hook_body_cta', 'list', 'story', 'question'] as const;
+export type PreferenceStructure = (typeof PREFERENCE_STRUCTURES)[number];
+export const THEMES = ['light', 'dark', 'system'] as const;
+export const EMAIL_NOTIFICATIONS = ['post_failure', 'weekly_briefing', 'product_tips', 're_engagement'] as const;
+
+/** Where a custom rule applies ("reply" is the value the contract shows). */
+export const CUSTOM_RULE_SCOPES = ['all', 'post', 'thread', 'reply', 'carousel'] as const;
+export type CustomRuleScope = (typeof CUSTOM_RULE_SCOPES)[number];
+
+/** Daily AI generations per plan (DESIGN section 7). */
+export const DAILY_GENERATIONS: Readonly<Record<Tier, number>> = { free: 0, starter: 100, pro: 500, team: 2000 };
