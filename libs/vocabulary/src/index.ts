@@ -47,3 +47,9 @@ export type CustomRuleScope = (typeof CUSTOM_RULE_SCOPES)[number];
 
 /** Daily AI generations per plan (DESIGN section 7). */
 export const DAILY_GENERATIONS: Readonly<Record<Tier, number>> = { free: 0, starter: 100, pro: 500, team: 2000 };
+
+/** How many days ahead posts may be scheduled, per plan (the subscription's `max_schedule_days`). */
+export const MAX_SCHEDULE_DAYS: Readonly<Record<Tier, number>> = { free: 0, starter: 30, pro: 90, team: 365 };
+
+/** Bounds of a custom rule (characters, after trimming) and how many rules a workspace may hold. */
+export const CUSTOM_RULE_LIMITS = { maxTitle: 120, maxContent: 2000, perWorkspace: 50 } as const;

@@ -21,7 +21,8 @@ const USAGE = `usage: spa-admin <command> [flags]
   workspace set-review --workspace W --required true|false
   user create --email E
   member add|remove --workspace W --user U
-  subscription set --workspace W [--tier T] [--status S]
+  subscription set --workspace W [--tier T] [--status S] [--period-end ISO-DATE-TIME] [--cancel-at-period-end true|false]
+  subscription show --workspace W
   key create --workspace W [--user U] --scopes s1,s2|all
   key revoke --workspace W
   site create --workspace W --name N --url U
@@ -68,8 +69,21 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
     return { workspace_id: int(f, 'workspace'), user_id: int(f, 'user'), member: false };
   },
   'subscription set': async (a, f) => {
-    const r = await a.setSubscription({ workspaceId: int(f, 'workspace'), tier: optStr(f, 'tier'), status: optStr(f, 'status') });
+    const r = await a.setSubscription({
+      workspaceId: int(f, 'workspace'),
+      tier: optStr(f, 'tier'),
+      status: optStr(f, 'status'),
+      currentPeriodEnd: optStr(f, 'period-end'),
+      cancelAtPeriodEnd: f['cancel-at-period-end'] === undefined ? undefined : bool(f, 'cancel-at-period-end'),
+    });
     return { workspace_id: r.workspace?.id, tier: r.workspace?.tier, status: r.workspace?.subscriptionStatus };
+  },
+  'subscription show': async (a, f) => {
+    const { subscription: s, timezone } = await a.getSubscription({ workspaceId: int(f, 'workspace') });
+    return {
+      id: s?.id, tier: s?.tier, status: s?.status, current_period_end: s?.currentPeriodEnd,
+      cancel_at_period_end: s?.cancelAtPeriodEnd, max_schedule_days: s?.maxScheduleDays, timezone,
+    };
   },
   'key create': async (a, f) => {
     const r = await a.createApiKey({
@@ -95,7 +109,7 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
   },
 };
 
-const STRING_FLAGS = ['name', 'tier', 'status', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username', ...WEBHOOK_FLAGS];
+const STRING_FLAGS = ['name', 'tier', 'status', 'period-end', 'cancel-at-period-end', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username', ...WEBHOOK_FLAGS];
 const OPTIONS: Record<string, { type: 'string' | 'boolean' }> = {
   ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])),
   sandbox: { type: 'boolean' },

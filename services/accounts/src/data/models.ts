@@ -1,4 +1,44 @@
 import { Schema, type Connection } from 'mongoose';
+import type { RevisionDoc } from './revisions.js';
+
+/** The preferences a workspace has set (only those; defaults live in the domain). */
+export interface PreferencesState {
+  tone?: string;
+  include_emoji?: boolean;
+  structure?: string;
+  custom_rules?: string;
+  timezone?: string;
+  use_post_metrics_for_ai?: boolean;
+  theme?: string;
+  ai_model?: string;
+  email_notifications?: { post_failure?: boolean; weekly_briefing?: boolean; product_tips?: boolean; re_engagement?: boolean };
+  updated_at: Date;
+}
+
+/** The changeable fields of a custom rule. */
+export interface CustomRuleState {
+  title: string;
+  content: string;
+  active: boolean;
+  scope: string;
+  updated_at: Date;
+}
+
+function revisionSchema(collection: string) {
+  const schema = new Schema(
+    {
+      _id: String,
+      key: { type: String, required: true },
+      workspace_id: { type: Number, required: true },
+      rev: { type: Number, required: true },
+      // Emptied once a newer revision exists.
+      state: { type: Schema.Types.Mixed },
+    },
+    { collection, versionKey: false, minimize: false },
+  );
+  schema.index({ workspace_id: 1, key: 1, rev: -1 });
+  return schema;
+}
 
 /** Mongoose schemas of the accounts database. `_id` is the public integer id. */
 export function registerModels(connection: Connection) {
@@ -13,6 +53,8 @@ export function registerModels(connection: Connection) {
         review_required: { type: Boolean, default: false },
         owner_user_id: { type: Number, required: true },
         created_at: { type: Date, required: true },
+        current_period_end: { type: Date },
+        cancel_at_period_end: { type: Boolean, default: false },
       },
       { collection: 'workspaces', versionKey: false },
     ),
@@ -100,7 +142,24 @@ export function registerModels(connection: Connection) {
   );
   scheduleSchema.index({ workspace_id: 1 });
   const PostingSchedule = connection.model('PostingSchedule', scheduleSchema);
-  return { Workspace, User, Membership, ApiKey, Site, SocialAccount, PostingSchedule };
+
+  // Preferences and custom rule contents change through revisions (see RevisionLog): exact under concurrency.
+  const PreferencesRevision = connection.model<RevisionDoc<object>>('PreferencesRevision', revisionSchema('preferences_revisions'));
+
+  const customRuleSchema = new Schema(
+    {
+      _id: Number,
+      workspace_id: { type: Number, required: true, index: true },
+      // "<workspace>:<n>", n below the per-workspace maximum: the unique index caps the rules of a workspace
+      // atomically (no counter to race on); deleting a rule frees its slot.
+      slot: { type: String, required: true, unique: true },
+      created_at: { type: Date, required: true },
+    },
+    { collection: 'custom_rules', versionKey: false },
+  );
+  const CustomRule = connection.model('CustomRule', customRuleSchema);
+  const CustomRuleRevision = connection.model<RevisionDoc<object>>('CustomRuleRevision', revisionSchema('custom_rule_revisions'));
+  return { Workspace, User, Membership, ApiKey, Site, SocialAccount, PostingSchedule, PreferencesRevision, CustomRule, CustomRuleRevision };
 }
 
 export type AccountsModels = ReturnType<typeof registerModels>;

@@ -1,4 +1,4 @@
-import type { Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
+import type { CustomRuleScope, Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 
 export interface Workspace {
   id: number;
@@ -8,6 +8,9 @@ export interface Workspace {
   reviewRequired: boolean;
   ownerUserId: number;
   createdAt: Date;
+  /** Set by the operator (billing); when absent the period is derived from `createdAt` (monthly). */
+  currentPeriodEnd?: Date | undefined;
+  cancelAtPeriodEnd: boolean;
 }
 
 export interface User {
@@ -84,4 +87,58 @@ export interface PostingSchedule {
   paused: boolean;
   postingSlots: PostingSlot[];
   updatedAt: Date;
+}
+
+export interface EmailNotifications {
+  postFailure: boolean;
+  weeklyBriefing: boolean;
+  productTips: boolean;
+  reEngagement: boolean;
+}
+
+/** A workspace's preferences, every field filled in (stored values over the defaults). */
+export interface Preferences {
+  tone: string;
+  includeEmoji: boolean;
+  structure: string;
+  /** Free-text guidance for every generation. */
+  customRules: string;
+  timezone: string;
+  usePostMetricsForAi: boolean;
+  theme: string;
+  /** '' = the generation service's default model. */
+  aiModel: string;
+  emailNotifications: EmailNotifications;
+  updatedAt: Date;
+}
+
+/** The fields a merge changes; absent fields keep their value. */
+export type PreferencesPatch = Partial<Omit<Preferences, 'emailNotifications' | 'updatedAt'>> & {
+  emailNotifications?: Partial<EmailNotifications> | undefined;
+};
+
+/** What the store holds for a workspace: only the fields ever set. */
+export type StoredPreferences = PreferencesPatch & { updatedAt: Date };
+
+export interface CustomRule {
+  id: number;
+  workspaceId: number;
+  title: string;
+  content: string;
+  active: boolean;
+  scope: CustomRuleScope;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type CustomRulePatch = Partial<Pick<CustomRule, 'title' | 'content' | 'active' | 'scope'>>;
+
+/** The workspace's subscription as billing shows it. */
+export interface Subscription {
+  id: number;
+  tier: Tier;
+  status: SubscriptionStatus;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  maxScheduleDays: number;
 }

@@ -1,13 +1,18 @@
-import type { ApiKey, PostingSchedule, Site, SocialAccount, User, Workspace } from './model.js';
+import type {
+  ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace,
+} from './model.js';
+
+/** The workspace fields an operator changes. */
+export type WorkspacePatch = Partial<Pick<Workspace, 'tier' | 'subscriptionStatus' | 'reviewRequired' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'>>;
 
 /** Persistence the accounts use cases need; every workspace-owned query names its workspace. */
 export interface AccountsStore {
-  nextId(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts' | 'posting_schedules'): Promise<number>;
+  nextId(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts' | 'posting_schedules' | 'custom_rules'): Promise<number>;
   nextIds(sequence: 'posting_slots', count: number): Promise<number[]>;
 
   insertWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: number): Promise<Workspace | null>;
-  updateWorkspace(id: number, patch: Partial<Pick<Workspace, 'tier' | 'subscriptionStatus' | 'reviewRequired'>>): Promise<Workspace | null>;
+  updateWorkspace(id: number, patch: WorkspacePatch): Promise<Workspace | null>;
 
   /** Throws AppError INVALID_PARAMETERS when the email is taken. */
   insertUser(user: User): Promise<void>;
@@ -35,6 +40,29 @@ export interface AccountsStore {
   findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null>;
   /** Replaces the schedule unless it changed since `current` was read (false then). */
   replaceSchedule(current: PostingSchedule, next: PostingSchedule): Promise<boolean>;
+
+  getPreferences(workspaceId: number): Promise<StoredPreferences | null>;
+  /**
+   * Stores what `change` computes from the stored preferences. Exact under concurrency: a change racing
+   * another is recomputed from its result (so `change` may run more than once), so merges of different
+   * fields all survive.
+   */
+  changePreferences(workspaceId: number, change: (current: StoredPreferences | null) => StoredPreferences): Promise<void>;
+
+  /**
+   * Inserts the rule unless the workspace already holds `maxPerWorkspace` rules (false then). Exact under
+   * concurrency: each rule takes one of the workspace's numbered slots, kept by a unique index.
+   */
+  insertCustomRule(rule: CustomRule, maxPerWorkspace: number): Promise<boolean>;
+  listCustomRules(workspaceId: number, filter?: { active?: boolean }): Promise<CustomRule[]>;
+  getCustomRule(workspaceId: number, id: number): Promise<CustomRule | null>;
+  /**
+   * Applies the fields `change` computes from the current rule; exact under concurrency (a change racing
+   * another is recomputed from its result, so `change` may run more than once). Null when there is no such rule.
+   */
+  changeCustomRule(workspaceId: number, id: number, change: (current: CustomRule) => CustomRulePatch, at: Date): Promise<CustomRule | null>;
+  /** The deleted rule, or null when there was none. */
+  deleteCustomRule(workspaceId: number, id: number): Promise<CustomRule | null>;
 }
 
 export interface Clock {

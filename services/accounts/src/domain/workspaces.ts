@@ -1,7 +1,7 @@
 import { invalidParameters, notFound } from '@spa/errors';
 import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '@spa/vocabulary';
 import type { Workspace } from './model.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps, WorkspacePatch } from './ports.js';
 
 function checkTier(tier: string): Tier {
   if (!(TIERS as readonly string[]).includes(tier)) throw invalidParameters([`tier must be one of ${TIERS.join(', ')}`]);
@@ -28,7 +28,9 @@ export async function createWorkspace(
   const workspaceId = await deps.store.nextId('workspaces');
   const ownerUserId = await deps.store.nextId('users');
   await deps.store.insertUser({ id: ownerUserId, email: `owner+${workspaceId}@workspace.invalid`, createdAt: now });
-  await deps.store.insertWorkspace({ id: workspaceId, name, tier, subscriptionStatus, reviewRequired: false, ownerUserId, createdAt: now });
+  await deps.store.insertWorkspace({
+    id: workspaceId, name, tier, subscriptionStatus, reviewRequired: false, ownerUserId, createdAt: now, cancelAtPeriodEnd: false,
+  });
   await deps.store.addMembership(workspaceId, ownerUserId);
   return { workspaceId, ownerUserId };
 }
@@ -40,14 +42,34 @@ export async function getWorkspace(deps: AccountsDeps, workspaceId: number): Pro
   return workspace;
 }
 
-export async function setSubscription(
-  deps: AccountsDeps,
-  input: { workspaceId: number; tier?: string | undefined; status?: string | undefined },
-): Promise<Workspace> {
-  if (input.tier === undefined && input.status === undefined) throw invalidParameters(['give tier, status or both']);
-  const patch = {
-    ...(input.tier !== undefined ? { tier: checkTier(input.tier) } : {}),
-    ...(input.status !== undefined ? { subscriptionStatus: checkStatus(input.status) } : {}),
+export interface SubscriptionChange {
+  workspaceId: number;
+  tier?: string | undefined;
+  status?: string | undefined;
+  /** ISO 8601 date-time. */
+  currentPeriodEnd?: string | undefined;
+  cancelAtPeriodEnd?: boolean | undefined;
+}
+
+function checkDateTime(field: string, value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) {
+    throw invalidParameters([`${field} must be an ISO 8601 date-time such as 2026-12-01T00:00:00Z (got ${JSON.stringify(value)})`]);
+  }
+  return date;
+}
+
+/** The operator's (billing's) change of a subscription: any of tier, status, period end and cancel-at-period-end. */
+export async function setSubscription(deps: AccountsDeps, input: SubscriptionChange): Promise<Workspace> {
+  const { tier, status, currentPeriodEnd, cancelAtPeriodEnd } = input;
+  if ([tier, status, currentPeriodEnd, cancelAtPeriodEnd].every((v) => v === undefined)) {
+    throw invalidParameters(['give at least one of tier, status, current_period_end, cancel_at_period_end']);
+  }
+  const patch: WorkspacePatch = {
+    ...(tier !== undefined ? { tier: checkTier(tier) } : {}),
+    ...(status !== undefined ? { subscriptionStatus: checkStatus(status) } : {}),
+    ...(currentPeriodEnd !== undefined ? { currentPeriodEnd: checkDateTime('current_period_end', currentPeriodEnd) } : {}),
+    ...(cancelAtPeriodEnd !== undefined ? { cancelAtPeriodEnd } : {}),
   };
   const updated = await deps.store.updateWorkspace(input.workspaceId, patch);
   if (!updated) throw notFound(`Workspace ${input.workspaceId}`);

@@ -1,18 +1,23 @@
 import {
   AccountsServiceService,
   CredentialKind,
+  type CustomRule as CustomRuleMessage,
   type PostingSchedule as PostingScheduleMessage,
+  type Preferences as PreferencesMessage,
   type SocialAccount as SocialAccountMessage,
   type Workspace as WorkspaceMessage,
 } from '@spa/contracts/accounts/v1/accounts';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
-import type { PostingSchedule, SocialAccount, Workspace } from '../domain/model.js';
+import { createCustomRule, deleteCustomRule, getCustomRule, listCustomRules, toggleCustomRule, updateCustomRule } from '../domain/custom-rules.js';
+import type { CustomRule, PostingSchedule, Preferences, SocialAccount, Workspace } from '../domain/model.js';
 import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
 import type { AccountsDeps } from '../domain/ports.js';
+import { getPreferences, updatePreferences } from '../domain/preferences.js';
 import { createSite, getSite } from '../domain/sites.js';
 import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials } from '../domain/social-accounts.js';
+import { getSubscription } from '../domain/subscription.js';
 import { addMember, createUser, removeMember } from '../domain/users.js';
 import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
 
@@ -44,6 +49,29 @@ const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => ({
   createdAt: a.createdAt.toISOString(),
 });
 
+const preferencesMessage = (p: Preferences): PreferencesMessage => ({
+  tone: p.tone,
+  includeEmoji: p.includeEmoji,
+  structure: p.structure,
+  customRules: p.customRules,
+  timezone: p.timezone,
+  usePostMetricsForAi: p.usePostMetricsForAi,
+  theme: p.theme,
+  aiModel: p.aiModel,
+  emailNotifications: { ...p.emailNotifications },
+  updatedAt: p.updatedAt.toISOString(),
+});
+
+const customRuleMessage = (r: CustomRule): CustomRuleMessage => ({
+  id: r.id,
+  title: r.title,
+  content: r.content,
+  active: r.active,
+  scope: r.scope,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
 /** gRPC transport of the accounts service: proto messages in, domain calls, proto messages out. */
 export function accountsService(deps: AccountsDeps): ServiceBinding {
   return bindService('accounts.v1.AccountsService', AccountsServiceService, {
@@ -66,7 +94,15 @@ export function accountsService(deps: AccountsDeps): ServiceBinding {
     getWorkspace: async (req) => ({ workspace: workspaceMessage(await getWorkspace(deps, req.workspaceId)) }),
     setReviewRequired: async (req) => ({ workspace: workspaceMessage(await setReviewRequired(deps, req.workspaceId, req.required)) }),
     setSubscription: async (req) => ({
-      workspace: workspaceMessage(await setSubscription(deps, { workspaceId: req.workspaceId, tier: req.tier, status: req.status })),
+      workspace: workspaceMessage(
+        await setSubscription(deps, {
+          workspaceId: req.workspaceId,
+          tier: req.tier,
+          status: req.status,
+          currentPeriodEnd: req.currentPeriodEnd,
+          cancelAtPeriodEnd: req.cancelAtPeriodEnd,
+        }),
+      ),
     }),
     createUser: async (req) => ({ userId: await createUser(deps, req.email) }),
     addMember: async (req) => {
@@ -125,5 +161,29 @@ export function accountsService(deps: AccountsDeps): ServiceBinding {
     listSocialAccounts: async (req) => ({
       socialAccounts: (await listSocialAccounts(deps, req.workspaceId, req.ids)).map(socialAccountMessage),
     }),
+    getSubscription: async (req) => {
+      const { subscription: s, timezone } = await getSubscription(deps, req.workspaceId);
+      return {
+        subscription: {
+          id: s.id,
+          tier: s.tier,
+          status: s.status,
+          currentPeriodEnd: s.currentPeriodEnd.toISOString(),
+          cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+          maxScheduleDays: s.maxScheduleDays,
+        },
+        timezone,
+      };
+    },
+    getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, req.workspaceId)) }),
+    updatePreferences: async ({ workspaceId, emailNotifications, ...fields }) => ({
+      preferences: preferencesMessage(await updatePreferences(deps, workspaceId, { ...fields, emailNotifications })),
+    }),
+    listCustomRules: async (req) => ({ customRules: (await listCustomRules(deps, req.workspaceId, req.activeOnly)).map(customRuleMessage) }),
+    getCustomRule: async (req) => ({ customRule: customRuleMessage(await getCustomRule(deps, req.workspaceId, req.id)) }),
+    createCustomRule: async ({ workspaceId, ...input }) => ({ customRule: customRuleMessage(await createCustomRule(deps, workspaceId, input)) }),
+    updateCustomRule: async ({ workspaceId, id, ...input }) => ({ customRule: customRuleMessage(await updateCustomRule(deps, workspaceId, id, input)) }),
+    deleteCustomRule: async (req) => ({ customRule: customRuleMessage(await deleteCustomRule(deps, req.workspaceId, req.id)) }),
+    toggleCustomRule: async (req) => ({ customRule: customRuleMessage(await toggleCustomRule(deps, req.workspaceId, req.id)) }),
   });
 }

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { createSecretBox } from '@spa/secret-box';
+import { CUSTOM_RULE_LIMITS } from '@spa/vocabulary';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomRule, deleteCustomRule, getCustomRule, listCustomRules, toggleCustomRule, updateCustomRule } from '../domain/custom-rules.js';
+import type { AccountsDeps } from '../domain/ports.js';
+import { getPreferences, updatePreferences } from '../domain/preferences.js';
+import { createWorkspace } from '../domain/workspaces.js';
+import { MongoAccountsStore } from './mongo-store.js';
+
+let connection: Connection;
+let deps: AccountsDeps;
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_acc_rules_${randomBytes(4).toString('hex')}`);
+  const store = new MongoAccountsStore(connection);
+  await syncIndexes(connection);
+  deps = { store, clock: { now: () => new Date() }, secrets: createSecretBox('t'.repeat(32)) };
+});
+afterAll(async () => {
+  await connection.dropDatabase();
+  await connection.close();
+});
+
+const rule = (n: number) => ({ title: `Rule ${n}`, content: `Say ${n}` });
+
+describe('custom rules on the real store', () => {
+  it(`keeps at most ${CUSTOM_RULE_LIMITS.perWorkspace} rules per workspace even when created concurrently, and a delete frees a place`, async () => {
+    const { workspaceId } = await createWorkspace(deps, { name: 'Rules', tier: 'pro' });
+    const { workspaceId: other } = await createWorkspace(deps, { name: 'Other', tier: 'pro' });
+    await createCustomRule(deps, other, rule(0));
+    const results = await Promise.allSettled(Array.from({ length: CUSTOM_RULE_LIMITS.perWorkspace + 12 }, (_, n) => createCustomRule(deps, workspaceId, rule(n))));
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(CUSTOM_RULE_LIMITS.perWorkspace);
+    expect(refused.map((r) => (r.reason as { code: string }).code)).toEqual(Array(12).fill('INVALID_PARAMETERS'));
+    const stored = await listCustomRules(deps, workspaceId);
+    expect(stored).toHaveLength(CUSTOM_RULE_LIMITS.perWorkspace);
+    expect(stored.map((r) => r.id)).toEqual([...stored.map((r) => r.id)].sort((a, b) => a - b));
+    // The other workspace's rule neither counts nor shows.
+    expect(await listCustomRules(deps, other)).toHaveLength(1);
+
+    await deleteCustomRule(deps, workspaceId, stored[7]!.id);
+    await expect(createCustomRule(deps, workspaceId, rule(99))).resolves.toMatchObject({ title: 'Rule 99' });
+    await expect(createCustomRule(deps, workspaceId, rule(100))).rejects.toMatchObject({ code: 'INVALID_PARAMETERS' });
+  });
+
+  it('applies every racing change: toggles cancel out in pairs, updates of different fields all survive', async () => {
+    const { workspaceId } = await createWorkspace(deps, { name: 'Toggle', tier: 'pro' });
+    const { id } = await createCustomRule(deps, workspaceId, rule(1));
+    await Promise.all([
+      ...Array.from({ length: 6 }, () => toggleCustomRule(deps, workspaceId, id)),
+      updateCustomRule(deps, workspaceId, id, { title: 'New title' }),
+      updateCustomRule(deps, workspaceId, id, { content: 'New content' }),
+      updateCustomRule(deps, workspaceId, id, { scope: 'thread' }),
+    ]);
+    await toggleCustomRule(deps, workspaceId, id);
+    expect(await getCustomRule(deps, workspaceId, id)).toMatchObject({ title: 'New title', content: 'New content', scope: 'thread', active: false });
+  });
+});
+
+describe('preferences on the real store', () => {
+  it('keeps every field of concurrent merges of different fields, including the first ever write', async () => {
+    const { workspaceId } = await createWorkspace(deps, { name: 'Prefs', tier: 'pro' });
+    await Promise.all([
+      updatePreferences(deps, workspaceId, { tone: 'witty' }),
+      updatePreferences(deps, workspaceId, { includeEmoji: true }),
+      updatePreferences(deps, workspaceId, { structure: 'list' }),
+      updatePreferences(deps, workspaceId, { timezone: 'Europe/Berlin' }),
+      updatePreferences(deps, workspaceId, { theme: 'dark' }),
+      updatePreferences(deps, workspaceId, { aiModel: 'gpt-4o-mini' }),
+      updatePreferences(deps, workspaceId, { usePostMetricsForAi: false }),
+      updatePreferences(deps, workspaceId, { customRules: 'No jargon.' }),
+      updatePreferences(deps, workspaceId, { emailNotifications: { productTips: false } }),
+      updatePreferences(deps, workspaceId, { emailNotifications: { reEngagement: false } }),
+    ]);
+    const p = await getPreferences(deps, workspaceId);
+    expect(p).toMatchObject({
+      tone: 'witty', includeEmoji: true, structure: 'list', timezone: 'Europe/Berlin', theme: 'dark', aiModel: 'gpt-4o-mini',
+      usePostMetricsForAi: false, customRules: 'No jargon.',
+      emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: false, reEngagement: false },
+    });
+  });
+});
