@@ -5,6 +5,8 @@ import express, { type Request, type Response, type NextFunction } from 'express
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
 import { errorHandler } from './http/errors.js';
+import { mediaRelay } from './http/media-relay.js';
+import { streamedUploadHandler, uploadSpecOf } from './http/media-upload.js';
 import type { Idempotency, StoredAnswer } from './http/idempotency.js';
 import { authorize } from './http/policy.js';
 import { recordLimit } from './http/rate-limit-headers.js';
@@ -22,6 +24,8 @@ export interface GatewayDeps {
   routes: readonly Route[];
   openapi: object;
   trustProxy: number;
+  /** The media service's HTTP server, relayed at /media/<r2_key>. */
+  mediaHttpUrl?: string;
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -90,6 +94,7 @@ export function createApp(deps: GatewayDeps): express.Express {
     res.json({ status: 'ok' });
   });
   mountDocs(app);
+  if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
 
   const api = express.Router();
   api.use(async (req: Request, res: Response, next: NextFunction) => {
@@ -100,6 +105,11 @@ export function createApp(deps: GatewayDeps): express.Express {
     res.json(deps.openapi);
   });
   for (const route of deps.routes) {
+    const upload = uploadSpecOf(route);
+    if (upload) {
+      api[route.method](expressPath(route.path), streamedUploadHandler(route, upload, deps));
+      continue;
+    }
     const handlers = route.body ? [express.json({ limit: route.bodyLimit ?? '1mb', type: () => true })] : [];
     api[route.method](expressPath(route.path), ...handlers, handlerFor(route, deps));
   }

@@ -25,6 +25,7 @@ runMain(async () => {
     routes: ROUTES,
     openapi: buildOpenApi(ROUTES),
     trustProxy: config.TRUST_PROXY,
+    mediaHttpUrl: config.MEDIA_HTTP_URL,
   });
   const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
   await new Promise<void>((resolve, reject) => {

@@ -2,3 +2,4 @@ export * from './server.js';
 export * from './client.js';
 export * from './shutdown.js';
 export * from './health.js';
+export * from './client-stream.js';

@@ -2,6 +2,7 @@ import { Server, ServerCredentials, type Metadata, type ServiceDefinition, type 
 import { HealthImplementation } from 'grpc-health-check';
 import { toGrpcError, AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
+import { adaptClientStream, type ClientStreamHandler } from './client-stream.js';
 
 /** What a handler sees of its call besides the request: caller metadata, nothing transport-specific. */
 export interface CallContext {
@@ -12,7 +13,9 @@ export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise
 
 type HandlersOf<D> = {
   [K in keyof D]: D[K] extends { requestDeserialize: (b: Buffer) => infer Req; responseSerialize: (r: infer Res) => Buffer }
-    ? UnaryHandler<Req, Res>
+    ? D[K] extends { requestStream: true }
+      ? ClientStreamHandler<Req, Res>
+      : UnaryHandler<Req, Res>
     : never;
 };
 
@@ -66,7 +69,12 @@ export async function startGrpcServer(opts: {
   health.addToServer(server);
   for (const s of opts.services) {
     const impl: Record<string, ReturnType<typeof adapt>> = {};
-    for (const [method, handler] of Object.entries(s.handlers)) impl[method] = adapt(opts.logger, `${s.name}/${method}`, handler);
+    for (const [method, handler] of Object.entries(s.handlers)) {
+      const streaming = (s.definition[method] as { requestStream?: boolean } | undefined)?.requestStream;
+      impl[method] = streaming
+        ? (adaptClientStream(opts.logger, `${s.name}/${method}`, handler as never) as never)
+        : adapt(opts.logger, `${s.name}/${method}`, handler);
+    }
     server.addService(s.definition, impl);
   }
   const port = await new Promise<number>((resolve, reject) =>

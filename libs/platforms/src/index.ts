@@ -3,3 +3,4 @@ export { CAPABILITIES } from './capabilities.js';
 export { presentCapabilities } from './present.js';
 export { countCharacters, countCodePoints, utf8ByteLength } from './count.js';
 export { checkPostContent, type PostContentInput } from './check.js';
+export { IMAGES_ONLY_UPLOAD_PLATFORMS, UPLOAD_PLATFORMS, maxUploadBytes, ruleAccepts, uploadRules, type UploadKind, type UploadPlatform } from './uploads.js';

@@ -1,3 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { createClient, type PromiseClient } from '@spa/grpc';
 import { dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
@@ -12,6 +17,10 @@ export interface Stack {
   accountsAddr: string;
   postsAddr: string;
   mediaAddr: string;
+  /** The media service's HTTP server (reads and presigned PUTs; the gateway relays /media/... to it). */
+  mediaHttpUrl: string;
+  /** Where the media service keeps files (local-disk storage) and stages uploads for this stack. */
+  mediaDir: string;
   generationAddr: string;
   processes: RunningProcess[];
   /** Direct gRPC access to accounts (setup in tests; the CLI has its own tests). */
@@ -45,6 +54,36 @@ export interface StackOptions {
   publishing?: boolean;
 }
 
+/** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A free TCP port on 127.0.0.1, for a process whose address another one needs before it starts. It is
+ * picked at random below the ephemeral range, so that no process binding port 0 meanwhile (every other
+ * service of every stack) can take it before its owner starts.
+ */
+async function freePort(): Promise<number> {
+  const high = Math.min(ephemeralLow(), 65_536);
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+}
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
@@ -62,8 +101,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return proc;
   };
   const postsProc = await startPosts();
-  const mediaProc = await startProcess('media', 'services/media/dist/main.js', { ...common, MONGO_DB: mediaDb, ACCOUNTS_ADDR: accountsProc.address, ...opts.mediaEnv });
+  // Media calls the publisher (LinkedIn uploads), which starts later: the first publisher gets this port.
+  const publisherPort = opts.publishing ? String(await freePort()) : undefined;
+  const publisherEnv: Record<string, string> = publisherPort ? { PUBLISHER_ADDR: `127.0.0.1:${publisherPort}` } : {};
+  // Media answers public URLs under the first gateway's /media relay: that gateway gets this port.
+  const gatewayPort = await freePort();
+  const mediaBaseUrl = `http://127.0.0.1:${gatewayPort}/media`;
+  const mediaDir = await mkdtemp(path.join(tmpdir(), 'spa-media-'));
+  const mediaProc = await startProcess('media', 'services/media/dist/main.js', {
+    ...common,
+    MONGO_DB: mediaDb,
+    ACCOUNTS_ADDR: accountsProc.address,
+    ...publisherEnv,
+    MEDIA_HTTP_PORT: '0',
+    MEDIA_PUBLIC_BASE_URL: mediaBaseUrl,
+    MEDIA_LOCAL_DIR: path.join(mediaDir, 'objects'),
+    MEDIA_STAGING_DIR: path.join(mediaDir, 'staging'),
+    ...opts.mediaEnv,
+  });
   processes.push(mediaProc);
+  const mediaHttpUrl = `http://${/READY grpc=\S+ http=(\S+)/.exec(mediaProc.output())?.[1] ?? ''}`;
   const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
     ...common,
     MONGO_DB: generationDb,
@@ -75,14 +132,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   processes.push(generationProc);
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
-  const startPublisher = async () => {
+  const startPublisher = async (grpcPort = '0') => {
     if (!sandboxUrl) throw new Error('start the stack with publishing: true');
     const proc = await startProcess('publisher', 'services/publisher/dist/main.js', {
       ...common,
+      GRPC_PORT: grpcPort,
       MONGO_DB: publisherDb,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
       SANDBOX_URL: sandboxUrl,
+      MEDIA_BASE_URL: mediaBaseUrl,
       // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
       PUBLISH_ATTEMPT_LEASE_MS: '8000',
       PUBLISH_JOB_ACK_WAIT_MS: '5000',
@@ -94,11 +154,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const sandbox = await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' });
     processes.push(sandbox);
     sandboxUrl = `http://${sandbox.address}`;
-    await startPublisher();
+    await startPublisher(publisherPort);
   }
+  let firstGatewayPort: number | undefined = gatewayPort;
   const startGateway = async (env: Record<string, string> = {}) => {
+    const port = String(firstGatewayPort ?? 0);
+    firstGatewayPort = undefined;
     const gw = await startProcess('gateway', 'gateway/dist/main.js', {
-      HTTP_PORT: '0',
+      HTTP_PORT: port,
+      MEDIA_HTTP_URL: mediaHttpUrl,
       REDIS_URL: TEST_INFRA.redisUrl,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
@@ -119,6 +183,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     accountsAddr: accountsProc.address,
     postsAddr: postsProc.address,
     mediaAddr: mediaProc.address,
+    mediaHttpUrl,
+    mediaDir,
     generationAddr: generationProc.address,
     processes,
     accounts,
@@ -127,12 +193,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     api: (path, o) => request(baseUrl, `/api/v1${path}`, o),
     startGateway,
     startPosts,
-    startPublisher,
+    startPublisher: () => startPublisher(),
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
       await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb]);
+      await rm(mediaDir, { recursive: true, force: true });
     },
   };
 }

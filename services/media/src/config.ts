@@ -1,12 +1,44 @@
 import { env, loadConfig, z } from '@spa/config';
 
-export const configSchema = z.object({
-  LOG_LEVEL: env.logLevel,
-  MONGO_URL: env.mongoUrl,
-  MONGO_DB: z.string().min(1).default('spa_media'),
-  GRPC_HOST: env.host,
-  GRPC_PORT: env.port(50055),
-});
+export const configSchema = z
+  .object({
+    LOG_LEVEL: env.logLevel,
+    MONGO_URL: env.mongoUrl,
+    MONGO_DB: z.string().min(1).default('spa_media'),
+    GRPC_HOST: env.host,
+    GRPC_PORT: env.port(50055),
+    ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+    /** The media HTTP server: reads objects by key and receives presigned PUTs (the gateway relays /media/... to it). */
+    MEDIA_HTTP_HOST: env.host,
+    MEDIA_HTTP_PORT: env.port(8095),
+    /** Public address of stored objects on local disk (the gateway's /media relay); `url` = this + '/' + r2_key. */
+    MEDIA_PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:8080/media'),
+    /** Signs presigned local-disk upload URLs (HMAC-SHA256). */
+    MEDIA_SIGNING_KEY: env.secret.default('local-development-media-signing-key'),
+    /** How long a presigned upload URL stays valid. */
+    MEDIA_PRESIGN_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+    /** Where uploads are staged while they are checked (local disk, any storage). */
+    MEDIA_STAGING_DIR: z.string().min(1).default('.data/media-staging'),
+    /** Largest decoded image a header may declare (sharp limitInputPixels): stops decompression bombs. */
+    MEDIA_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+    MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
+    MEDIA_LOCAL_DIR: z.string().min(1).default('.data/media'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Path-style addressing (most self-hosted S3-compatible servers need it). */
+    S3_FORCE_PATH_STYLE: env.bool(true),
+    /** Public base URL of the bucket when it is publicly readable; otherwise `url` is a signed GET (7 days). */
+    S3_PUBLIC_BASE_URL: z.url().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.MEDIA_STORAGE !== 's3') return;
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!c[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when MEDIA_STORAGE=s3' });
+    }
+  });
 
 export type MediaConfig = z.infer<typeof configSchema>;
 export const loadMediaConfig = (environment: NodeJS.ProcessEnv = process.env): MediaConfig => loadConfig(configSchema, environment);

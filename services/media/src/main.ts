@@ -1,19 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes } from '@spa/mongo';
 import { loadMediaConfig } from './config.js';
+import { MongoMediaStore } from './data/mongo-store.js';
+import type { MediaDeps } from './domain/ports.js';
+import { accountsPort } from './grpc/accounts.js';
+import { mediaService } from './grpc/handlers.js';
+import { createMediaHttpServer } from './http/server.js';
+import { createStorage } from './storage/index.js';
+import { linkedInAssets, loadLinkedInConfig } from './linkedin/index.js';
 
 runMain(async () => {
   const config = loadMediaConfig();
   const logger = createLogger('media', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const store = new MongoMediaStore(mongo);
+  const linkedIn = linkedInAssets(mongo, loadLinkedInConfig());
   await syncIndexes(mongo);
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [], logger });
-  logger.info({ port: server.port }, 'media listening');
-  process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
+  const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const deps: MediaDeps = {
+    store,
+    storage: createStorage(config),
+    accounts,
+    clock: { now: () => new Date() },
+    newId: randomUUID,
+    stagingDir: config.MEDIA_STAGING_DIR,
+    maxImagePixels: config.MEDIA_MAX_IMAGE_PIXELS,
+    presignTtlS: config.MEDIA_PRESIGN_TTL_S,
+  };
+  const http = createMediaHttpServer(deps, { signingKey: config.MEDIA_SIGNING_KEY, logger });
+  http.listen(config.MEDIA_HTTP_PORT, config.MEDIA_HTTP_HOST);
+  await once(http, 'listening');
+  const httpPort = (http.address() as AddressInfo).port;
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [mediaService(deps), linkedIn.service],
+    logger,
+  });
+  logger.info({ port: server.port, httpPort, storage: deps.storage.kind }, 'media listening');
+  process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port} http=${config.MEDIA_HTTP_HOST}:${httpPort}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['http', () => new Promise<void>((resolve) => http.close(() => resolve()))],
+    ['accounts', async () => accounts.close()],
+    ['linkedin', async () => linkedIn.close()],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -9,6 +9,8 @@ export const configSchema = z.object({
   GRPC_PORT: env.port(50053),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
+  /** The media service: its record of LinkedIn uploads scopes each asset URN to the account that uploaded it. */
+  MEDIA_ADDR: env.address('127.0.0.1:50055'),
   /** Where media referenced by r2_key is read (the media store's public URL). */
   MEDIA_BASE_URL: z.url().default('http://127.0.0.1:8080/media'),
   /** When set, every platform is called at this loopback sandbox (`<url>/<platform>`) instead of its real API. */

@@ -6,9 +6,13 @@ import { connectNats } from '@spa/nats';
 import { PLATFORMS } from '@spa/vocabulary';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadPublisherConfig } from './config.js';
+import { linkedinConnector } from './connectors/linkedin.js';
+import { linkedinUploads } from './connectors/linkedin-uploads.js';
 import { connectors, sandboxBaseUrls } from './connectors/registry.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
+import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
+import { publisherService } from './grpc/publisher-service.js';
 import { consumePublishJobs } from './jobs/consumer.js';
 
 runMain(async () => {
@@ -19,26 +23,28 @@ runMain(async () => {
   await syncIndexes(mongo);
   const posts = postsPort(config.POSTS_ADDR, config.MEDIA_BASE_URL);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const baseUrls = config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {};
+  const assetRecords = linkedInAssetRecords(config.MEDIA_ADDR);
   const deps = {
     posts,
     accounts,
     attempts,
-    connectors: connectors(config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {}),
+    connectors: { ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) },
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
-  // No RPCs yet: the gRPC server carries grpc.health.v1 for probes.
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [], logger });
+  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin) })];
+  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
     ['jobs', () => consumer.stop()],
     ['nats', () => nc.drain()],
-    ['clients', async () => (posts.close(), accounts.close())],
+    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -1,8 +1,10 @@
+import http from 'node:http';
 // From source, like the platform object (dist's SandboxState is a different class to the type checker).
 import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { linkedin } from '../../../../tools/sandbox/src/platforms/linkedin.js';
 import { linkedinConnector } from './linkedin.js';
+import { linkedinUploads } from './linkedin-uploads.js';
 import { ConnectorError, type ContentPart, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
@@ -12,12 +14,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
 });
-beforeEach(() => sandbox.state.reset());
+beforeEach(() => {
+  sandbox.state.reset();
+  uploadedBy.clear();
+});
 
 const org: TargetAccount = { socialAccountId: 1, platform: 'linkedin', username: 'acme', credentials: { access_token: 'sandbox-acme', author_urn: 'urn:li:organization:1001' } };
-const member: TargetAccount = { ...org, credentials: { access_token: 'sandbox-acme', author_urn: 'urn:li:person:abc123' } };
+const member: TargetAccount = { ...org, socialAccountId: 2, credentials: { access_token: 'sandbox-acme', author_urn: 'urn:li:person:acme' } };
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
-const connector = () => linkedinConnector(`${sandbox.url}/linkedin`);
+/** Stands for the media service's record of uploads made through the API (URN → social account). */
+const uploadedBy = new Map<string, number>();
+const connector = () => linkedinConnector(`${sandbox.url}/linkedin`, { uploaderOf: async (urn) => uploadedBy.get(urn) });
+const uploads = () => linkedinUploads(`${sandbox.url}/linkedin`);
+/** An upload through the API: LinkedIn has the asset, the record names the account. */
+async function uploadFor(target: TargetAccount, kind: 'image' | 'video', bytes: Buffer) {
+  const { urn, owner } = await uploads().upload(target, kind, bytes);
+  uploadedBy.set(urn, target.socialAccountId);
+  return { urn, owner };
+}
 const posts = () => sandbox.state.postsOf('linkedin', 'acme');
 
 describe('LinkedIn connector against the Posts API stand-in', () => {
@@ -31,20 +45,22 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(result).toEqual({ platformPostId: post?.id, permalink: `https://www.linkedin.com/feed/update/${post?.id}` });
   });
 
-  it('uploads images, sends documents by asset URN and polls as content.poll', async () => {
+  it('uploads images and documents referenced by r2_key, and polls as content.poll', async () => {
     const image = (name: string) => ({ r2Key: `ws/1/${name}`, type: 'image' as const, url: `http://media/${name}`, read: async () => ({ bytes: Buffer.from(`${name}-bytes`), contentType: 'image/png' }) });
     await connector().publish({ target: org, parts: [part('one image', { contentType: 'image', media: [image('a.png')] })] });
     await connector().publish({ target: org, parts: [part('two images', { contentType: 'image', media: [image('a.png'), image('b.png')] })] });
     const doc = { r2Key: 'ws/1/deck.pdf', type: 'document' as const, url: 'http://media/deck.pdf', read: async () => ({ bytes: Buffer.from('pdf'), contentType: 'application/pdf' }) };
-    await connector().publish({ target: org, parts: [part('the deck', { contentType: 'document', media: [doc], assetUrn: 'urn:li:document:D123' })] });
+    await connector().publish({ target: org, parts: [part('the deck', { contentType: 'document', media: [doc] })] });
     await connector().publish({ target: org, parts: [part('Which one?', { contentType: 'poll', poll: { options: ['a', 'b'], durationMinutes: 4320 } })] });
     const [single, multi, document, poll] = posts();
     const uploaded = [...sandbox.state.media.keys()];
-    expect(uploaded).toHaveLength(3);
+    expect(uploaded).toHaveLength(4);
     expect(single?.details.content).toEqual({ media: { id: uploaded[0] } });
     expect(multi?.details.content).toEqual({ multiImage: { images: [{ id: uploaded[1] }, { id: uploaded[2] }] } });
     expect(sandbox.state.media.get(uploaded[1]!)?.bytes).toBe('a.png-bytes'.length);
-    expect(document?.details.content).toEqual({ media: { id: 'urn:li:document:D123', title: 'deck.pdf' } });
+    expect(uploaded[3]).toMatch(/^urn:li:document:/);
+    expect(sandbox.state.media.get(uploaded[3]!)?.bytes).toBe(3);
+    expect(document?.details.content).toEqual({ media: { id: uploaded[3], title: 'deck.pdf' } });
     expect(poll?.details.content).toEqual({ poll: { question: 'Which one?', options: [{ text: 'a' }, { text: 'b' }], settings: { duration: 'THREE_DAYS', voteSelectionType: 'SINGLE_VOTE' } } });
   });
 
@@ -86,5 +102,100 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     await expect(connector().delete(org, platformPostId)).rejects.toMatchObject({ kind: 'rejected', status: 404 });
     expect(await connector().validateCredentials(org)).toBe(true);
     await expect(connector().validateCredentials({ ...org, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
+  });
+});
+
+describe('LinkedIn uploads (Images and Videos APIs) and posts that use an uploaded asset', () => {
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7) % 256));
+
+  it('uploads a video in LinkedIn byte ranges, finalizes with the ETags, and a post by the owner uses it', async () => {
+    const size = 9 * 1024 * 1024 + 5; // three parts: 4 MiB, 4 MiB, 1 MiB + 5 bytes
+    const { urn, owner } = await uploadFor(member, 'video', bytes(size));
+    expect(urn).toMatch(/^urn:li:video:/);
+    expect(owner).toBe('urn:li:person:acme');
+    expect(sandbox.state.media.get(urn)).toEqual({ platform: 'linkedin', bytes: size, contentType: 'video/mp4' });
+    await connector().publish({ target: member, parts: [part('watch this', { contentType: 'video', assetUrn: urn })] });
+    expect(posts()[0]?.details.content).toEqual({ media: { id: urn } });
+  });
+
+  it('uploads an image for an organization: the owner is the organization', async () => {
+    const { urn, owner } = await uploadFor(org, 'image', bytes(1000));
+    expect([urn.startsWith('urn:li:image:'), owner]).toEqual([true, 'urn:li:organization:1001']);
+    await connector().publish({ target: org, parts: [part('look', { contentType: 'image', assetUrn: urn })] });
+    expect(posts()[0]?.details.content).toEqual({ media: { id: urn } });
+  });
+
+  it("uses an asset only for the account that uploaded it; refuses unrecorded URNs and uploads for someone else's member URN", async () => {
+    const { urn } = await uploadFor(org, 'image', bytes(10));
+    const other = await connector().publish({ target: member, parts: [part('not mine', { assetUrn: urn })] }).catch((e: unknown) => e);
+    expect(other).toMatchObject({ kind: 'rejected' });
+    expect((other as Error).message).toContain(`asset_urn ${urn} was uploaded by social account 1, not by this one (2)`);
+    // Uploaded at LinkedIn by this very account, but not through the API: no record, not used.
+    const { urn: outside } = await uploads().upload(member, 'image', bytes(10));
+    const unrecorded = await connector().publish({ target: member, parts: [part('outside', { assetUrn: outside })] }).catch((e: unknown) => e);
+    expect((unrecorded as Error).message).toContain('was not uploaded through this API');
+    // Without the records nothing can be checked, so no URN is used.
+    await expect(linkedinConnector(`${sandbox.url}/linkedin`).publish({ target: org, parts: [part('unchecked', { assetUrn: urn })] })).rejects.toMatchObject({ kind: 'rejected' });
+    const stranger: TargetAccount = { ...member, credentials: { access_token: 'sandbox-acme', author_urn: 'urn:li:person:someone-else' } };
+    await expect(uploads().upload(stranger, 'image', bytes(10))).rejects.toMatchObject({ kind: 'rejected', status: 403 });
+    expect(posts()).toEqual([]);
+  });
+
+  it('classifies upload failures: bad token auth, a missing author auth', async () => {
+    await expect(uploads().upload({ ...member, credentials: { ...member.credentials, access_token: 'expired' } }, 'video', bytes(10))).rejects.toMatchObject({ kind: 'auth' });
+    await expect(uploads().upload({ ...member, credentials: { access_token: 'sandbox-acme' } }, 'image', bytes(10))).rejects.toMatchObject({ kind: 'auth' });
+    expect(sandbox.state.media.size).toBe(0);
+  });
+});
+
+describe('the LinkedIn video upload stand-in checks what LinkedIn checks', () => {
+  const api = (path: string, body: unknown) =>
+    fetch(`${sandbox.url}/linkedin${path}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-acme', 'linkedin-version': '202608', 'x-restli-protocol-version': '2.0.0', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('refuses a part of the wrong length, a finalize without every ETag in order, and a post with an unfinalized video', async () => {
+    const init = (await (await api('/rest/videos?action=initializeUpload', { initializeUploadRequest: { owner: 'urn:li:person:acme', fileSizeBytes: 5 * 1024 * 1024 } })).json()) as {
+      value: { video: string; uploadToken: string; uploadInstructions: Array<{ uploadUrl: string; firstByte: number; lastByte: number }> };
+    };
+    const [first, second] = init.value.uploadInstructions;
+    expect([first?.firstByte, first?.lastByte, second?.firstByte, second?.lastByte]).toEqual([0, 4 * 1024 * 1024 - 1, 4 * 1024 * 1024, 5 * 1024 * 1024 - 1]);
+    expect((await fetch(second!.uploadUrl, { method: 'PUT', body: Buffer.alloc(10) })).status).toBe(400);
+    expect((await fetch(second!.uploadUrl.replace(/sig=\w+/, 'sig=forged'), { method: 'PUT', body: Buffer.alloc(1024 * 1024) })).status).toBe(404);
+    const etag2 = (await fetch(second!.uploadUrl, { method: 'PUT', body: Buffer.alloc(1024 * 1024) })).headers.get('etag');
+    const finalize = (ids: unknown[]) => api('/rest/videos?action=finalizeUpload', { finalizeUploadRequest: { video: init.value.video, uploadToken: init.value.uploadToken, uploadedPartIds: ids } });
+    expect((await finalize([etag2])).status).toBe(400);
+    const etag1 = (await fetch(first!.uploadUrl, { method: 'PUT', body: Buffer.alloc(4 * 1024 * 1024) })).headers.get('etag');
+    expect((await finalize([etag2, etag1])).status).toBe(400);
+    const post = { author: 'urn:li:person:acme', commentary: 'early', visibility: 'PUBLIC', lifecycleState: 'PUBLISHED', distribution: { feedDistribution: 'MAIN_FEED' }, content: { media: { id: init.value.video } } };
+    expect((await api('/rest/posts', post)).status).toBe(400);
+    expect((await finalize([etag1, etag2])).status).toBe(200);
+    expect((await api('/rest/posts', post)).status).toBe(201);
+    expect((await api('/rest/posts', { ...post, author: 'urn:li:organization:1' })).status).toBe(403);
+  });
+});
+
+describe('a LinkedIn answer the uploader cannot follow', () => {
+  it('refuses upload instructions that do not cover the file in order, before sending any byte', async () => {
+    const puts: string[] = [];
+    const server = http.createServer((req, res) => {
+      if (req.method === 'PUT') puts.push(req.url ?? '');
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const value = { video: 'urn:li:video:C5Fgap', uploadToken: '', uploadInstructions: [
+        { uploadUrl: `${base}/part/0`, firstByte: 0, lastByte: 99 },
+        { uploadUrl: `${base}/part/1`, firstByte: 101, lastByte: 199 },
+      ] };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const gap = linkedinUploads(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      await expect(gap.upload(member, 'video', Buffer.alloc(200))).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('do not cover the 200 bytes') });
+      expect(puts).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,24 +1,7 @@
 import { callPlatform } from './http.js';
+import { linkedinAuthor as author, linkedinHeaders as headers } from './linkedin-api.js';
+import { linkedinUploads } from './linkedin-uploads.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
-
-/**
- * LinkedIn (versioned Posts API under `/rest`, Rest.li 2.0, OAuth 2.0 member token).
- *
- * Credentials besides `access_token`: `author_urn`, the author of the posts: `urn:li:person:…`
- * (scope w_member_social) or `urn:li:organization:…` (w_organization_social, r_organization_social).
- * validateCredentials reads `/v2/userinfo` (scope openid).
- *
- * - The post URN comes back in the `x-restli-id` header of the 201 (empty body).
- * - Images are uploaded (`/rest/images?action=initializeUpload`, then PUT the bytes to `uploadUrl`);
- *   a video or document must already be uploaded and given as `part.assetUrn` (`content.media.id`).
- * - A poll (`content.poll`) uses the text as its question (≤140 chars); durations round up to
- *   LinkedIn's ONE_DAY / THREE_DAYS / SEVEN_DAYS / FOURTEEN_DAYS.
- * - LinkedIn has no threads: the first comment, then the parts after the first, become comments on
- *   the post (`POST /rest/socialActions/{urn}/comments`).
- * - Metrics: organization posts read `organizationalEntityShareStatistics`; member posts only have
- *   like and comment counts (`/rest/socialActions/{urn}`).
- */
-export const LINKEDIN_VERSION = '202608';
 
 /** `commentary` is "little text": these characters are markup unless escaped. */
 export function escapeLittleText(text: string): string {
@@ -28,34 +11,50 @@ export function escapeLittleText(text: string): string {
 const POLL_DURATIONS: Array<[number, string]> = [[1440, 'ONE_DAY'], [4320, 'THREE_DAYS'], [10080, 'SEVEN_DAYS']];
 const pollDuration = (minutes: number) => POLL_DURATIONS.find(([max]) => minutes <= max)?.[1] ?? 'FOURTEEN_DAYS';
 
-export function linkedinConnector(baseUrl = 'https://api.linkedin.com'): Connector {
+/** Which social account uploaded an asset URN through the API (the media service keeps the record). */
+export interface LinkedInAssetRecords {
+  /** The uploading social account's id; undefined when no upload through the API recorded the URN. */
+  uploaderOf(assetUrn: string): Promise<number | undefined>;
+}
+
+/** Without records, no asset URN can be checked, so none is used. */
+const NO_RECORDS: LinkedInAssetRecords = { uploaderOf: async () => undefined };
+
+/**
+ * LinkedIn (versioned Posts API under `/rest`, Rest.li 2.0, OAuth 2.0 member token).
+ *
+ * Credentials besides `access_token`: `author_urn`, the author of the posts: `urn:li:person:…`
+ * (scope w_member_social) or `urn:li:organization:…` (w_organization_social, r_organization_social).
+ * validateCredentials reads `/v2/userinfo` (scope openid).
+ *
+ * - The post URN comes back in the `x-restli-id` header of the 201 (empty body).
+ * - Images and a document referenced by r2_key are uploaded at publish time (linkedin-uploads.ts). An
+ *   asset uploaded beforehand through the API (`POST /linkedin/image_uploads` or `/linkedin/video_uploads`)
+ *   is given as `part.assetUrn` (`content.media.id`); it is scoped to the social account that uploaded
+ *   it (the media service's record, asked through `assets`): any other account's target is refused.
+ * - A poll (`content.poll`) uses the text as its question (≤140 chars); durations round up to
+ *   LinkedIn's ONE_DAY / THREE_DAYS / SEVEN_DAYS / FOURTEEN_DAYS.
+ * - LinkedIn has no threads: the first comment, then the parts after the first, become comments on
+ *   the post (`POST /rest/socialActions/{urn}/comments`).
+ * - Metrics: organization posts read `organizationalEntityShareStatistics`; member posts only have
+ *   like and comment counts (`/rest/socialActions/{urn}`).
+ */
+export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: LinkedInAssetRecords = NO_RECORDS): Connector {
   const enc = encodeURIComponent;
-  const headers = (t: TargetAccount, extra: Record<string, string> = {}) => ({
-    authorization: `Bearer ${t.credentials.access_token}`,
-    'linkedin-version': LINKEDIN_VERSION,
-    'x-restli-protocol-version': '2.0.0',
-    ...extra,
-  });
+  const uploads = linkedinUploads(baseUrl);
   const permalink = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
+  const title = (r2Key: string) => r2Key.split('/').pop() || 'Document';
 
-  function author(target: TargetAccount): string {
-    const urn = target.credentials.author_urn;
-    if (!urn || !/^urn:li:(person|organization):./.test(urn)) {
-      throw new ConnectorError('auth', 'linkedin: credentials.author_urn must be urn:li:person:… or urn:li:organization:… (reconnect the account)');
+  /** `content.media` of an asset uploaded beforehand through the API, once it is known to be this account's. */
+  async function assetContent(target: TargetAccount, urn: string): Promise<Record<string, unknown>> {
+    const uploader = await assets.uploaderOf(urn);
+    if (uploader === undefined) {
+      throw new ConnectorError('rejected', `linkedin: asset_urn ${urn} was not uploaded through this API (POST /linkedin/image_uploads or /linkedin/video_uploads)`);
     }
-    return urn;
-  }
-
-  async function uploadImage(target: TargetAccount, bytes: Buffer): Promise<string> {
-    const init = await callPlatform(`${baseUrl}/rest/images?action=initializeUpload`, {
-      method: 'POST',
-      headers: headers(target),
-      body: { initializeUploadRequest: { owner: author(target) } },
-    });
-    const { uploadUrl, image } = (init.body as { value?: { uploadUrl?: string; image?: string } }).value ?? {};
-    if (!uploadUrl || !image) throw new ConnectorError('rejected', 'linkedin: initializeUpload answered no uploadUrl/image');
-    await callPlatform(uploadUrl, { method: 'PUT', headers: { authorization: `Bearer ${target.credentials.access_token}` }, body: bytes });
-    return image;
+    if (uploader !== target.socialAccountId) {
+      throw new ConnectorError('rejected', `linkedin: asset_urn ${urn} was uploaded by social account ${uploader}, not by this one (${target.socialAccountId}); upload it with this account`);
+    }
+    return { media: { id: urn } };
   }
 
   async function content(target: TargetAccount, part: ContentPart): Promise<Record<string, unknown> | undefined> {
@@ -68,16 +67,14 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com'): Connect
         },
       };
     }
-    if (part.assetUrn) {
-      const document = part.media.find((m) => m.type === 'document');
-      const title = part.contentType === 'document' || document ? { title: document?.r2Key.split('/').pop() || 'Document' } : {};
-      return { media: { id: part.assetUrn, ...title } };
+    if (part.assetUrn) return assetContent(target, part.assetUrn);
+    if (part.media.some((m) => m.type === 'video')) {
+      throw new ConnectorError('rejected', 'linkedin: a video must be uploaded first (POST /linkedin/video_uploads) and given as metadata.asset_urn');
     }
-    if (part.media.some((m) => m.type !== 'image')) {
-      throw new ConnectorError('rejected', 'linkedin: a video or document must be uploaded first and given as part.assetUrn');
-    }
+    const document = part.media.find((m) => m.type === 'document');
+    if (document) return { media: { id: (await uploads.upload(target, 'document', (await document.read()).bytes)).urn, title: title(document.r2Key) } };
     const images: string[] = [];
-    for (const item of part.media) images.push(await uploadImage(target, (await item.read()).bytes));
+    for (const item of part.media) images.push((await uploads.upload(target, 'image', (await item.read()).bytes)).urn);
     if (images.length === 1) return { media: { id: images[0] } };
     if (images.length > 1) return { multiImage: { images: images.map((id) => ({ id })) } };
     return undefined;

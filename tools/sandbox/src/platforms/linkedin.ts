@@ -1,12 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxState } from '../state.js';
 
 /**
  * LinkedIn versioned API: POST /rest/posts (201, empty body, URN in `x-restli-id`), GET /rest/posts?q=author
  * (finder), DELETE /rest/posts/:urn, POST /rest/socialActions/:urn/comments, GET /rest/socialActions/:urn,
- * GET /rest/organizationalEntityShareStatistics, POST /rest/images?action=initializeUpload + PUT to the
- * returned uploadUrl, GET /v2/userinfo. `/rest` calls need `LinkedIn-Version`; writes need
- * `X-Restli-Protocol-Version: 2.0.0`. Comments are kept in the post's `details.comments`.
+ * GET /rest/organizationalEntityShareStatistics, GET /v2/userinfo, and media uploads (see assets below):
+ * POST /rest/{images|documents}?action=initializeUpload + PUT to the returned uploadUrl;
+ * POST /rest/videos?action=initializeUpload (byte ranges of 4 MiB, one signed uploadUrl each), PUT each
+ * part (answers an ETag), POST /rest/videos?action=finalizeUpload with the ETags in order. `/rest` calls need `LinkedIn-Version`;
+ * writes need `X-Restli-Protocol-Version: 2.0.0`. Comments are kept in the post's `details.comments`.
+ * As LinkedIn does, an upload's owner must be the token's member (or an organization), and a post may
+ * use only AVAILABLE media owned by its author.
  */
 const error = (status: number, message: string, code = 'BAD_REQUEST'): SandboxResponse => ({ status, body: { status, serviceErrorCode: 100, code, message } });
 
@@ -22,8 +27,123 @@ function versioned(handler: (req: SandboxRequest, state: SandboxState) => Sandbo
 }
 
 const URN = /^urn:li:(person|organization):[^:]+$/;
-const MEDIA_URN = /^urn:li:(image|video|document):[^:]+$/;
 let next = 7_100_000_000_000_000_000n;
+
+/** LinkedIn's part size for video uploads (the last part may be shorter). */
+export const LINKEDIN_VIDEO_PART_BYTES = 4 * 1024 * 1024;
+const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
+
+type AssetKind = 'image' | 'video' | 'document';
+interface Asset {
+  urn: string;
+  kind: AssetKind;
+  owner: string;
+  /** The token's account that registered the upload. */
+  account: string;
+  status: 'WAITING_UPLOAD' | 'AVAILABLE';
+  /** Videos: the declared size, the byte range of each part, the ETag of each uploaded part, the upload token. */
+  size?: number;
+  parts?: Array<{ firstByte: number; lastByte: number; etag?: string }>;
+  uploadToken?: string;
+  /** Secret in each part's signed upload URL. */
+  signature?: string;
+}
+
+/** Uploaded assets per sandbox; an AVAILABLE one also sits in `state.media`, so a reset forgets it. */
+const assetsBySandbox = new WeakMap<SandboxState, Map<string, Asset>>();
+function assets(state: SandboxState): Map<string, Asset> {
+  let map = assetsBySandbox.get(state);
+  if (!map) assetsBySandbox.set(state, (map = new Map()));
+  return map;
+}
+function assetOf(state: SandboxState, urn: string): Asset | undefined {
+  const asset = assets(state).get(urn);
+  return asset && (asset.status === 'WAITING_UPLOAD' || state.media.has(urn)) ? asset : undefined;
+}
+
+/** The owner a token may upload for: its own member URN, or an organization (admin rights are not modelled). */
+function ownerProblem(req: SandboxRequest, owner: unknown): SandboxResponse | undefined {
+  if (typeof owner !== 'string' || !URN.test(owner)) return error(400, '/initializeUploadRequest/owner must be urn:li:person:… or urn:li:organization:…');
+  if (owner.startsWith('urn:li:person:') && owner !== `urn:li:person:${req.account}`) {
+    return error(403, `Not enough permissions to upload on behalf of ${owner}`, 'ACCESS_DENIED');
+  }
+  return undefined;
+}
+
+/** POST /rest/images|documents?action=initializeUpload: one upload URL for the whole file. */
+function initializeSingle(kind: 'image' | 'document') {
+  return versioned((req, state) => {
+    const owner = (req.body as { initializeUploadRequest?: { owner?: unknown } } | undefined)?.initializeUploadRequest?.owner;
+    if (req.query.get('action') !== 'initializeUpload') return error(400, 'action=initializeUpload is required');
+    const refused = ownerProblem(req, owner);
+    if (refused) return refused;
+    next += 1n;
+    const urn = `urn:li:${kind}:D4E${next}`;
+    assets(state).set(urn, { urn, kind, owner: owner as string, account: req.account!, status: 'WAITING_UPLOAD' });
+    return {
+      status: 200,
+      body: { value: { uploadUrlExpiresAt: Date.now() + 86_400_000, uploadUrl: `http://${req.headers.host}/linkedin/dms-uploads/${encodeURIComponent(urn)}`, [kind]: urn } },
+    };
+  });
+}
+
+function initializeVideo(req: SandboxRequest, state: SandboxState): SandboxResponse {
+  const init = (req.body as { initializeUploadRequest?: { owner?: unknown; fileSizeBytes?: unknown } } | undefined)?.initializeUploadRequest;
+  const refused = ownerProblem(req, init?.owner);
+  if (refused) return refused;
+  const size = init?.fileSizeBytes;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_VIDEO_BYTES) {
+    return error(400, `/initializeUploadRequest/fileSizeBytes must be an integer from 1 to ${MAX_VIDEO_BYTES}`);
+  }
+  next += 1n;
+  const urn = `urn:li:video:C5F${next}`;
+  const signature = randomBytes(12).toString('hex');
+  const parts = Array.from({ length: Math.ceil(size / LINKEDIN_VIDEO_PART_BYTES) }, (_, i) => ({
+    firstByte: i * LINKEDIN_VIDEO_PART_BYTES,
+    lastByte: Math.min(size, (i + 1) * LINKEDIN_VIDEO_PART_BYTES) - 1,
+  }));
+  const uploadToken = parts.length > 1 ? randomBytes(8).toString('hex') : '';
+  assets(state).set(urn, { urn, kind: 'video', owner: init!.owner as string, account: req.account!, status: 'WAITING_UPLOAD', size, parts, uploadToken, signature });
+  const base = `http://${req.headers.host}/linkedin/dms-uploads/videos/${encodeURIComponent(urn)}`;
+  return {
+    status: 200,
+    body: {
+      value: {
+        uploadUrlsExpireAt: Date.now() + 86_400_000,
+        video: urn,
+        uploadInstructions: parts.map((p, i) => ({ uploadUrl: `${base}/${i}?sig=${signature}`, firstByte: p.firstByte, lastByte: p.lastByte })),
+        uploadToken,
+      },
+    },
+  };
+}
+
+function finalizeVideo(req: SandboxRequest, state: SandboxState): SandboxResponse {
+  const fin = (req.body as { finalizeUploadRequest?: { video?: string; uploadToken?: string; uploadedPartIds?: unknown } } | undefined)?.finalizeUploadRequest;
+  const video = fin?.video ? assetOf(state, fin.video) : undefined;
+  if (!video || video.kind !== 'video') return error(404, `unknown video ${fin?.video}`, 'NOT_FOUND');
+  if (video.account !== req.account) return error(403, 'the video was registered by another member', 'ACCESS_DENIED');
+  if (video.status === 'AVAILABLE') return error(400, 'the upload is already finalized');
+  if ((fin?.uploadToken ?? '') !== video.uploadToken) return error(400, '/finalizeUploadRequest/uploadToken does not match the upload');
+  const etags = video.parts!.map((p) => p.etag);
+  if (etags.some((e) => e === undefined)) return error(400, `parts ${video.parts!.flatMap((p, i) => (p.etag ? [] : [i])).join(', ')} were not uploaded`);
+  const given = fin?.uploadedPartIds;
+  if (!Array.isArray(given) || given.length !== etags.length || given.some((id, i) => id !== etags[i])) {
+    return error(400, '/finalizeUploadRequest/uploadedPartIds must list the ETag of every part, in order');
+  }
+  video.status = 'AVAILABLE';
+  state.media.set(video.urn, { platform: 'linkedin', bytes: video.size!, contentType: 'video/mp4' });
+  return { status: 200 };
+}
+
+/** Media a post may use: known, AVAILABLE, owned by the post's author. */
+function mediaProblem(state: SandboxState, id: string | undefined, author: string): SandboxResponse | undefined {
+  const asset = id ? assetOf(state, id) : undefined;
+  if (!asset) return error(400, `unknown media ${id}`);
+  if (asset.status !== 'AVAILABLE') return error(400, `media ${id} is ${asset.status}`);
+  if (asset.owner !== author) return error(403, `media ${id} is owned by ${asset.owner}, not by the author ${author}`, 'ACCESS_DENIED');
+  return undefined;
+}
 
 export const linkedin: SandboxPlatform = {
   name: 'linkedin',
@@ -45,7 +165,8 @@ export const linkedin: SandboxPlatform = {
         if (b.visibility !== 'PUBLIC' || b.lifecycleState !== 'PUBLISHED' || !b.distribution?.feedDistribution) return error(400, 'visibility, lifecycleState and distribution are required');
         const ids = [b.content?.media?.id, ...(b.content?.multiImage?.images ?? []).map((i) => i.id)].filter((id) => id !== undefined);
         for (const id of ids) {
-          if (!id || !MEDIA_URN.test(id) || (id.startsWith('urn:li:image:') && !state.media.has(id))) return error(400, `unknown media ${id}`);
+          const refused = mediaProblem(state, id, b.author);
+          if (refused) return refused;
         }
         if (b.content?.media?.id?.startsWith('urn:li:document:') && !b.content.media.title) return error(400, '/content/media/title is required for documents');
         const poll = b.content?.poll;
@@ -120,27 +241,47 @@ export const linkedin: SandboxPlatform = {
         return { status: 200, body: { paging: { start: 0, count: 10, links: [] }, elements: [{ organizationalEntity: org, share: urn, totalShareStatistics }] } };
       }),
     },
+    // Registering an upload is a create: injected faults apply to it (and to finalizeUpload).
+    { method: 'POST', path: '/rest/images', creates: true, handle: initializeSingle('image') },
+    { method: 'POST', path: '/rest/documents', creates: true, handle: initializeSingle('document') },
+    {
+      method: 'PUT',
+      path: '/dms-uploads/:urn',
+      handle: (req, state) => {
+        const asset = assetOf(state, decodeURIComponent(req.params.urn!));
+        if (!asset || asset.kind === 'video') return error(404, 'unknown upload', 'NOT_FOUND');
+        if (asset.account !== req.account) return error(403, 'the upload was registered by another member', 'ACCESS_DENIED');
+        if (!req.raw.length) return error(400, 'empty upload');
+        asset.status = 'AVAILABLE';
+        state.media.set(asset.urn, { platform: 'linkedin', bytes: req.raw.length, contentType: String(req.headers['content-type'] ?? 'application/octet-stream') });
+        return { status: 201 };
+      },
+    },
     {
       method: 'POST',
-      path: '/rest/images',
-      handle: versioned((req) => {
-        const owner = (req.body as { initializeUploadRequest?: { owner?: string } } | undefined)?.initializeUploadRequest?.owner;
-        if (req.query.get('action') !== 'initializeUpload' || !owner || !URN.test(owner)) return error(400, 'action=initializeUpload and initializeUploadRequest.owner are required');
-        next += 1n;
-        const image = `urn:li:image:D4E${next}`;
-        return {
-          status: 200,
-          body: { value: { uploadUrlExpiresAt: Date.now() + 86_400_000, uploadUrl: `http://${req.headers.host}/linkedin/dms-uploads/${encodeURIComponent(image)}`, image } },
-        };
+      path: '/rest/videos',
+      creates: true,
+      handle: versioned((req, state) => {
+        const action = req.query.get('action');
+        if (action === 'initializeUpload') return initializeVideo(req, state);
+        if (action === 'finalizeUpload') return finalizeVideo(req, state);
+        return error(400, 'action must be initializeUpload or finalizeUpload');
       }),
     },
     {
+      // The signed part URL carries no token: its `sig` is the authorisation.
       method: 'PUT',
-      path: '/dms-uploads/:image',
+      path: '/dms-uploads/videos/:urn/:part',
+      auth: false,
       handle: (req, state) => {
-        if (!req.raw.length) return error(400, 'empty upload');
-        state.media.set(decodeURIComponent(req.params.image!), { platform: 'linkedin', bytes: req.raw.length, contentType: String(req.headers['content-type'] ?? 'application/octet-stream') });
-        return { status: 201 };
+        const video = assetOf(state, decodeURIComponent(req.params.urn!));
+        const part = video?.parts?.[Number(req.params.part)];
+        if (!video || !part || req.query.get('sig') !== video.signature) return error(404, 'unknown upload URL', 'NOT_FOUND');
+        if (video.status !== 'WAITING_UPLOAD') return error(400, 'the upload is already finalized');
+        const expected = part.lastByte - part.firstByte + 1;
+        if (req.raw.length !== expected) return error(400, `this part is bytes ${part.firstByte}-${part.lastByte}: expected ${expected} bytes, got ${req.raw.length}`);
+        part.etag = `/${randomBytes(16).toString('base64url')}`;
+        return { status: 200, headers: { etag: part.etag } };
       },
     },
     {

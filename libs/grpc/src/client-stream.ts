@@ -1,0 +1,139 @@
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type ChannelOptions,
+  type Client,
+  type ClientWritableStream,
+  type ServerReadableStream,
+  type sendUnaryData,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { AppError, fromGrpcError, toGrpcError } from '@spa/errors';
+import { currentRequestId, withRequestId, type Logger } from '@spa/logger';
+import { createClient, type PromiseClient } from './client.js';
+
+/**
+ * Client streaming (many requests, one response) for the unary-only helpers of this library.
+ * Server: a handler receives the requests as an async iterable (pulling applies HTTP/2 flow control,
+ * so a slow handler slows the sender instead of buffering). Client: `write` waits until the transport
+ * took the message, so memory stays bounded by one message plus the channel's window.
+ */
+export type ClientStreamHandler<Req, Res> = (requests: AsyncIterable<Req>, ctx: { requestId: string | undefined }) => Promise<Res>;
+
+/** The call's messages; a call the client cancelled fails instead of looking complete. */
+async function* messagesOf(call: ServerReadableStream<unknown, unknown>): AsyncIterable<unknown> {
+  for await (const message of call) yield message;
+  if (call.cancelled) throw new AppError('INVALID_PARAMETERS', 'The caller cancelled the call before its end');
+}
+
+/** Adapts a client-streaming handler to grpc-js; errors are mapped like unary ones. */
+export function adaptClientStream(logger: Logger, method: string, handler: ClientStreamHandler<unknown, unknown>) {
+  return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
+    const value = call.metadata.get('x-request-id')[0];
+    const requestId = typeof value === 'string' ? value : undefined;
+    withRequestId(requestId, () => {
+      handler(messagesOf(call), { requestId })
+        .then((response) => callback(null, response))
+        .catch((err: unknown) => {
+          if (!(err instanceof AppError) || err.code === 'INTERNAL_ERROR') logger.error({ err, method }, 'rpc failed');
+          callback(toGrpcError(err));
+          // Stop reading what the client still sends: the answer is final.
+          call.destroy();
+        });
+    });
+  };
+}
+
+type ClientStreamMethod<Req, Res> = (
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientWritableStream<Req>;
+
+type ClientStreamKeys<C> = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [K in keyof C]: C[K] extends ClientStreamMethod<any, any> ? K : never;
+}[keyof C];
+
+/** One open client-streaming call. */
+export interface ClientStreamCall<Req, Res> {
+  /** Sends one message; resolves once the transport accepts more (backpressure). */
+  write(message: Req): Promise<void>;
+  /** Closes the request side and waits for the answer. */
+  end(): Promise<Res>;
+  /** Abandons the call (the server sees a cancellation). */
+  cancel(): void;
+  /** Settles when the server answers, possibly before `end` (an early refusal). */
+  readonly response: Promise<Res>;
+}
+
+export type StreamingClient<C> = PromiseClient<C> & {
+  /** Opens a client-streaming call of `method`; the deadline covers the whole call. */
+  clientStream<K extends ClientStreamKeys<C>>(
+    method: K,
+    options?: { deadlineMs?: number },
+  ): C[K] extends ClientStreamMethod<infer Req, infer Res> ? ClientStreamCall<Req, Res> : never;
+};
+
+type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: Partial<ChannelOptions>) => C;
+
+/** `createClient` plus client-streaming calls (on their own channel, so large uploads do not hold up unary calls). */
+export function createStreamingClient<C extends Client>(
+  Ctor: ClientConstructor<C>,
+  address: string,
+  defaults: { deadlineMs: number; streamDeadlineMs: number },
+): StreamingClient<C> {
+  const unary = createClient(Ctor, address, defaults);
+  const raw = new Ctor(address, credentials.createInsecure(), { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 });
+  const clientStream = (method: PropertyKey, options?: { deadlineMs?: number }) => {
+    const metadata = new Metadata();
+    const requestId = currentRequestId();
+    if (requestId) metadata.set('x-request-id', requestId);
+    const deadline = Date.now() + (options?.deadlineMs ?? defaults.streamDeadlineMs);
+    let call!: ClientWritableStream<unknown>;
+    const response = new Promise<unknown>((resolve, reject) => {
+      const fn = (raw as unknown as Record<PropertyKey, ClientStreamMethod<unknown, unknown>>)[method]!;
+      call = fn.call(raw, metadata, { deadline }, (err, res) => (err ? reject(fromGrpcError(err)) : resolve(res)));
+    });
+    // A refusal may arrive while nobody awaits `response` yet; it is observed through write/end.
+    response.catch(() => undefined);
+    let failed: unknown;
+    response.catch((err: unknown) => (failed = err));
+    return {
+      response,
+      // One message in flight at a time: resolves when the transport took it (not merely buffered),
+      // so a call holds at most one message beyond the HTTP/2 window.
+      write: (message: unknown) =>
+        new Promise<void>((resolve, reject) => {
+          if (failed) return reject(failed);
+          let settled = false;
+          const settle = () => {
+            if (settled) return;
+            settled = true;
+            if (failed) reject(failed);
+            else resolve();
+          };
+          call.write(message, settle);
+          response.then(settle, settle);
+        }),
+      end: () => {
+        call.end();
+        return response;
+      },
+      cancel: () => call.cancel(),
+    };
+  };
+  return new Proxy(unary, {
+    get(target, prop, receiver) {
+      if (prop === 'clientStream') return clientStream;
+      if (prop === 'close') {
+        return () => {
+          target.close();
+          raw.close();
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  }) as StreamingClient<C>;
+}

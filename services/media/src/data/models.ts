@@ -1,0 +1,48 @@
+import { Schema, type Connection } from 'mongoose';
+
+export interface MediaDoc {
+  _id: string;
+  workspace_id: number;
+  platform?: string | null;
+  content_type: string;
+  size_bytes: number;
+  width: number;
+  height: number;
+  status: 'pending' | 'stored';
+  purpose?: string | null;
+  expires_at?: Date | null;
+  created_at: Date;
+}
+
+/** Mongoose schemas of the media database. */
+export function registerModels(connection: Connection) {
+  const mediaSchema = new Schema<MediaDoc>(
+    {
+      // The r2_key itself: unique by construction, and the lookup of every read.
+      _id: String,
+      workspace_id: { type: Number, required: true },
+      platform: String,
+      content_type: { type: String, required: true },
+      size_bytes: { type: Number, required: true },
+      width: { type: Number, required: true },
+      height: { type: Number, required: true },
+      status: { type: String, required: true },
+      purpose: String,
+      expires_at: Date,
+      created_at: { type: Date, required: true },
+    },
+    { collection: 'media', versionKey: false },
+  );
+  mediaSchema.index({ workspace_id: 1, created_at: -1 });
+
+  // One document per presigned key being received: the unique _id makes the one allowed PUT exclusive
+  // (FerretDB does not apply concurrent updates of one document atomically; inserts of one _id are).
+  const putClaimSchema = new Schema({ _id: String, claimed_at: { type: Date, required: true } }, { collection: 'put_claims', versionKey: false });
+
+  return {
+    Media: connection.model<MediaDoc>('Media', mediaSchema),
+    PutClaim: connection.model('PutClaim', putClaimSchema),
+  };
+}
+
+export type MediaModels = ReturnType<typeof registerModels>;

@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import { AppError, notFound } from '@spa/errors';
+import { isMediaKey } from './keys.js';
+import type { MediaRecord } from './model.js';
+import type { MediaDeps } from './ports.js';
+
+/**
+ * A record whose bytes are in storage. A presigned upload straight to S3 is noticed here: once the
+ * object is there with the reserved size, the record becomes `stored`.
+ */
+async function settled(deps: MediaDeps, record: MediaRecord | undefined): Promise<MediaRecord | undefined> {
+  if (!record || record.status === 'stored') return record;
+  if (deps.storage.kind !== 's3') return undefined;
+  const found = await deps.storage.head(record.key);
+  if (!found || found.size !== record.sizeBytes) return undefined;
+  await deps.store.markStored(record.key);
+  return { ...record, status: 'stored' };
+}
+
+/** A stored file of the workspace (another workspace's is NOT_FOUND). */
+export async function getMedia(deps: MediaDeps, workspaceId: number, key: string): Promise<MediaRecord & { url: string }> {
+  const record = isMediaKey(key) ? await settled(deps, await deps.store.find(key)) : undefined;
+  if (!record || record.workspaceId !== workspaceId) throw notFound('Media file');
+  return { ...record, url: await deps.storage.publicUrl(record.key) };
+}
+
+/** Reads a stored file's bytes for serving (public read by key), or undefined. */
+export async function openMedia(deps: MediaDeps, key: string): Promise<{ record: MediaRecord; body: Readable; size: number } | undefined> {
+  const record = isMediaKey(key) ? await settled(deps, await deps.store.find(key)) : undefined;
+  if (!record) return undefined;
+  const object = await deps.storage.get(key);
+  return object && { record, ...object };
+}
+
+/**
+ * Deletes a file: NOT_FOUND when no such file (or, with `platform`, not one uploaded for it),
+ * 403 WORKSPACE_FORBIDDEN when it belongs to another workspace (the contract's rule for Tumblr files).
+ */
+export async function deleteMedia(deps: MediaDeps, workspaceId: number, key: string, platform: string | undefined): Promise<MediaRecord> {
+  const record = isMediaKey(key) ? await deps.store.find(key) : undefined;
+  if (!record || (platform && record.platform !== platform)) throw notFound(platform ? `${platform} media file` : 'Media file');
+  if (record.workspaceId !== workspaceId) throw new AppError('WORKSPACE_FORBIDDEN', 'This media file belongs to another workspace');
+  await deps.storage.delete(key);
+  await deps.store.delete(key);
+  return record;
+}

@@ -1,0 +1,174 @@
+import { createReadStream } from 'node:fs';
+import { AppError, invalidParameters } from '@spa/errors';
+import { maxUploadBytes, ruleAccepts, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
+import { canonicalType, imageSize, sniffType, SNIFF_BYTES, type Sniffed } from './inspect.js';
+import { newMediaKey } from './keys.js';
+import type { MediaRecord } from './model.js';
+import type { MediaDeps } from './ports.js';
+import { StagingFile } from './staging.js';
+
+/** One piece of an upload as it arrives; fields may come in any piece, each at most once. */
+export interface UploadPart {
+  workspaceId?: number;
+  platform?: string;
+  contentType?: string;
+  requireConnectedAccount?: boolean;
+  imagesOnly?: boolean;
+  chunk?: Uint8Array;
+  /** The sender's mark on its last piece; without it the upload is incomplete. */
+  complete?: boolean;
+}
+
+/** The largest upload of any platform: the cap while the platform is not known yet. */
+const ANY_PLATFORM_MAX = Math.max(...UPLOAD_PLATFORMS.map(maxUploadBytes));
+
+const formatBytes = (n: number): string => (n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)} MB` : `${n} bytes`);
+
+function isUploadPlatform(p: string): p is UploadPlatform {
+  return (UPLOAD_PLATFORMS as readonly string[]).includes(p);
+}
+
+/** What is known so far of an upload in progress. */
+class UploadState {
+  workspaceId: number | undefined;
+  platform: UploadPlatform | undefined;
+  declared: string | undefined;
+  requireConnectedAccount = false;
+  imagesOnly = false;
+  accountChecked = false;
+  sniffed: Sniffed | undefined;
+  size = 0;
+  head: Uint8Array[] = [];
+  headBytes = 0;
+  complete = false;
+
+  merge(part: UploadPart): void {
+    if (part.workspaceId) {
+      if (this.workspaceId !== undefined && this.workspaceId !== part.workspaceId) throw invalidParameters(['workspace_id: sent twice']);
+      this.workspaceId = part.workspaceId;
+    }
+    if (part.platform !== undefined) {
+      if (this.platform !== undefined) throw invalidParameters(['platform: given twice']);
+      if (!isUploadPlatform(part.platform)) throw invalidParameters([`platform: must be one of ${UPLOAD_PLATFORMS.join(', ')}`]);
+      this.platform = part.platform;
+    }
+    if (part.contentType !== undefined) {
+      if (this.declared !== undefined) throw invalidParameters(['content_type: given twice']);
+      if (!/^[a-z]+\/[\w.+-]+$/i.test(part.contentType.trim())) throw invalidParameters(['content_type: must be a MIME type such as image/png']);
+      this.declared = canonicalType(part.contentType);
+    }
+    if (part.requireConnectedAccount) this.requireConnectedAccount = true;
+    if (part.imagesOnly) this.imagesOnly = true;
+    if (this.complete) throw invalidParameters(['upload: a piece arrived after the one marked complete']);
+    if (part.complete) this.complete = true;
+  }
+
+  /** The cap that applies with what is known: the exact rule once platform and kind are known. */
+  limit(): { bytes: number; what: string } {
+    if (!this.platform) return { bytes: ANY_PLATFORM_MAX, what: 'any platform' };
+    const rules = uploadRules(this.platform);
+    const rule = this.sniffed && rules[this.sniffed.kind];
+    if (rule) return { bytes: rule.max_bytes, what: `${this.platform} ${this.sniffed!.kind}s` };
+    return { bytes: maxUploadBytes(this.platform), what: this.platform };
+  }
+}
+
+async function checkAccount(deps: MediaDeps, state: UploadState): Promise<void> {
+  if (state.accountChecked || !state.requireConnectedAccount || !state.platform || state.workspaceId === undefined) return;
+  state.accountChecked = true;
+  if (!(await deps.accounts.hasConnectedAccount(state.workspaceId, state.platform))) {
+    throw invalidParameters([`platform: uploading ${state.platform} media needs a connected ${state.platform} account in this workspace; connect one first`]);
+  }
+}
+
+/** Checks the sniffed type against the declaration and the platform's rules (once both are known). */
+function checkType(state: UploadState): void {
+  if (!state.platform || !state.sniffed) return;
+  const { sniffed, platform } = state;
+  if (state.declared !== undefined && state.declared !== sniffed.contentType) {
+    throw invalidParameters([`content_type: declared ${state.declared} but the bytes are ${sniffed.contentType}`]);
+  }
+  const rule = uploadRules(platform)[sniffed.kind];
+  if (!rule || (state.imagesOnly && sniffed.kind !== 'image')) {
+    throw invalidParameters([`media: ${platform} uploads take ${state.imagesOnly || !uploadRules(platform).video ? 'images only' : 'images and videos'}; this is a ${sniffed.kind}`]);
+  }
+  if (!ruleAccepts(rule, sniffed.contentType)) {
+    throw invalidParameters([`content_type: ${platform} takes ${rule.content_types.join(', ')} ${sniffed.kind}s, not ${sniffed.contentType}`]);
+  }
+}
+
+async function sniff(state: UploadState): Promise<void> {
+  const head = Buffer.concat(state.head, state.headBytes);
+  state.head = [];
+  state.sniffed = await sniffType(head);
+  checkType(state);
+}
+
+/**
+ * Stores one upload: the bytes are staged on disk as they arrive (memory stays bounded), their real
+ * type is sniffed from the first bytes, every cap is enforced as soon as it is known (the size while
+ * the bytes arrive), image dimensions are read from the header, and only a file that passes every
+ * check reaches storage. Nothing is stored when any check fails.
+ */
+export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPart>): Promise<MediaRecord & { url: string }> {
+  const state = new UploadState();
+  const staging = new StagingFile(deps.stagingDir);
+  try {
+    for await (const part of parts) {
+      state.merge(part);
+      if (state.workspaceId === undefined) throw invalidParameters(['workspace_id: the first message must carry it']);
+      await checkAccount(deps, state);
+      checkType(state);
+      const chunk = part.chunk;
+      if (!chunk?.length) continue;
+      state.size += chunk.length;
+      const limit = state.limit();
+      if (state.size > limit.bytes) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `media is larger than ${limit.what} accept (${formatBytes(limit.bytes)} at most)`);
+      }
+      if (!state.sniffed) {
+        state.head.push(chunk);
+        state.headBytes += chunk.length;
+        if (state.headBytes >= SNIFF_BYTES) await sniff(state);
+      }
+      await staging.write(chunk);
+    }
+    if (!state.complete) throw invalidParameters(['upload: the stream ended before its last piece (the sender went away)']);
+    const missing = [
+      ...(state.platform ? [] : ['platform: required']),
+      ...(state.declared ? [] : ['content_type: required']),
+      ...(state.size > 0 ? [] : ['media: required (base64 of the file)']),
+    ];
+    if (missing.length) throw invalidParameters(missing);
+    if (!state.sniffed) await sniff(state);
+    await checkAccount(deps, state);
+    const limit = state.limit();
+    if (state.size > limit.bytes) throw new AppError('PAYLOAD_TOO_LARGE', `media is larger than ${limit.what} accept (${formatBytes(limit.bytes)} at most)`);
+    await staging.close();
+    const sniffed = state.sniffed!;
+    const dims = sniffed.kind === 'image' ? await imageSize(staging.path, sniffed.contentType, deps.maxImagePixels) : { width: 0, height: 0 };
+    const now = deps.clock.now();
+    const record: MediaRecord = {
+      key: newMediaKey(state.workspaceId!, now, deps.newId(), sniffed.ext),
+      workspaceId: state.workspaceId!,
+      platform: state.platform,
+      contentType: sniffed.contentType,
+      sizeBytes: state.size,
+      ...dims,
+      status: 'stored',
+      purpose: undefined,
+      expiresAt: undefined,
+      createdAt: now,
+    };
+    await deps.storage.put(record.key, createReadStream(staging.path), record.sizeBytes, record.contentType);
+    try {
+      await deps.store.insert(record);
+    } catch (err) {
+      await deps.storage.delete(record.key);
+      throw err;
+    }
+    return { ...record, url: await deps.storage.publicUrl(record.key) };
+  } finally {
+    await staging.remove();
+  }
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+
+/** A real PNG of the given size (random pixels, so it does not compress away). */
+export async function png(width = 64, height = 48): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+export async function jpeg(width = 64, height = 48): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).jpeg().toBuffer();
+}
+
+/** JPEG magic and a real header followed by `total` bytes in all (the size tests need big files fast). */
+export async function bigJpeg(total: number): Promise<Buffer> {
+  const head = await jpeg(16, 16);
+  return Buffer.concat([head, randomBytes(Math.max(0, total - head.length))]);
+}
+
+/** An MP4 as far as its magic goes: an `ftyp` box (isom) followed by filler. */
+export function mp4(total = 64 * 1024): Buffer {
+  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+  const mdatSize = total - ftyp.length;
+  const mdat = Buffer.concat([Buffer.alloc(4), Buffer.from('mdat'), randomBytes(mdatSize - 8)]);
+  mdat.writeUInt32BE(mdatSize, 0);
+  return Buffer.concat([ftyp, mdat]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A decompression bomb: a valid PNG header declaring width x height pixels, with almost no data. */
+export function pngBomb(width = 100_000, height = 100_000): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8); // bit depth
+  ihdr.writeUInt8(2, 9); // RGB
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+export const SVG = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+export const HTML = Buffer.from('<!doctype html><html><body><img src=x onerror=alert(1)></body></html>');
