@@ -1,22 +1,45 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { ContentPlansServiceClient } from '@spa/contracts/generation/v1/content_plans';
+import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
+import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
+import { LinkedInAssetsServiceClient } from '@spa/contracts/media/v1/linkedin_assets';
+import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
-import { createClient, type PromiseClient } from '@spa/grpc';
+import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
+
+/** Generation may try several models in turn (its own budget is 60 s by default): its calls get a longer deadline. */
+const GENERATION_DEADLINE_MS = 90_000;
 
 /** One long-lived gRPC client per backend service, shared by every request. */
 export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
+  media: StreamingClient<MediaServiceClient>;
+  linkedInAssets: PromiseClient<LinkedInAssetsServiceClient>;
+  contentPlans: PromiseClient<ContentPlansServiceClient>;
+  settings: PromiseClient<SettingsServiceClient>;
+  generation: PromiseClient<GenerationServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GRPC_DEADLINE_MS: number }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
     posts: createClient(PostsServiceClient, config.POSTS_ADDR, defaults),
+    media: createStreamingClient(MediaServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
+    linkedInAssets: createClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { deadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
+    contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
+    settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
+    generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: GENERATION_DEADLINE_MS }),
   };
 }
 
 export function closeClients(clients: Clients): void {
   clients.accounts.close();
   clients.posts.close();
+  clients.media.close();
+  clients.linkedInAssets.close();
+  clients.contentPlans.close();
+  clients.settings.close();
+  clients.generation.close();
 }

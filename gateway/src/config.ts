@@ -9,6 +9,10 @@ export const configSchema = z.object({
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   GENERATION_ADDR: env.address('127.0.0.1:50054'),
   MEDIA_ADDR: env.address('127.0.0.1:50055'),
+  /** The media service's HTTP server: /media/<r2_key> (reads, presigned PUTs) is relayed to it, streaming. */
+  MEDIA_HTTP_URL: z.url().default('http://127.0.0.1:8095'),
+  /** Deadline of one base64 upload's stream to the media service (large videos take a while). */
+  GRPC_UPLOAD_DEADLINE_MS: env.millis(30 * 60_000),
   /** Proxy hops to trust for the client IP (X-Forwarded-For); 0 when the gateway faces clients directly. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** How long an authentication result is reused; at most 5 s so that a revoked key stops within 5 s. */

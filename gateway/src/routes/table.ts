@@ -1,7 +1,14 @@
 import { accountRoutes } from './accounts.js';
+import { billingRoutes } from './billing.js';
+import { contentPlanRoutes } from './content-plans.js';
+import { customRuleRoutes } from './custom-rules.js';
 import { dashboardOnlyRoutes } from './dashboard-only.js';
+import { generationRoutes } from './generation.js';
+import { mediaRoutes } from './media.js';
+import { linkedInUploadRoutes } from './linkedin-uploads.js';
 import { platformRoutes } from './platforms.js';
 import { postRoutes } from './posts.js';
+import { preferenceRoutes } from './preferences.js';
 import { scheduleRoutes } from './schedules.js';
 import type { Route } from './route.js';
 
@@ -9,4 +16,4 @@ import type { Route } from './route.js';
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
  * Order matters where paths overlap: fixed paths (/posts/next_slot) before parameters (/posts/{id}).
  */
-export const ROUTES: readonly Route[] = [...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...dashboardOnlyRoutes];
+export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes];

@@ -1,19 +1,45 @@
+import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { MediaServiceClient } from '@spa/contracts/media/v1/media';
+import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { createClient, onShutdown, startGrpcServer } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes } from '@spa/mongo';
 import { loadGenerationConfig } from './config.js';
+import { createContentPlans } from './plans/content-plans.js';
+import { modelCatalogFromConfig } from './providers/catalog.js';
+import { createDailyQuota } from './quota/wiring.js';
+import { createSettingsService } from './settings/wiring.js';
+import { createWriting } from './writing/wiring.js';
 
 runMain(async () => {
   const config = loadGenerationConfig();
   const logger = createLogger('generation', config.LOG_LEVEL);
+  const catalog = modelCatalogFromConfig(config);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const clientDefaults = { deadlineMs: config.GRPC_DEADLINE_MS };
+  const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, clientDefaults);
+  const posts = createClient(PostsServiceClient, config.POSTS_ADDR, clientDefaults);
+  const media = createClient(MediaServiceClient, config.MEDIA_ADDR, clientDefaults);
+
+  const quota = createDailyQuota({ connection: mongo, accounts, limits: config.DAILY_GENERATION_LIMITS, logger });
+  const writing = createWriting({ config, catalog, connection: mongo, accounts, posts, media, quota, logger });
+  const plans = createContentPlans({ connection: mongo, accounts, posts, writer: writing.writer, config, logger });
   await syncIndexes(mongo);
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [], logger });
-  logger.info({ port: server.port }, 'generation listening');
+
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [writing.service, createSettingsService({ accounts, models: catalog, quota }), plans.service],
+    logger,
+  });
+  plans.start();
+  logger.info({ port: server.port, models: catalog.list().map((m) => m.id), defaultModel: catalog.defaultModel().id }, 'generation listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['plans', () => plans.stop()],
+    ['clients', async () => [accounts, posts, media].forEach((c) => c.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -14,6 +14,8 @@ import { describeListPage, seedPosts } from './seed.js';
 import { loadSettings, type BenchSettings } from './settings.js';
 import { benchPublishing } from './publishing.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchGeneration } from './generation.js';
+import { benchMedia } from './media.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
   if (wanted('gateway')) await benchGateway();
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('publishing')) await benchPublishing();
+  if (wanted('generation')) await benchGeneration();
+  if (wanted('media')) await benchMedia();
 }
 
 async function benchGateway(): Promise<void> {
@@ -38,8 +42,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,generation picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }

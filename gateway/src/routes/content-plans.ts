@@ -1,0 +1,372 @@
+import type { ContentIdea, ContentPlan, ContentPlanFields, ContentPlanRun } from '@spa/contracts/generation/v1/content_plans';
+import { PLATFORMS } from '@spa/vocabulary';
+import { z } from 'zod';
+import { route } from './route.js';
+import { dateTime, idParam } from './schemas.js';
+
+const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+const ChannelSchema = z.object({
+  social_account_id: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  format: z.string().describe('post (text posts; ideas only on media-only platforms) or quote_card (image ideas for Quote Week)'),
+  board_id: z.string().nullable(),
+  angles: z.array(z.string()).describe('Post n of a run takes angle n mod len(angles); angles no post of a run used become content ideas'),
+  posts_per_day: z.number().int().describe('Posts each run writes for this channel (1-10)'),
+  quote_topic: z.string().nullable().describe("When set, this channel's topic instead of the plan's content_strategy"),
+  watermark_enabled: z.boolean(),
+  watermark_text: z.string().nullable(),
+  watermark_every_n: z.number().int().nullable(),
+  carousel_every_n: z.number().int().nullable(),
+  active: z.boolean().describe('Inactive channels are skipped by runs'),
+});
+
+const RunSchema = z
+  .object({
+    id: z.string().describe('`<plan id>:<due time>` for a scheduled run (each due time runs once), `<plan id>:manual:<uuid>` for a manual one'),
+    trigger: z.enum(['scheduled', 'manual']),
+    status: z.enum(['running', 'completed', 'failed']).describe('failed: at least one post could not be written or stored (see error); the others were stored'),
+    due_at: dateTime.nullable(),
+    started_at: dateTime,
+    finished_at: dateTime.nullable(),
+    posts_created: z.number().int(),
+    ideas_created: z.number().int(),
+    items_failed: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'ContentPlanRun' });
+
+const ContentPlanSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    active: z.boolean().describe('Inactive plans do not run on schedule (next_run_at is null)'),
+    use_sources: z.boolean(),
+    platform_configs: z.record(z.string(), z.unknown()).describe('Object keyed by platform, stored as given'),
+    channels: z.array(ChannelSchema),
+    content_strategy: z.string().nullable().describe('What the plan writes about: the topic of every run (a channel may override it with quote_topic; the plan name when both are empty)'),
+    schedule_day: z.enum(DAY_NAMES).describe('Lowercase English day name (the create request takes 0-6, 0 = Sunday, as posting slots do)'),
+    schedule_time: z.string().describe('HH:MM, 24-hour, in the workspace time zone'),
+    schedule_mode: z.enum(['draft', 'scheduled']).describe("How runs store posts: drafts, or scheduled into each account's next free posting slots (a draft when the account has no free slot)"),
+    timezone: z.string().describe('The workspace time zone (preferences) the schedule is computed in'),
+    last_run_at: dateTime.nullable().describe('When the last run (scheduled or manual) finished'),
+    next_run_at: dateTime.nullable().describe('The next schedule_day at schedule_time in the workspace zone (DST: a time in a spring-forward gap runs at the end of the gap; a repeated time runs at its first occurrence); null while inactive'),
+    last_run: RunSchema.nullable().describe('The most recent run, finished or not'),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'ContentPlan' });
+
+const ContentIdeaSchema = z
+  .object({
+    id: z.number().int(),
+    platform: z.enum(PLATFORMS),
+    topic: z.string(),
+    angle: z.string().nullable(),
+    prompt: z.string(),
+    source: z.string().describe('content_plan for ideas from plan runs'),
+    source_url: z.string().nullable(),
+    source_label: z.string().nullable().describe('The producing plan name'),
+    generated_for_date: z.iso.date().describe("The run's local date in the workspace time zone"),
+    dismissed_at: dateTime.nullable(),
+    used_at: dateTime.nullable().describe('Set by the first POST /content_ideas/{id}/use'),
+    media_type: z.enum(['text', 'image', 'video']),
+    shared_inspiration_item_id: z.number().int().nullable(),
+    content_plan_id: z.number().int().nullable(),
+    created_at: dateTime,
+  })
+  .meta({ id: 'ContentIdea' });
+
+const text = (max: number) => z.string().max(max);
+const ChannelInput = z
+  .object({
+    social_account_id: z.number().int().positive().describe('A connected account of the workspace'),
+    platform: z.enum(PLATFORMS).optional().describe("Default: the account's platform; when given it must be the account's platform"),
+    format: z.enum(['post', 'quote_card']).optional().describe('Default post'),
+    board_id: text(200).optional(),
+    angles: z.array(text(300)).max(10).optional().describe('At most 10'),
+    posts_per_day: z.number().int().min(1).max(10).optional().describe('1-10, default 1'),
+    quote_topic: text(200).optional(),
+    watermark_enabled: z.boolean().optional(),
+    watermark_text: text(200).optional(),
+    watermark_every_n: z.number().int().min(1).max(100).optional(),
+    carousel_every_n: z.number().int().min(1).max(100).optional(),
+    active: z.boolean().optional().describe('Default true'),
+  })
+  .strict();
+
+const scheduleDay = z
+  .union([z.number().int().min(0).max(6), z.enum(DAY_NAMES)])
+  .describe('0-6 (0 = Sunday), or the lowercase day name as responses show it')
+  .transform((d) => (typeof d === 'number' ? d : DAY_NAMES.indexOf(d)));
+
+const PlanInputFields = {
+  name: z.string().trim().min(1).max(200),
+  schedule_day: scheduleDay,
+  schedule_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)').describe('HH:MM in the workspace time zone'),
+  active: z.boolean().optional().describe('Default true'),
+  use_sources: z.boolean().optional().describe('Default false'),
+  platform_configs: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.unknown())).optional().describe('Object keyed by platform; default {}'),
+  channels: z.array(ChannelInput).max(20).optional().describe('At most 20; on PATCH the list replaces the channels'),
+  content_strategy: z.string().max(5000).optional(),
+  schedule_mode: z.enum(['draft', 'scheduled']).optional().describe('Default draft'),
+};
+
+const CreatePlanBody = z.object({ content_plan: z.object(PlanInputFields).strict() }).strict();
+const UpdatePlanBody = z
+  .object({
+    content_plan: z
+      .object(PlanInputFields)
+      .partial()
+      .strict()
+      .refine((p) => Object.keys(p).length > 0, { message: 'name at least one field to change' }),
+  })
+  .strict();
+
+type PlanInput = Partial<z.infer<(typeof CreatePlanBody)['shape']['content_plan']>>;
+
+function fieldsMessage(p: PlanInput): ContentPlanFields {
+  return {
+    name: p.name,
+    active: p.active,
+    useSources: p.use_sources,
+    platformConfigsJson: p.platform_configs === undefined ? undefined : JSON.stringify(p.platform_configs),
+    hasChannels: p.channels !== undefined,
+    channels: (p.channels ?? []).map((c) => ({
+      socialAccountId: c.social_account_id,
+      platform: c.platform,
+      format: c.format,
+      boardId: c.board_id,
+      angles: c.angles ?? [],
+      postsPerDay: c.posts_per_day,
+      quoteTopic: c.quote_topic,
+      watermarkEnabled: c.watermark_enabled,
+      watermarkText: c.watermark_text,
+      watermarkEveryN: c.watermark_every_n,
+      carouselEveryN: c.carousel_every_n,
+      active: c.active,
+    })),
+    contentStrategy: p.content_strategy,
+    scheduleDay: p.schedule_day,
+    scheduleTime: p.schedule_time,
+    scheduleMode: p.schedule_mode,
+  };
+}
+
+const presentRun = (r: ContentPlanRun): z.infer<typeof RunSchema> => ({
+  id: r.id,
+  trigger: r.trigger as 'scheduled' | 'manual',
+  status: r.status as 'running' | 'completed' | 'failed',
+  due_at: orNull(r.dueAt),
+  started_at: r.startedAt,
+  finished_at: orNull(r.finishedAt),
+  posts_created: r.postsCreated,
+  ideas_created: r.ideasCreated,
+  items_failed: r.itemsFailed,
+  error: orNull(r.error),
+});
+
+export function presentPlan(p: ContentPlan): z.infer<typeof ContentPlanSchema> {
+  return {
+    id: p.id,
+    name: p.name,
+    active: p.active,
+    use_sources: p.useSources,
+    platform_configs: JSON.parse(p.platformConfigsJson || '{}') as Record<string, unknown>,
+    channels: p.channels.map((c) => ({
+      social_account_id: c.socialAccountId,
+      platform: c.platform as never,
+      format: c.format,
+      board_id: orNull(c.boardId),
+      angles: c.angles,
+      posts_per_day: c.postsPerDay,
+      quote_topic: orNull(c.quoteTopic),
+      watermark_enabled: c.watermarkEnabled,
+      watermark_text: orNull(c.watermarkText),
+      watermark_every_n: orNull(c.watermarkEveryN),
+      carousel_every_n: orNull(c.carouselEveryN),
+      active: c.active,
+    })),
+    content_strategy: orNull(p.contentStrategy),
+    schedule_day: DAY_NAMES[p.scheduleDay] ?? 'sunday',
+    schedule_time: p.scheduleTime,
+    schedule_mode: p.scheduleMode as 'draft' | 'scheduled',
+    timezone: p.timezone,
+    last_run_at: orNull(p.lastRunAt),
+    next_run_at: orNull(p.nextRunAt),
+    last_run: p.lastRun ? presentRun(p.lastRun) : null,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+  };
+}
+
+export const presentIdea = (i: ContentIdea): z.infer<typeof ContentIdeaSchema> => ({
+  id: i.id,
+  platform: i.platform as never,
+  topic: i.topic,
+  angle: orNull(i.angle),
+  prompt: i.prompt,
+  source: i.source,
+  source_url: orNull(i.sourceUrl),
+  source_label: orNull(i.sourceLabel),
+  generated_for_date: i.generatedForDate,
+  dismissed_at: orNull(i.dismissedAt),
+  used_at: orNull(i.usedAt),
+  media_type: i.mediaType as 'text' | 'image' | 'video',
+  shared_inspiration_item_id: orNull(i.sharedInspirationItemId),
+  content_plan_id: orNull(i.contentPlanId),
+  created_at: i.createdAt,
+});
+
+const PlanEnvelope = z.object({ content_plan: ContentPlanSchema });
+const PlanParams = z.object({ id: idParam });
+const PLANS_NOTE =
+  'Plan runs write posts with the workspace voice, preferences and active custom rules, and do not count against the daily AI-generation quota (a run is bounded by posts_per_day x channels and happens at most once per due time).';
+
+export const contentPlanRoutes = [
+  route({
+    method: 'post',
+    path: '/content_plans',
+    tag: 'Content plans',
+    summary: 'Create a content plan',
+    description: `At most 10 plans per user (the API key's creator; the plan belongs to the workspace): the 11th is 422 PLAN_LIMIT_REACHED, exact under concurrent requests. Channels must name connected accounts of the workspace. ${PLANS_NOTE}`,
+    audience: 'api_key',
+    scope: 'plans:write',
+    plan: 'paid',
+    body: CreatePlanBody,
+    status: 201,
+    response: PlanEnvelope,
+    handle: async ({ clients, principal, body }) => {
+      const { contentPlan } = await clients.contentPlans.createContentPlan({ workspaceId: principal.workspaceId, userId: principal.userId, plan: fieldsMessage(body.content_plan) });
+      return { content_plan: presentPlan(contentPlan!) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/content_plans',
+    tag: 'Content plans',
+    summary: "List the workspace's content plans",
+    audience: 'api_key',
+    scope: 'plans:read',
+    plan: 'paid',
+    status: 200,
+    response: z.object({ content_plans: z.array(ContentPlanSchema), meta: z.object({ total_count: z.number().int() }) }),
+    handle: async ({ clients, principal }) => {
+      const { contentPlans } = await clients.contentPlans.listContentPlans({ workspaceId: principal.workspaceId });
+      return { content_plans: contentPlans.map(presentPlan), meta: { total_count: contentPlans.length } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/content_plans/{id}',
+    tag: 'Content plans',
+    summary: 'Get a content plan',
+    audience: 'api_key',
+    scope: 'plans:read',
+    plan: 'paid',
+    params: PlanParams,
+    status: 200,
+    response: PlanEnvelope,
+    handle: async ({ clients, principal, params }) => {
+      const { contentPlan } = await clients.contentPlans.getContentPlan({ workspaceId: principal.workspaceId, planId: params.id });
+      return { content_plan: presentPlan(contentPlan!) };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/content_plans/{id}',
+    tag: 'Content plans',
+    summary: 'Update a content plan',
+    description: 'Changes only the given fields (channels, when given, replace the list); next_run_at is recomputed from now. A run under way keeps the plan as it was when the run started.',
+    audience: 'api_key',
+    scope: 'plans:write',
+    plan: 'paid',
+    params: PlanParams,
+    body: UpdatePlanBody,
+    status: 200,
+    response: PlanEnvelope,
+    handle: async ({ clients, principal, params, body }) => {
+      const { contentPlan } = await clients.contentPlans.updateContentPlan({ workspaceId: principal.workspaceId, planId: params.id, plan: fieldsMessage(body.content_plan) });
+      return { content_plan: presentPlan(contentPlan!) };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/content_plans/{id}',
+    tag: 'Content plans',
+    summary: 'Delete a content plan',
+    description: "Answers the plan as it was and frees one of its owner's 10 plan slots. Posts and ideas the plan produced stay.",
+    audience: 'api_key',
+    scope: 'plans:write',
+    plan: 'paid',
+    params: PlanParams,
+    status: 200,
+    response: PlanEnvelope,
+    handle: async ({ clients, principal, params }) => {
+      const { contentPlan } = await clients.contentPlans.deleteContentPlan({ workspaceId: principal.workspaceId, planId: params.id });
+      return { content_plan: presentPlan(contentPlan!) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/content_plans/{id}/run',
+    tag: 'Content plans',
+    summary: 'Run a content plan now',
+    description:
+      "Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots; each angle no post used becomes a content idea. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. " +
+      PLANS_NOTE,
+    audience: 'api_key',
+    scope: 'plans:write',
+    plan: 'paid',
+    params: PlanParams,
+    status: 202,
+    response: PlanEnvelope.extend({ run: RunSchema }),
+    handle: async ({ clients, principal, params }) => {
+      const { contentPlan, run } = await clients.contentPlans.runContentPlan({ workspaceId: principal.workspaceId, planId: params.id });
+      return { content_plan: presentPlan(contentPlan!), run: presentRun(run!) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/content_ideas',
+    tag: 'Content plans',
+    summary: 'List content ideas',
+    description: 'Ideas produced by plan runs, newest generated_for_date first.',
+    audience: 'api_key',
+    scope: 'content_ideas:read',
+    plan: 'paid',
+    query: z
+      .object({
+        limit: z.coerce.number().int().min(1).default(50).describe('Default 50; values above 200 are clamped to 200').transform((n) => Math.min(n, 200)),
+        offset: z.coerce.number().int().min(0).default(0),
+        platform: z.enum(PLATFORMS).optional(),
+        unused: z.enum(['true', 'false']).optional().describe('true: only ideas not used yet').transform((v) => v === 'true'),
+      })
+      .strict(),
+    status: 200,
+    response: z.object({ content_ideas: z.array(ContentIdeaSchema), meta: z.object({ limit: z.number().int(), offset: z.number().int(), total_count: z.number().int() }) }),
+    handle: async ({ clients, principal, query }) => {
+      const reply = await clients.contentPlans.listContentIdeas({ workspaceId: principal.workspaceId, limit: query.limit, offset: query.offset, platform: query.platform, unused: query.unused });
+      return { content_ideas: reply.contentIdeas.map(presentIdea), meta: { limit: reply.limit, offset: reply.offset, total_count: reply.totalCount } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/content_ideas/{id}/use',
+    tag: 'Content plans',
+    summary: 'Use a content idea',
+    description:
+      'Answers `seed_prompt` (pass it as `idea` to POST /posts/generate_from_idea) and the idea, and sets used_at. Using it again answers the same and keeps the first used_at. Scope plans:write: the call changes the state of a plan output (no content_ideas:write scope exists, and it creates no post, so posts:write does not fit).',
+    audience: 'api_key',
+    scope: 'plans:write',
+    plan: 'paid',
+    params: z.object({ id: idParam }),
+    status: 200,
+    response: z.object({ seed_prompt: z.string(), content_idea: ContentIdeaSchema }),
+    handle: async ({ clients, principal, params }) => {
+      const { seedPrompt, contentIdea } = await clients.contentPlans.useContentIdea({ workspaceId: principal.workspaceId, ideaId: params.id });
+      return { seed_prompt: seedPrompt, content_idea: presentIdea(contentIdea!) };
+    },
+  }),
+];

@@ -1,0 +1,148 @@
+import type { Preferences } from '@spa/contracts/generation/v1/settings';
+import { EMAIL_NOTIFICATIONS, PREFERENCE_STRUCTURES, PREFERENCE_TONES, THEMES } from '@spa/vocabulary';
+import { z } from 'zod';
+import { route } from './route.js';
+
+const AiModelOptionSchema = z
+  .object({
+    id: z.string().describe('The value to send as `ai_model`'),
+    label: z.string(),
+    premium: z.boolean(),
+    typical_cost_micros: z.number().int().describe('Typical cost of one generation in millionths of a US dollar; 0 for the built-in composer'),
+    builtin: z.boolean().describe('True for the built-in offline composer: no network, no key and no AI model behind it'),
+  })
+  .meta({ id: 'AiModelOption' });
+
+const EmailNotificationsSchema = z.object({
+  post_failure: z.boolean(),
+  weekly_briefing: z.boolean(),
+  product_tips: z.boolean(),
+  re_engagement: z.boolean(),
+});
+
+const PreferencesSchema = z
+  .object({
+    tone: z.enum(PREFERENCE_TONES),
+    include_emoji: z.boolean(),
+    structure: z.enum(PREFERENCE_STRUCTURES),
+    custom_rules: z.string().describe('Free-text guidance applied to every generation (the structured rules are /custom_rules)'),
+    timezone: z.string().describe('IANA time zone: where the workspace days begin and end (daily quota, plan runs)'),
+    use_post_metrics_for_ai: z.boolean(),
+    theme: z.enum(THEMES),
+    ai_model: z.string().describe('The model generations use: the chosen one while it is offered, else the default model (the first of available_ai_models)'),
+    available_ai_models: z.array(AiModelOptionSchema).describe('The models this deployment offers; read-only'),
+    email_notifications: EmailNotificationsSchema,
+  })
+  .meta({ id: 'Preferences' });
+
+/** One value checked by the generation service (all bad values are named at once), so only the JSON type is checked here. */
+const valueOf = (allowed: readonly string[]) => z.string().describe(`One of: ${allowed.join(', ')}`);
+
+const UpdatePreferencesBody = z
+  .object({
+    preferences: z
+      .object({
+        tone: valueOf(PREFERENCE_TONES).optional(),
+        include_emoji: z.boolean().optional(),
+        structure: valueOf(PREFERENCE_STRUCTURES).optional(),
+        custom_rules: z.string().optional().describe('At most 5000 characters'),
+        timezone: z.string().optional().describe('IANA time zone name, e.g. Europe/Berlin or UTC'),
+        use_post_metrics_for_ai: z.boolean().optional(),
+        theme: valueOf(THEMES).optional(),
+        ai_model: z.string().optional().describe('The id of one of available_ai_models'),
+        available_ai_models: z
+          .never({ error: 'is read-only (GET /preferences lists the models)' })
+          .optional()
+          .describe('Read-only: sending it is 422 INVALID_PARAMETERS'),
+        email_notifications: z
+          .object(Object.fromEntries(EMAIL_NOTIFICATIONS.map((name) => [name, z.boolean().optional()])) as Record<(typeof EMAIL_NOTIFICATIONS)[number], z.ZodOptional<z.ZodBoolean>>)
+          .strict()
+          .optional()
+          .describe('Only the flags given change'),
+      })
+      .strict()
+      .refine((p) => Object.keys(p).length > 0, { message: 'name at least one field to change' }),
+  })
+  .strict();
+
+function presentPreferences(p: Preferences | undefined): { preferences: z.infer<typeof PreferencesSchema> } {
+  if (!p) throw new Error('generation answered without preferences');
+  const n = p.emailNotifications;
+  return {
+    preferences: {
+      tone: p.tone as z.infer<typeof PreferencesSchema>['tone'],
+      include_emoji: p.includeEmoji,
+      structure: p.structure as z.infer<typeof PreferencesSchema>['structure'],
+      custom_rules: p.customRules,
+      timezone: p.timezone,
+      use_post_metrics_for_ai: p.usePostMetricsForAi,
+      theme: p.theme as z.infer<typeof PreferencesSchema>['theme'],
+      ai_model: p.aiModel,
+      available_ai_models: p.availableAiModels.map((m) => ({
+        id: m.id,
+        label: m.label,
+        premium: m.premium,
+        typical_cost_micros: m.typicalCostMicros,
+        builtin: m.builtin,
+      })),
+      email_notifications: {
+        post_failure: n?.postFailure ?? true,
+        weekly_briefing: n?.weeklyBriefing ?? true,
+        product_tips: n?.productTips ?? true,
+        re_engagement: n?.reEngagement ?? true,
+      },
+    },
+  };
+}
+
+export const preferenceRoutes = [
+  route({
+    method: 'get',
+    path: '/preferences',
+    tag: 'Preferences',
+    summary: 'Read the generation preferences',
+    description: 'Paid plan. A workspace that never set a field gets its default (tone professional, structure auto, timezone UTC, theme light, every email notification on).',
+    audience: 'api_key',
+    scope: 'preferences:read',
+    plan: 'paid',
+    status: 200,
+    response: z.object({ preferences: PreferencesSchema }),
+    handle: async ({ clients, principal }) => presentPreferences((await clients.settings.getPreferences({ workspaceId: principal.workspaceId })).preferences),
+  }),
+  route({
+    method: 'patch',
+    path: '/preferences',
+    tag: 'Preferences',
+    summary: 'Update the generation preferences (merge)',
+    description:
+      'Paid plan. Only the fields given change (email_notifications flag by flag). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, and `available_ai_models` itself (read-only).',
+    audience: 'api_key',
+    scope: 'preferences:write',
+    plan: 'paid',
+    body: UpdatePreferencesBody,
+    status: 200,
+    response: z.object({ preferences: PreferencesSchema }),
+    handle: async ({ clients, principal, body }) => {
+      const p = body.preferences;
+      const n = p.email_notifications;
+      const { preferences } = await clients.settings.updatePreferences({
+        workspaceId: principal.workspaceId,
+        tone: p.tone,
+        includeEmoji: p.include_emoji,
+        structure: p.structure,
+        customRules: p.custom_rules,
+        timezone: p.timezone,
+        usePostMetricsForAi: p.use_post_metrics_for_ai,
+        theme: p.theme,
+        aiModel: p.ai_model,
+        emailNotifications: n && {
+          postFailure: n.post_failure,
+          weeklyBriefing: n.weekly_briefing,
+          productTips: n.product_tips,
+          reEngagement: n.re_engagement,
+        },
+      });
+      return presentPreferences(preferences);
+    },
+  }),
+];

@@ -1,0 +1,59 @@
+import { SettingsServiceService, type Preferences as PreferencesMessage } from '@spa/contracts/generation/v1/settings';
+import { invalidParameters } from '@spa/errors';
+import { bindService, type ServiceBinding } from '@spa/grpc';
+import { getBillingSummary } from '../settings/billing-summary.js';
+import type { Preferences } from '../settings/model.js';
+import type { SettingsDeps } from '../settings/ports.js';
+import { getPreferences, updatePreferences } from '../settings/preferences.js';
+
+function workspace(id: number): number {
+  if (!Number.isSafeInteger(id) || id <= 0) throw invalidParameters(['workspace_id must be a positive integer']);
+  return id;
+}
+
+function preferencesMessage(p: Preferences): PreferencesMessage {
+  return {
+    tone: p.tone,
+    includeEmoji: p.includeEmoji,
+    structure: p.structure,
+    customRules: p.customRules,
+    timezone: p.timezone,
+    usePostMetricsForAi: p.usePostMetricsForAi,
+    theme: p.theme,
+    aiModel: p.aiModel,
+    availableAiModels: p.availableAiModels.map((m) => ({
+      id: m.id,
+      label: m.label,
+      premium: m.premium,
+      typicalCostMicros: m.typicalCostMicros,
+      builtin: m.builtin,
+    })),
+    emailNotifications: p.emailNotifications,
+  };
+}
+
+/** gRPC transport of the settings: preferences (fronting accounts) and the billing summary. */
+export function settingsService(deps: SettingsDeps): ServiceBinding {
+  return bindService('generation.v1.SettingsService', SettingsServiceService, {
+    getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, workspace(req.workspaceId))) }),
+    updatePreferences: async ({ workspaceId, emailNotifications, ...fields }) => ({
+      preferences: preferencesMessage(await updatePreferences(deps, workspace(workspaceId), { ...fields, emailNotifications })),
+    }),
+    getBillingSummary: async (req) => {
+      const summary = await getBillingSummary(deps, workspace(req.workspaceId));
+      const s = summary.subscription;
+      return {
+        subscription: {
+          id: s.id,
+          status: s.status,
+          currentPeriodEnd: s.currentPeriodEnd?.toISOString() ?? '',
+          cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+          daysUntilRenewal: s.daysUntilRenewal,
+        },
+        tier: summary.tier,
+        quota: summary.quota,
+        maxScheduleDays: summary.maxScheduleDays,
+      };
+    },
+  });
+}

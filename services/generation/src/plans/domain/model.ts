@@ -1,0 +1,138 @@
+import type { Platform } from '@spa/vocabulary';
+
+/** At most this many content plans per user (the contract's limit). */
+export const MAX_PLANS_PER_USER = 10;
+export const MAX_CHANNELS_PER_PLAN = 20;
+export const MAX_ANGLES_PER_CHANNEL = 10;
+export const MAX_POSTS_PER_DAY = 10;
+
+/** Lowercase English day names; index = schedule_day (0 = Sunday, as in posting slots). */
+export const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type DayName = (typeof DAY_NAMES)[number];
+
+/** How a run stores the posts it writes: drafts, or scheduled into each account's next free posting slots. */
+export const SCHEDULE_MODES = ['draft', 'scheduled'] as const;
+export type ScheduleMode = (typeof SCHEDULE_MODES)[number];
+
+/**
+ * What a channel produces on each run: `post` = text posts (ideas for media-only platforms);
+ * `quote_card` = image ideas (quote cards are rendered by Quote Week runs, not by plan runs).
+ */
+export const CHANNEL_FORMATS = ['post', 'quote_card'] as const;
+export type ChannelFormat = (typeof CHANNEL_FORMATS)[number];
+
+export interface Channel {
+  socialAccountId: number;
+  platform: Platform;
+  format: ChannelFormat;
+  boardId?: string | undefined;
+  angles: string[];
+  postsPerDay: number;
+  quoteTopic?: string | undefined;
+  watermarkEnabled: boolean;
+  watermarkText?: string | undefined;
+  watermarkEveryN?: number | undefined;
+  carouselEveryN?: number | undefined;
+  active: boolean;
+}
+
+export interface ContentPlan {
+  id: number;
+  workspaceId: number;
+  /** The user the plan counts against (the API key's creator). */
+  ownerUserId: number;
+  /** 1..10: the unique (owner_user_id, slot) index enforces the per-user limit. */
+  slot: number;
+  name: string;
+  active: boolean;
+  useSources: boolean;
+  platformConfigs: Record<string, unknown>;
+  channels: Channel[];
+  contentStrategy?: string | undefined;
+  scheduleDay: number;
+  scheduleTime: string;
+  scheduleMode: ScheduleMode;
+  /** The workspace time zone next_run_at was computed in. */
+  timezone: string;
+  lastRunAt?: Date | undefined;
+  /** Absent while the plan is inactive. */
+  nextRunAt?: Date | undefined;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A channel as given by a client; absent fields take defaults (create) or are required by validation. */
+export interface ChannelInput {
+  socialAccountId: number;
+  platform?: string | undefined;
+  format?: string | undefined;
+  boardId?: string | undefined;
+  angles: string[];
+  postsPerDay?: number | undefined;
+  quoteTopic?: string | undefined;
+  watermarkEnabled?: boolean | undefined;
+  watermarkText?: string | undefined;
+  watermarkEveryN?: number | undefined;
+  carouselEveryN?: number | undefined;
+  active?: boolean | undefined;
+}
+
+/** The client-settable fields of a plan; on update only the present ones change (channels replace the list). */
+export interface PlanFields {
+  name?: string | undefined;
+  active?: boolean | undefined;
+  useSources?: boolean | undefined;
+  platformConfigs?: unknown;
+  channels?: ChannelInput[] | undefined;
+  contentStrategy?: string | undefined;
+  scheduleDay?: number | undefined;
+  scheduleTime?: string | undefined;
+  scheduleMode?: string | undefined;
+}
+
+export type RunTrigger = 'scheduled' | 'manual';
+export type RunStatus = 'running' | 'completed' | 'failed';
+
+/** What a run works from: the plan as it was when the run was claimed (later edits do not change a run). */
+export interface PlanSnapshot {
+  planId: number;
+  name: string;
+  topic: string;
+  contentStrategy?: string | undefined;
+  scheduleMode: ScheduleMode;
+  channels: Channel[];
+}
+
+export interface PlanRun {
+  /** `<plan id>:<due ISO>` (scheduled) or `<plan id>:manual:<uuid>`: inserting it claims the run. */
+  id: string;
+  planId: number;
+  workspaceId: number;
+  trigger: RunTrigger;
+  dueAt?: Date | undefined;
+  /** The workspace-local date the run writes for (YYYY-MM-DD). */
+  localDate: string;
+  snapshot: PlanSnapshot;
+  status: RunStatus;
+  /** The attempt that owns the run now (1 = the claimer; +1 on each takeover of a dead owner). */
+  attempt: number;
+  owner: string;
+  leaseUntil: Date;
+  startedAt: Date;
+  finishedAt?: Date | undefined;
+  postsCreated: number;
+  ideasCreated: number;
+  itemsFailed: number;
+  error?: string | undefined;
+}
+
+/** One post a run writes: recorded with its body before the post is created, then given the post id. */
+export interface RunItem {
+  runId: string;
+  channelIndex: number;
+  n: number;
+  body?: string | undefined;
+  postId?: number | undefined;
+  error?: string | undefined;
+  createdAt: Date;
+}
