@@ -24,7 +24,9 @@ ENV npm_config_update_notifier=false \
 # The build needs package*.json, buf.yaml, buf.gen.yaml, proto/, tsconfig*.json and every workspace.
 COPY . .
 
-RUN --mount=type=cache,target=/root/.npm npm ci
+# No install scripts: production needs none (sharp ships prebuilt binaries through npm); the only one the
+# repository allows, better-sqlite3, serves the Bluesky PDS test and would need a compiler here.
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 RUN npm run build
 RUN npm prune --omit=dev \
  && mkdir -p /out \
@@ -74,6 +76,9 @@ if (mode === 'grpc' && target) {
 }
 EOF
 
+# The media service's local storage and staging (a volume in docker compose; an emptyDir on Kubernetes).
+RUN mkdir -p /var/lib/spa-media && chown node:node /var/lib/spa-media
+
 USER node
-EXPOSE 8080 50051 50052
+EXPOSE 8080 8095 50051 50052 50053 50054 50055 50057
 CMD ["node", "gateway/dist/main.js"]

@@ -7,9 +7,6 @@ import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
 
-/** Generation may try several models in turn (its own budget is 60 s by default): its calls get a longer deadline. */
-const GENERATION_DEADLINE_MS = 90_000;
-
 /** One long-lived gRPC client per backend service, shared by every request. */
 export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
@@ -21,7 +18,7 @@ export interface Clients {
   generation: PromiseClient<GenerationServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
@@ -30,7 +27,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     linkedInAssets: createClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { deadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
     contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
     settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
-    generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: GENERATION_DEADLINE_MS }),
+    generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),
   };
 }
 

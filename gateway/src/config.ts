@@ -20,6 +20,8 @@ export const configSchema = z.object({
   /** Redis key prefix of the rate limiters and idempotency keys; gateways sharing limits share the prefix. */
   RATE_LIMIT_PREFIX: z.string().min(1).default('spa'),
   GRPC_DEADLINE_MS: env.millis(5_000),
+  /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
+  GENERATION_DEADLINE_MS: env.millis(90_000),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

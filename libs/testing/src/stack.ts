@@ -41,10 +41,6 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/**
- * Starts accounts, posts and a gateway as real processes on free ports, with fresh databases
- * and a fresh rate-limit prefix, against the real MongoDB-compatible store, NATS and Redis.
- */
 export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** Extra environment of the media service (e.g. S3 storage settings). */
@@ -84,6 +80,11 @@ async function freePort(): Promise<number> {
   }
 }
 
+/**
+ * Starts accounts, posts, media, generation and a gateway (plus the sandbox and a publisher with
+ * `publishing: true`) as real processes on free ports, with fresh databases and a fresh rate-limit
+ * prefix, against the real MongoDB-compatible store, NATS and Redis.
+ */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
@@ -114,6 +115,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ACCOUNTS_ADDR: accountsProc.address,
     ...publisherEnv,
     MEDIA_HTTP_PORT: '0',
+    MEDIA_SIGNING_KEY: TEST_SECRETS_KEY,
     MEDIA_PUBLIC_BASE_URL: mediaBaseUrl,
     MEDIA_LOCAL_DIR: path.join(mediaDir, 'objects'),
     MEDIA_STAGING_DIR: path.join(mediaDir, 'staging'),

@@ -5,7 +5,6 @@ export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('spa_generation'),
-  NATS_URL: env.natsUrl,
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50054),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),

@@ -8,13 +8,17 @@ export const configSchema = z
     GRPC_HOST: env.host,
     GRPC_PORT: env.port(50055),
     ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+    /** The publisher holds the LinkedIn connector and the accounts' credentials (LinkedIn asset uploads). */
+    PUBLISHER_ADDR: env.address('127.0.0.1:50053'),
+    /** Deadline of one LinkedIn upload through the publisher (a video goes to LinkedIn in 4 MiB parts). */
+    LINKEDIN_UPLOAD_DEADLINE_MS: env.millis(120_000),
     /** The media HTTP server: reads objects by key and receives presigned PUTs (the gateway relays /media/... to it). */
     MEDIA_HTTP_HOST: env.host,
     MEDIA_HTTP_PORT: env.port(8095),
     /** Public address of stored objects on local disk (the gateway's /media relay); `url` = this + '/' + r2_key. */
     MEDIA_PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:8080/media'),
-    /** Signs presigned local-disk upload URLs (HMAC-SHA256). */
-    MEDIA_SIGNING_KEY: env.secret.default('local-development-media-signing-key'),
+    /** Signs presigned local-disk upload URLs (HMAC-SHA256). Required: a known default would let anyone forge uploads. */
+    MEDIA_SIGNING_KEY: env.secret,
     /** How long a presigned upload URL stays valid. */
     MEDIA_PRESIGN_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
     /** Where uploads are staged while they are checked (local disk, any storage). */

@@ -12,16 +12,16 @@ import { accountsPort } from './grpc/accounts.js';
 import { mediaService } from './grpc/handlers.js';
 import { createMediaHttpServer } from './http/server.js';
 import { createStorage } from './storage/index.js';
-import { linkedInAssets, loadLinkedInConfig } from './linkedin/index.js';
+import { linkedInAssets } from './linkedin/index.js';
 
 runMain(async () => {
   const config = loadMediaConfig();
   const logger = createLogger('media', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoMediaStore(mongo);
-  const linkedIn = linkedInAssets(mongo, loadLinkedInConfig());
-  await syncIndexes(mongo);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const linkedIn = linkedInAssets(mongo, accounts, config);
+  await syncIndexes(mongo);
   const deps: MediaDeps = {
     store,
     storage: createStorage(config),

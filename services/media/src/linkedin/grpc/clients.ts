@@ -1,18 +1,6 @@
-import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { LinkedInAssetKind as PublisherKind, PublisherServiceClient } from '@spa/contracts/publisher/v1/publisher';
 import { createClient } from '@spa/grpc';
-import type { AccountsPort, PublisherPort } from '../domain/ports.js';
-
-export function linkedInAccountsPort(address: string): AccountsPort & { close(): void } {
-  const client = createClient(AccountsServiceClient, address);
-  return {
-    async list(workspaceId, ids = []) {
-      const { socialAccounts } = await client.listSocialAccounts({ workspaceId, ids });
-      return socialAccounts.map((a) => ({ id: a.id, platform: a.platform, disconnected: a.disconnected }));
-    },
-    close: () => client.close(),
-  };
-}
+import type { PublisherPort } from '../domain/ports.js';
 
 const KIND = { image: PublisherKind.LINKED_IN_ASSET_KIND_IMAGE, video: PublisherKind.LINKED_IN_ASSET_KIND_VIDEO } as const;
 
