@@ -128,3 +128,32 @@ describe('posting schedules and next slot', () => {
     expectError(await call('/posts/next_slot'), 422, 'INVALID_PARAMETERS');
   });
 });
+
+describe('posting schedules under racing PATCHes', () => {
+  it('applies every one of concurrent PATCHes, keeps one whole slot list, and next_slot follows the result', async () => {
+    const account = await connect('bluesky');
+    const schedule = (await call('/posting_schedules')).json.posting_schedules.find((s: { social_account_id: number }) => s.social_account_id === account);
+    const slotTimes = ['01:30', '02:30', '03:30', '04:30', '05:30', '06:30'];
+    const bodies = [
+      { timezone: 'Asia/Tokyo' },
+      { max_posts_per_day: 9 },
+      ...slotTimes.map((time) => ({ posting_slots: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day_of_week: d, time_of_day: time })) })),
+    ];
+    const answers = await Promise.all(bodies.map((b) => call(`/posting_schedules/${schedule.id}`, { method: 'PATCH', body: { posting_schedule: b } })));
+    for (const a of answers) expect(a.status, a.text).toBe(200);
+
+    const final = (await call('/posting_schedules')).json.posting_schedules.find((s: { id: number }) => s.id === schedule.id);
+    expect(final).toMatchObject({ timezone: 'Asia/Tokyo', max_posts_per_day: 9, paused: false });
+    // The slot list (ids included) of exactly one slot PATCH, not a mix.
+    expect(answers.slice(2).map((a) => a.json.posting_schedule.posting_slots)).toContainEqual(final.posting_slots);
+    const time: string = final.posting_slots[0].time_of_day;
+
+    // The posts service reads the schedule through accounts: its next slot is at that time, in Tokyo, within a day.
+    const next = (await call(`/posts/next_slot?social_account_id=${account}`)).json.next_slot;
+    expect(next).toMatchObject({ timezone: 'Asia/Tokyo', social_account_id: account, posting_schedule_id: schedule.id });
+    const at = new Date(next.scheduled_at);
+    expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at)).toBe(time);
+    expect(at.getTime() - Date.now()).toBeGreaterThan(0);
+    expect(at.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+  });
+});

@@ -15,6 +15,30 @@ export interface PreferencesState {
   updated_at: Date;
 }
 
+/**
+ * The fields of a workspace the operator changes (the rest never change). The workspace document holds
+ * their first values (revision 0, also what documents written before revisions hold); changes are revisions.
+ */
+export interface WorkspaceState {
+  tier: string;
+  subscription_status: string;
+  review_required: boolean;
+  current_period_end?: Date | null;
+  cancel_at_period_end?: boolean | null;
+}
+
+/**
+ * The changeable fields of a posting schedule. The schedule document holds them as created (revision 0,
+ * also what documents written before revisions hold); every change is a revision.
+ */
+export interface ScheduleState {
+  timezone: string;
+  max_posts_per_day: number;
+  paused: boolean;
+  posting_slots: Array<{ id: number; day_of_week: number; time_of_day: string; enabled: boolean; source: string }>;
+  updated_at: Date;
+}
+
 /** The changeable fields of a custom rule. */
 export interface CustomRuleState {
   title: string;
@@ -42,6 +66,7 @@ function revisionSchema(collection: string) {
 
 /** Mongoose schemas of the accounts database. `_id` is the public integer id. */
 export function registerModels(connection: Connection) {
+  // Tier, subscription and review flag as created (revision 0, a WorkspaceState); changes are WorkspaceRevisions.
   const Workspace = connection.model(
     'Workspace',
     new Schema(
@@ -91,6 +116,15 @@ export function registerModels(connection: Connection) {
       { collection: 'api_keys', versionKey: false },
     ),
   );
+  // One per revoked key (`_id` = the key's id): the unique insert decides which of racing revokes revokes
+  // the key; the key's slot is freed after it (by whoever finds it not yet freed).
+  const ApiKeyRevocation = connection.model(
+    'ApiKeyRevocation',
+    new Schema(
+      { _id: Number, workspace_id: { type: Number, required: true }, revoked_at: { type: Date, required: true } },
+      { collection: 'api_key_revocations', versionKey: false },
+    ),
+  );
   const Site = connection.model(
     'Site',
     new Schema(
@@ -129,6 +163,7 @@ export function registerModels(connection: Connection) {
       _id: Number,
       workspace_id: { type: Number, required: true },
       social_account_id: { type: Number, required: true, unique: true },
+      // The schedule as created (revision 0, a ScheduleState); its changes are ScheduleRevisions.
       timezone: { type: String, required: true },
       max_posts_per_day: { type: Number, required: true },
       paused: { type: Boolean, default: false },
@@ -143,7 +178,10 @@ export function registerModels(connection: Connection) {
   scheduleSchema.index({ workspace_id: 1 });
   const PostingSchedule = connection.model('PostingSchedule', scheduleSchema);
 
-  // Preferences and custom rule contents change through revisions (see RevisionLog): exact under concurrency.
+  // Workspace flags, posting schedules, preferences and custom rule contents change through revisions
+  // (see RevisionLog): exact under concurrency.
+  const WorkspaceRevision = connection.model<RevisionDoc<object>>('WorkspaceRevision', revisionSchema('workspace_revisions'));
+  const ScheduleRevision = connection.model<RevisionDoc<object>>('ScheduleRevision', revisionSchema('posting_schedule_revisions'));
   const PreferencesRevision = connection.model<RevisionDoc<object>>('PreferencesRevision', revisionSchema('preferences_revisions'));
 
   const customRuleSchema = new Schema(
@@ -159,7 +197,10 @@ export function registerModels(connection: Connection) {
   );
   const CustomRule = connection.model('CustomRule', customRuleSchema);
   const CustomRuleRevision = connection.model<RevisionDoc<object>>('CustomRuleRevision', revisionSchema('custom_rule_revisions'));
-  return { Workspace, User, Membership, ApiKey, Site, SocialAccount, PostingSchedule, PreferencesRevision, CustomRule, CustomRuleRevision };
+  return {
+    Workspace, WorkspaceRevision, User, Membership, ApiKey, ApiKeyRevocation, Site, SocialAccount, PostingSchedule, ScheduleRevision,
+    PreferencesRevision, CustomRule, CustomRuleRevision,
+  };
 }
 
 export type AccountsModels = ReturnType<typeof registerModels>;

@@ -1,4 +1,4 @@
-import { invalidParameters } from '@spa/errors';
+import { AppError, invalidParameters } from '@spa/errors';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { CustomRuleScope, Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 import { apiKeyLimitReached } from '../domain/api-keys.js';
@@ -6,37 +6,33 @@ import type {
   ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace,
 } from '../domain/model.js';
 import type { AccountsStore, WorkspacePatch } from '../domain/ports.js';
-import { registerModels, type AccountsModels, type CustomRuleState, type PreferencesState } from './models.js';
+import {
+  registerModels, type AccountsModels, type CustomRuleState, type PreferencesState, type ScheduleState, type WorkspaceState,
+} from './models.js';
 import { RevisionLog } from './revisions.js';
 
-interface WorkspaceDoc {
-  _id: number; name: string; tier: string; subscription_status: string; review_required: boolean; owner_user_id: number; created_at: Date;
-  current_period_end?: Date | null; cancel_at_period_end?: boolean | null;
-}
+/** Holds the changeable fields as created (revision 0). */
+interface WorkspaceDoc extends WorkspaceState { _id: number; name: string; owner_user_id: number; created_at: Date }
 interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null }
 interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
 interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null }
 
-interface ScheduleDoc {
-  _id: number; workspace_id: number; social_account_id: number; timezone: string; max_posts_per_day: number; paused: boolean;
-  posting_slots: Array<{ id: number; day_of_week: number; time_of_day: string; enabled: boolean; source: string }>; updated_at: Date;
-}
+/** Holds the schedule as created (revision 0). */
+interface ScheduleDoc extends ScheduleState { _id: number; workspace_id: number; social_account_id: number }
 
-const toSchedule = (d: ScheduleDoc): PostingSchedule => ({
-  id: d._id,
-  workspaceId: d.workspace_id,
-  socialAccountId: d.social_account_id,
-  timezone: d.timezone,
-  maxPostsPerDay: d.max_posts_per_day,
-  paused: d.paused,
-  postingSlots: d.posting_slots.map((s) => ({ id: s.id, dayOfWeek: s.day_of_week, timeOfDay: s.time_of_day, enabled: s.enabled, source: s.source })),
-  updatedAt: d.updated_at,
+/** The schedule `head` names, in the state `s` (the latest revision, or the head's own revision 0). */
+const toSchedule = (head: ScheduleDoc, s: ScheduleState = head): PostingSchedule => ({
+  id: head._id,
+  workspaceId: head.workspace_id,
+  socialAccountId: head.social_account_id,
+  timezone: s.timezone,
+  maxPostsPerDay: s.max_posts_per_day,
+  paused: s.paused,
+  postingSlots: s.posting_slots.map((p) => ({ id: p.id, dayOfWeek: p.day_of_week, timeOfDay: p.time_of_day, enabled: p.enabled, source: p.source })),
+  updatedAt: s.updated_at,
 });
 
-const scheduleDoc = (s: PostingSchedule): ScheduleDoc => ({
-  _id: s.id,
-  workspace_id: s.workspaceId,
-  social_account_id: s.socialAccountId,
+const scheduleState = (s: PostingSchedule): ScheduleState => ({
   timezone: s.timezone,
   max_posts_per_day: s.maxPostsPerDay,
   paused: s.paused,
@@ -44,16 +40,26 @@ const scheduleDoc = (s: PostingSchedule): ScheduleDoc => ({
   updated_at: s.updatedAt,
 });
 
-const toWorkspace = (d: WorkspaceDoc): Workspace => ({
-  id: d._id,
-  name: d.name,
-  tier: d.tier as Tier,
-  subscriptionStatus: d.subscription_status as SubscriptionStatus,
-  reviewRequired: d.review_required,
-  ownerUserId: d.owner_user_id,
-  createdAt: d.created_at,
-  currentPeriodEnd: d.current_period_end ?? undefined,
-  cancelAtPeriodEnd: d.cancel_at_period_end ?? false,
+/** The workspace `head` names, in the state `s` (the latest revision, or the head's own revision 0). */
+const toWorkspace = (head: WorkspaceDoc, s: WorkspaceState = head): Workspace => ({
+  id: head._id,
+  name: head.name,
+  tier: s.tier as Tier,
+  subscriptionStatus: s.subscription_status as SubscriptionStatus,
+  reviewRequired: s.review_required,
+  ownerUserId: head.owner_user_id,
+  createdAt: head.created_at,
+  currentPeriodEnd: s.current_period_end ?? undefined,
+  cancelAtPeriodEnd: s.cancel_at_period_end ?? false,
+});
+
+/** Only the changeable fields (a head document holds more), with `patch` applied. */
+const workspaceState = (s: WorkspaceState, patch: WorkspacePatch): WorkspaceState => ({
+  tier: patch.tier ?? s.tier,
+  subscription_status: patch.subscriptionStatus ?? s.subscription_status,
+  review_required: patch.reviewRequired ?? s.review_required,
+  current_period_end: patch.currentPeriodEnd ?? s.current_period_end ?? null,
+  cancel_at_period_end: patch.cancelAtPeriodEnd ?? s.cancel_at_period_end ?? false,
 });
 const toStoredPreferences = (d: PreferencesState): StoredPreferences => ({
   tone: d.tone,
@@ -132,15 +138,22 @@ const toSocialAccount = (d: SocialAccountDoc): SocialAccount => ({
   sealedCredentials: d.sealed_credentials ?? undefined,
 });
 
+/** Revokes and creates racing for a workspace's active key slot retry at most this often (each retry means another request revoked a key). */
+const MAX_KEY_ATTEMPTS = 25;
+
 export class MongoAccountsStore implements AccountsStore {
   readonly models: AccountsModels;
   private readonly ids: IdAllocator;
+  private readonly workspaceStates: RevisionLog<WorkspaceState>;
+  private readonly scheduleStates: RevisionLog<ScheduleState>;
   private readonly preferences: RevisionLog<PreferencesState>;
   private readonly ruleStates: RevisionLog<CustomRuleState>;
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
     this.ids = new IdAllocator(connection);
+    this.workspaceStates = new RevisionLog(this.models.WorkspaceRevision, (key) => `Workspace ${key}`);
+    this.scheduleStates = new RevisionLog(this.models.ScheduleRevision, (key) => `Posting schedule ${key}`);
     this.preferences = new RevisionLog(this.models.PreferencesRevision, (key) => `The preferences of workspace ${key}`);
     this.ruleStates = new RevisionLog(this.models.CustomRuleRevision, (key) => `Custom rule ${key}`);
   }
@@ -162,19 +175,15 @@ export class MongoAccountsStore implements AccountsStore {
   }
 
   async getWorkspace(id: number): Promise<Workspace | null> {
-    const doc = await this.models.Workspace.findById(id).lean<WorkspaceDoc>();
-    return doc ? toWorkspace(doc) : null;
+    const [head, state] = await Promise.all([this.models.Workspace.findById(id).lean<WorkspaceDoc>(), this.workspaceStates.latest(id, String(id))]);
+    return head ? toWorkspace(head, state ?? head) : null;
   }
 
   async updateWorkspace(id: number, patch: WorkspacePatch): Promise<Workspace | null> {
-    const set: Record<string, unknown> = {};
-    if (patch.tier !== undefined) set.tier = patch.tier;
-    if (patch.subscriptionStatus !== undefined) set.subscription_status = patch.subscriptionStatus;
-    if (patch.reviewRequired !== undefined) set.review_required = patch.reviewRequired;
-    if (patch.currentPeriodEnd !== undefined) set.current_period_end = patch.currentPeriodEnd;
-    if (patch.cancelAtPeriodEnd !== undefined) set.cancel_at_period_end = patch.cancelAtPeriodEnd;
-    const doc = await this.models.Workspace.findByIdAndUpdate(id, { $set: set }, { returnDocument: 'after' }).lean<WorkspaceDoc>();
-    return doc ? toWorkspace(doc) : null;
+    const head = await this.models.Workspace.findById(id).lean<WorkspaceDoc>();
+    if (!head) return null;
+    const state = await this.workspaceStates.change(id, String(id), (current) => workspaceState(current ?? head, patch));
+    return state && toWorkspace(head, state);
   }
 
   async insertUser(u: User): Promise<void> {
@@ -192,11 +201,12 @@ export class MongoAccountsStore implements AccountsStore {
   }
 
   async addMembership(workspaceId: number, userId: number): Promise<void> {
-    await this.models.Membership.updateOne(
-      { workspace_id: workspaceId, user_id: userId },
-      { $setOnInsert: { workspace_id: workspaceId, user_id: userId } },
-      { upsert: true },
-    );
+    try {
+      await this.models.Membership.create({ workspace_id: workspaceId, user_id: userId });
+    } catch (err) {
+      // Already a member (maybe by a racing request): adding is idempotent.
+      if (!isDuplicateKeyError(err)) throw err;
+    }
   }
 
   async removeMembership(workspaceId: number, userId: number): Promise<boolean> {
@@ -209,26 +219,58 @@ export class MongoAccountsStore implements AccountsStore {
   }
 
   async insertActiveApiKey(k: ApiKey): Promise<void> {
-    try {
-      await this.models.ApiKey.create({
-        _id: k.id, workspace_id: k.workspaceId, user_id: k.userId, hash: k.hash, scopes: k.scopes,
-        slot: `active:${k.workspaceId}`, created_at: k.createdAt,
-      });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw apiKeyLimitReached();
-      throw err;
+    const doc = {
+      _id: k.id, workspace_id: k.workspaceId, user_id: k.userId, hash: k.hash, scopes: k.scopes,
+      slot: `active:${k.workspaceId}`, created_at: k.createdAt,
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.models.ApiKey.create(doc);
+        return;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        if (attempt >= MAX_KEY_ATTEMPTS || !(await this.freeRevokedSlot(k.workspaceId))) throw apiKeyLimitReached();
+      }
     }
   }
 
+  /**
+   * A key is revoked by inserting its revocation (unique `_id`): of racing revokes exactly one succeeds. Only
+   * then is its active slot freed, which a later create needs; a revoke that stopped in between is finished by
+   * the next revoke or create that meets the key.
+   */
   async revokeActiveApiKey(workspaceId: number, at: Date): Promise<ApiKey | null> {
-    const active = await this.models.ApiKey.findOne({ slot: `active:${workspaceId}` }).lean<ApiKeyDoc>();
-    if (!active) return null;
-    const doc = await this.models.ApiKey.findOneAndUpdate(
-      { _id: active._id, slot: `active:${workspaceId}` },
-      { $set: { slot: `revoked:${active._id}`, revoked_at: at } },
-      { returnDocument: 'after' },
-    ).lean<ApiKeyDoc>();
-    return doc ? toApiKey(doc) : null;
+    for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
+      const active = await this.models.ApiKey.findOne({ slot: `active:${workspaceId}` }).lean<ApiKeyDoc>();
+      if (!active) return null;
+      try {
+        await this.models.ApiKeyRevocation.create({ _id: active._id, workspace_id: workspaceId, revoked_at: at });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        // Another request revoked this key first: make sure its slot is free, then look again (a key
+        // created since then is the active one now).
+        await this.freeRevokedSlot(workspaceId);
+        continue;
+      }
+      await this.freeSlot(active._id, at);
+      return toApiKey({ ...active, revoked_at: at });
+    }
+    throw new AppError('INVALID_STATE', `The API keys of workspace ${workspaceId} are being revoked by many requests at once; retry`);
+  }
+
+  /** Frees the active slot when its key is revoked (false when the key in it is not). */
+  private async freeRevokedSlot(workspaceId: number): Promise<boolean> {
+    const holder = await this.models.ApiKey.findOne({ slot: `active:${workspaceId}` }, { _id: 1 }).lean<{ _id: number }>();
+    if (!holder) return true;
+    const revocation = await this.models.ApiKeyRevocation.findById(holder._id).lean<{ revoked_at: Date }>();
+    if (!revocation) return false;
+    await this.freeSlot(holder._id, revocation.revoked_at);
+    return true;
+  }
+
+  /** Marks a key revoked. Whoever does it writes the same values (from its revocation), so racing writes agree. */
+  private async freeSlot(keyId: number, revokedAt: Date): Promise<void> {
+    await this.models.ApiKey.updateOne({ _id: keyId }, { $set: { slot: `revoked:${keyId}`, revoked_at: revokedAt } });
   }
 
   async findActiveApiKeyByHash(hash: string): Promise<ApiKey | null> {
@@ -271,27 +313,29 @@ export class MongoAccountsStore implements AccountsStore {
     return result.matchedCount === 1;
   }
 
-  async insertSchedule(schedule: PostingSchedule): Promise<void> {
-    await this.models.PostingSchedule.create(scheduleDoc(schedule));
+  async insertSchedule(s: PostingSchedule): Promise<void> {
+    await this.models.PostingSchedule.create({ _id: s.id, workspace_id: s.workspaceId, social_account_id: s.socialAccountId, ...scheduleState(s) });
   }
 
   async listSchedules(workspaceId: number): Promise<PostingSchedule[]> {
-    const docs = await this.models.PostingSchedule.find({ workspace_id: workspaceId }).sort({ _id: 1 }).lean<ScheduleDoc[]>();
-    return docs.map(toSchedule);
+    const [heads, states] = await Promise.all([
+      this.models.PostingSchedule.find({ workspace_id: workspaceId }).sort({ _id: 1 }).lean<ScheduleDoc[]>(),
+      this.scheduleStates.latestOfWorkspace(workspaceId),
+    ]);
+    return heads.map((head) => toSchedule(head, states.get(String(head._id))));
   }
 
   async findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null> {
     const filter = 'id' in by ? { _id: by.id, workspace_id: workspaceId } : { social_account_id: by.socialAccountId, workspace_id: workspaceId };
-    const doc = await this.models.PostingSchedule.findOne(filter).lean<ScheduleDoc>();
-    return doc ? toSchedule(doc) : null;
+    const head = await this.models.PostingSchedule.findOne(filter).lean<ScheduleDoc>();
+    return head && toSchedule(head, (await this.scheduleStates.latest(workspaceId, String(head._id))) ?? head);
   }
 
-  async replaceSchedule(current: PostingSchedule, next: PostingSchedule): Promise<boolean> {
-    const result = await this.models.PostingSchedule.replaceOne(
-      { _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt },
-      scheduleDoc(next),
-    );
-    return result.matchedCount === 1;
+  async changeSchedule(workspaceId: number, scheduleId: number, change: (current: PostingSchedule) => PostingSchedule): Promise<PostingSchedule | null> {
+    const head = await this.models.PostingSchedule.findOne({ _id: scheduleId, workspace_id: workspaceId }).lean<ScheduleDoc>();
+    if (!head) return null;
+    const state = await this.scheduleStates.change(workspaceId, String(scheduleId), (current) => scheduleState(change(toSchedule(head, current ?? head))));
+    return state && toSchedule(head, state);
   }
 
   async getPreferences(workspaceId: number): Promise<StoredPreferences | null> {

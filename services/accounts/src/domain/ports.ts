@@ -12,6 +12,10 @@ export interface AccountsStore {
 
   insertWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: number): Promise<Workspace | null>;
+  /**
+   * Sets the fields present in `patch` and answers the workspace as this change left it (null when there is
+   * none). Exact under concurrency: racing changes of different fields all survive.
+   */
   updateWorkspace(id: number, patch: WorkspacePatch): Promise<Workspace | null>;
 
   /** Throws AppError INVALID_PARAMETERS when the email is taken. */
@@ -24,6 +28,10 @@ export interface AccountsStore {
 
   /** Throws AppError API_KEY_LIMIT_REACHED when the workspace already has an active key (atomic). */
   insertActiveApiKey(key: ApiKey): Promise<void>;
+  /**
+   * Revokes the workspace's active key and answers it (null when there is none). Exact under concurrency:
+   * of racing revokes one revokes a key, the others find it gone (or revoke the key created after it).
+   */
   revokeActiveApiKey(workspaceId: number, at: Date): Promise<ApiKey | null>;
   findActiveApiKeyByHash(hash: string): Promise<ApiKey | null>;
 
@@ -38,8 +46,13 @@ export interface AccountsStore {
   insertSchedule(schedule: PostingSchedule): Promise<void>;
   listSchedules(workspaceId: number): Promise<PostingSchedule[]>;
   findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null>;
-  /** Replaces the schedule unless it changed since `current` was read (false then). */
-  replaceSchedule(current: PostingSchedule, next: PostingSchedule): Promise<boolean>;
+  /**
+   * Stores the schedule `change` computes from the current one and answers it (null when there is no such
+   * schedule). Exact under concurrency: a change racing another is recomputed from its result (so `change`
+   * may run more than once), so racing changes of different fields all survive. An error thrown by
+   * `change` aborts the update with nothing written.
+   */
+  changeSchedule(workspaceId: number, scheduleId: number, change: (current: PostingSchedule) => PostingSchedule): Promise<PostingSchedule | null>;
 
   getPreferences(workspaceId: number): Promise<StoredPreferences | null>;
   /**

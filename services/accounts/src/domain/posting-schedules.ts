@@ -1,4 +1,4 @@
-import { AppError, invalidParameters, notFound } from '@spa/errors';
+import { invalidParameters, notFound } from '@spa/errors';
 import { validateSchedule } from '@spa/slots';
 import type { PostingSchedule } from './model.js';
 import type { AccountsDeps } from './ports.js';
@@ -44,30 +44,32 @@ export interface SchedulePatch {
   postingSlots?: Array<{ dayOfWeek: number; timeOfDay: string; enabled?: boolean | undefined }> | undefined;
 }
 
-/** Updates a schedule; the result is validated as a whole (IANA time zone, slot times, no duplicate slots). */
+/**
+ * Updates a schedule; the result is validated as a whole (IANA time zone, slot times, no duplicate slots).
+ * Racing updates are applied one after the other, each to the result of the previous one: none is lost.
+ */
 export async function updatePostingSchedule(deps: AccountsDeps, workspaceId: number, scheduleId: number, patch: SchedulePatch): Promise<PostingSchedule> {
-  const current = await deps.store.findSchedule(workspaceId, { id: scheduleId });
-  if (!current) throw notFound(`Posting schedule ${scheduleId}`);
   const slotIds = patch.postingSlots?.length ? await deps.store.nextIds('posting_slots', patch.postingSlots.length) : [];
-  const next: PostingSchedule = {
-    ...current,
-    timezone: patch.timezone ?? current.timezone,
-    maxPostsPerDay: patch.maxPostsPerDay ?? current.maxPostsPerDay,
-    paused: patch.paused ?? current.paused,
-    postingSlots: patch.postingSlots
-      ? patch.postingSlots.map((s, i) => ({ id: slotIds[i] as number, dayOfWeek: s.dayOfWeek, timeOfDay: s.timeOfDay, enabled: s.enabled ?? true, source: 'manual' }))
-      : current.postingSlots,
-    updatedAt: deps.clock.now(),
-  };
-  const problems = validateSchedule({
-    timezone: next.timezone,
-    max_posts_per_day: next.maxPostsPerDay,
-    paused: next.paused,
-    posting_slots: next.postingSlots.map((s) => ({ id: s.id, day_of_week: s.dayOfWeek, time_of_day: s.timeOfDay, enabled: s.enabled, source: s.source })),
+  const updated = await deps.store.changeSchedule(workspaceId, scheduleId, (current) => {
+    const next: PostingSchedule = {
+      ...current,
+      timezone: patch.timezone ?? current.timezone,
+      maxPostsPerDay: patch.maxPostsPerDay ?? current.maxPostsPerDay,
+      paused: patch.paused ?? current.paused,
+      postingSlots: patch.postingSlots
+        ? patch.postingSlots.map((s, i) => ({ id: slotIds[i] as number, dayOfWeek: s.dayOfWeek, timeOfDay: s.timeOfDay, enabled: s.enabled ?? true, source: 'manual' }))
+        : current.postingSlots,
+      updatedAt: deps.clock.now(),
+    };
+    const problems = validateSchedule({
+      timezone: next.timezone,
+      max_posts_per_day: next.maxPostsPerDay,
+      paused: next.paused,
+      posting_slots: next.postingSlots.map((s) => ({ id: s.id, day_of_week: s.dayOfWeek, time_of_day: s.timeOfDay, enabled: s.enabled, source: s.source })),
+    });
+    if (problems.length) throw invalidParameters(problems);
+    return next;
   });
-  if (problems.length) throw invalidParameters(problems);
-  if (!(await deps.store.replaceSchedule(current, next))) {
-    throw new AppError('INVALID_STATE', `Posting schedule ${scheduleId} changed while it was being updated; read it again and retry`);
-  }
-  return next;
+  if (!updated) throw notFound(`Posting schedule ${scheduleId}`);
+  return updated;
 }
