@@ -12,7 +12,7 @@ export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
   media: StreamingClient<MediaServiceClient>;
-  linkedInAssets: PromiseClient<LinkedInAssetsServiceClient>;
+  linkedInAssets: StreamingClient<LinkedInAssetsServiceClient>;
   contentPlans: PromiseClient<ContentPlansServiceClient>;
   settings: PromiseClient<SettingsServiceClient>;
   generation: PromiseClient<GenerationServiceClient>;
@@ -24,7 +24,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
     posts: createClient(PostsServiceClient, config.POSTS_ADDR, defaults),
     media: createStreamingClient(MediaServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
-    linkedInAssets: createClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { deadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
+    linkedInAssets: createStreamingClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
     contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
     settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
     generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),

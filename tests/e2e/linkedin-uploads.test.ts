@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
 import { LinkedInAssetKind, LinkedInAssetsServiceClient } from '@spa/contracts/media/v1/linkedin_assets';
 import { createClient, type PromiseClient } from '@spa/grpc';
 import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
-import { bigJpeg, HTML, jpeg, mp4, png, SVG } from '../support/media-files.js';
+import { base64Body, bigJpeg, HTML, jpeg, mp4, png, SVG } from '../support/media-files.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
@@ -247,4 +251,98 @@ describe('OpenAPI', () => {
     expect(image.requestBody.content['application/json'].schema.properties.media.description).toContain('at most 5000000 bytes');
     expect(video.responses['201']).toBeDefined();
   });
+});
+
+/** Sends a body piece by piece (never whole); `stopAfter` bytes: the client goes away there instead of finishing. */
+function streamUpload(
+  kind: 'image' | 'video',
+  token: string,
+  body: { length: number; pieces(): Generator<Buffer> },
+  opts: { stopAfter?: number; whenStopped?: () => Promise<void> } = {},
+): Promise<{ status: number; json: { error?: { code: string; details?: string[] } } & Record<string, unknown> } | 'closed'> {
+  const url = new URL(`/api/v1/linkedin/${kind}_uploads`, stack.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: freshClientAddress(), agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
+      },
+    );
+    req.on('error', (err) => (opts.stopAfter !== undefined ? resolve('closed') : reject(err)));
+    void (async () => {
+      let sent = 0;
+      for (const piece of body.pieces()) {
+        if (opts.stopAfter !== undefined && sent + piece.length > opts.stopAfter) {
+          req.write(piece.subarray(0, opts.stopAfter - sent));
+          await opts.whenStopped?.();
+          req.destroy();
+          resolve('closed');
+          return;
+        }
+        sent += piece.length;
+        if (!req.write(piece)) await new Promise((r) => req.once('drain', r));
+      }
+      req.end();
+    })().catch(reject);
+  });
+}
+
+/** GET /rest/videos/{urn} of the LinkedIn stand-in: status, and the size and SHA-256 of each part it received. */
+async function remoteVideo(urn: string, account: string) {
+  const res = await request(stack.sandboxUrl!, `/linkedin/rest/videos/${encodeURIComponent(urn)}`, { headers: { authorization: `Bearer sandbox-${account}`, 'linkedin-version': '202608' } });
+  return res.json as { status: string; sandbox: { fileSizeBytes: number; parts: Array<{ firstByte: number; lastByte: number; etag: string | null; sha256: string | null }> } };
+}
+const staged = async () => readdir(path.join(stack.mediaDir, 'staging')).catch(() => []);
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('videos beyond one gRPC message, streamed end to end', () => {
+  it('uploads an 80 MiB video: LinkedIn received every byte, in order, in 4 MiB parts, and the asset is recorded', async () => {
+    const big = await createWorkspace(stack);
+    const account = await connect(big.workspaceId, 'li_big');
+    const video = mp4(80 * 1024 * 1024 + 777); // more than the 64 MiB a gRPC message may carry
+    const res = await streamUpload('video', big.apiKey, base64Body({ content_type: 'video/mp4' }, video));
+    expect(res, JSON.stringify(res)).toMatchObject({ status: 201, json: { asset_urn: expect.stringMatching(/^urn:li:video:/), social_account_id: account } });
+    const urn = (res as { json: Record<string, unknown> }).json.asset_urn as string;
+    const remote = await remoteVideo(urn, 'li_big');
+    expect(remote.status).toBe('AVAILABLE');
+    expect(remote.sandbox.fileSizeBytes).toBe(video.length);
+    expect(remote.sandbox.parts).toHaveLength(21);
+    expect(remote.sandbox.parts.map((p) => [p.firstByte, p.lastByte, p.sha256])).toEqual(
+      remote.sandbox.parts.map((p) => [p.firstByte, p.lastByte, sha256(video.subarray(p.firstByte, p.lastByte + 1))]),
+    );
+    expect(remote.sandbox.parts.every((p) => p.etag)).toBe(true);
+    const { asset } = await assets.getLinkedInAsset({ workspaceId: big.workspaceId, assetUrn: urn });
+    expect(asset).toMatchObject({ kind: LinkedInAssetKind.LINKED_IN_ASSET_KIND_VIDEO, sizeBytes: video.length, socialAccountId: account, ownerUrn: 'urn:li:person:li_big' });
+    expect(await staged()).toEqual([]);
+  }, 120_000);
+
+  it('a body that fails mid-stream (bad base64 near the end, or a client that goes away) records and finalizes nothing', async () => {
+    const w = await createWorkspace(stack);
+    await connect(w.workspaceId, 'li_midway');
+    const image = (await png()).toString('base64');
+    const before = await upload('image', { content_type: 'image/png', media: image }, w.apiKey);
+    expect(before.status, before.text).toBe(201);
+
+    const video = mp4(20 * 1024 * 1024);
+    const base64Length = Math.ceil(video.length / 3) * 4;
+    const corrupt = await streamUpload('video', w.apiKey, base64Body({ content_type: 'video/mp4' }, video, { corrupt: base64Length - 10 }));
+    expect(corrupt).toMatchObject({ status: 422, json: { error: { code: 'INVALID_PARAMETERS', details: [`media: invalid base64 character "!" at position ${base64Length - 10}`] } } });
+
+    const body = base64Body({ content_type: 'video/mp4' }, video);
+    const gone = await streamUpload('video', w.apiKey, body, {
+      stopAfter: body.length - 1024 * 1024,
+      // The bytes are being staged in the media service when the client goes away.
+      whenStopped: () => expect.poll(async () => (await staged()).length, { timeout: 10_000 }).toBe(1),
+    });
+    expect(gone).toBe('closed');
+    await expect.poll(async () => (await staged()).length, { timeout: 10_000 }).toBe(0);
+
+    const after = await upload('image', { content_type: 'image/png', media: image }, w.apiKey);
+    expect(after.status, after.text).toBe(201);
+    // LinkedIn numbered nothing in between: neither upload was registered, so none was finalized or recorded.
+    expect(serial(after.json.asset_urn) - serial(before.json.asset_urn)).toBe(1n);
+  }, 120_000);
 });

@@ -47,3 +47,27 @@ export function pngBomb(width = 100_000, height = 100_000): Buffer {
 
 export const SVG = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
 export const HTML = Buffer.from('<!doctype html><html><body><img src=x onerror=alert(1)></body></html>');
+
+/**
+ * A JSON upload body `{...fields, "media": "<base64 of file>"}` produced in pieces (3 MiB of the file
+ * at a time), so a test can send a body of hundreds of MB without building it whole. `corrupt` puts
+ * an invalid base64 character at that position of the base64 text.
+ */
+export function base64Body(fields: Record<string, unknown>, file: Buffer, opts: { corrupt?: number } = {}): { length: number; pieces(): Generator<Buffer> } {
+  const head = Buffer.from(`${JSON.stringify(fields).slice(0, -1)}${Object.keys(fields).length ? ',' : ''}"media":"`);
+  const tail = Buffer.from('"}');
+  const slice = 3 * 1024 * 1024;
+  return {
+    length: head.length + Math.ceil(file.length / 3) * 4 + tail.length,
+    *pieces() {
+      yield head;
+      for (let at = 0; at < file.length; at += slice) {
+        const text = Buffer.from(file.subarray(at, at + slice).toString('base64'));
+        const offset = (at / 3) * 4;
+        if (opts.corrupt !== undefined && opts.corrupt >= offset && opts.corrupt < offset + text.length) text[opts.corrupt - offset] = 0x21; // '!'
+        yield text;
+      }
+      yield tail;
+    },
+  };
+}

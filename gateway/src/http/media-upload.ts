@@ -1,26 +1,41 @@
 import { once } from 'node:events';
-import type { UploadMediaRequest, UploadMediaResponse } from '@spa/contracts/media/v1/media';
 import { AppError, invalidParameters } from '@spa/errors';
 import type { ClientStreamCall } from '@spa/grpc';
-import { maxUploadBytes, UPLOAD_PLATFORMS, type UploadPlatform } from '@spa/platforms';
 import type { Request, RequestHandler, Response } from 'express';
 import parserModule from 'stream-json/parser.js';
-import type { Authenticator } from '../auth/authenticator.js';
+import type { z } from 'zod';
+import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { Clients } from '../clients.js';
+import { BUCKETS, limitStateOf, type RateLimits } from '../rate-limit/limits.js';
 import type { Route } from '../routes/route.js';
 import { Base64Decoder } from './base64-decoder.js';
 import { authorize } from './policy.js';
+import { recordLimit } from './rate-limit-headers.js';
 import { validate } from './validate.js';
-import type { z } from 'zod';
 
-/** How a base64 upload route treats its body. */
+/**
+ * Where a streamed upload's body goes: one client-streaming call to a backend, fed the small fields
+ * as they are read and validated, the decoded `media` bytes in chunks, then the end of the body.
+ */
+export interface UploadSink {
+  /** A small field of the body, validated against its schema. */
+  field(key: string, value: unknown): Promise<void>;
+  /** The next decoded bytes of `media`. */
+  chunk(bytes: Buffer): Promise<void>;
+  /** The body was complete and valid: ends the call and answers the route's JSON. */
+  finish(): Promise<unknown>;
+  /** Abandons the call (the backend sees a cancellation and keeps nothing). */
+  cancel(): void;
+}
+
+/** How a base64 upload route treats its body: `{...fields, media: "<base64>"}`. */
 export interface UploadSpec {
-  /** The platform of a platform-scoped route; undefined: the body's `platform` field. */
-  platform?: UploadPlatform;
-  requireConnectedAccount: boolean;
-  imagesOnly: boolean;
   /** The small fields of the body (everything but `media`), validated as they arrive. */
   fields: z.ZodObject;
+  /** The largest file the route takes (decoded): the body limit is its base64 length plus room for the fields. */
+  maxBytes: number;
+  /** Opens the backend call of one request (its first message sent). */
+  open(ctx: { clients: Clients; principal: Principal }): Promise<UploadSink>;
 }
 
 const specs = new WeakMap<Route, UploadSpec>();
@@ -33,29 +48,60 @@ export function streamedUpload(route: Route, spec: UploadSpec): Route {
 
 export const uploadSpecOf = (route: Route): UploadSpec | undefined => specs.get(route);
 
-/** Base64 length of `bytes` bytes, plus room for the other fields and JSON syntax. */
+/** Base64 length of `maxBytes` bytes, plus room for the other fields and JSON syntax. */
 const FIELD_ROOM = 4096;
-export const bodyLimitFor = (platform: UploadPlatform | undefined): number =>
-  Math.ceil(Math.max(...(platform ? [platform] : UPLOAD_PLATFORMS).map(maxUploadBytes)) / 3) * 4 + FIELD_ROOM;
+export const bodyLimitFor = (maxBytes: number): number => Math.ceil(maxBytes / 3) * 4 + FIELD_ROOM;
+
+/**
+ * Sends the first message of a client-streaming call whose messages all have `chunk` and `complete`
+ * (the media and LinkedIn upload RPCs) and answers the sink over it: `blank` is a message with every
+ * field at its default, `fieldMessage` the message of one small field, `answer` the route's JSON
+ * from the call's response.
+ */
+export async function openCallSink<Req extends { chunk: Buffer; complete: boolean }, Res>(
+  call: ClientStreamCall<Req, Res>,
+  messages: { blank: Req; first: Partial<Req>; field: (key: string, value: unknown) => Partial<Req> },
+  answer: (response: Res) => unknown,
+): Promise<UploadSink> {
+  const { blank } = messages;
+  try {
+    await call.write({ ...blank, ...messages.first });
+  } catch (err) {
+    call.cancel();
+    throw err;
+  }
+  return {
+    field: (key, value) => call.write({ ...blank, ...messages.field(key, value) }),
+    chunk: (bytes) => call.write({ ...blank, chunk: bytes }),
+    finish: async () => {
+      await call.write({ ...blank, complete: true });
+      return answer(await call.end());
+    },
+    cancel: () => call.cancel(),
+  };
+}
 
 /** Decoded bytes sent per gRPC message. */
 const MESSAGE_BYTES = 192 * 1024;
 /** Base64 characters decoded at once (the decoded bytes are then sent in MESSAGE_BYTES messages). */
 const TEXT_BATCH = 64 * 1024;
-/** Longest small field (platform, content_type) or key read. */
+/** Longest small field (platform, content_type, social_account_id) or key read. */
 const MAX_FIELD_CHARS = 256;
 /** A refused body smaller than this is read to its end so the client surely sees the answer; a larger one closes the connection. */
 const DRAIN_LIMIT = 8 * 1024 * 1024;
 
 type Token = { name: string; value?: unknown };
 
-/** Turns the JSON body into upload messages: small fields when complete, `media` as decoded chunks. */
+/** The JSON type a field's schema takes, for the message of a value of the wrong structure. */
+const jsonTypeOf = (schema: z.ZodType): string => (schema.safeParse(1).success ? 'number' : 'string');
+
+/** Turns the JSON body into sink calls: small fields when complete (validated), `media` as decoded chunks. */
 class BodyReader {
   private depth = 0;
   private key: string | undefined;
   private keyText = '';
   private inKey = false;
-  private value: { key: string; text: string } | undefined;
+  private value: { key: string; text: string; number: boolean } | undefined;
   private decoder: Base64Decoder | undefined;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -67,7 +113,7 @@ class BodyReader {
 
   constructor(
     private readonly spec: UploadSpec,
-    private readonly send: (message: Partial<UploadMediaRequest>) => Promise<void>,
+    private readonly sink: UploadSink,
   ) {}
 
   /** Handles one token; answers a promise only when it sends a message (the caller then pauses the parser). */
@@ -98,17 +144,24 @@ class BodyReader {
         return;
       case 'startString':
         if (this.key === 'media') this.decoder = new Base64Decoder('media');
-        else this.value = { key: this.key!, text: '' };
+        else this.value = { key: this.key!, text: '', number: false };
+        return;
+      case 'startNumber':
+        if (this.key === 'media') throw this.wrongType();
+        this.value = { key: this.key!, text: '', number: true };
         return;
       case 'stringChunk':
+      case 'numberChunk':
         return this.chunk(String(t.value));
       case 'endString':
-        return this.endString();
-      case 'startNumber':
+        return this.decoder ? this.endMedia() : this.endValue();
+      case 'endNumber':
+        return this.endValue();
       case 'nullValue':
       case 'trueValue':
       case 'falseValue':
-        throw this.wrongType();
+        if (this.key === 'media') throw this.wrongType();
+        return this.sendField(this.key!, t.name === 'nullValue' ? null : t.name === 'trueValue');
       default:
         return;
     }
@@ -128,20 +181,23 @@ class BodyReader {
     }
   }
 
-  private async endString(): Promise<void> {
-    // (async: an end of string sends a field or the last bytes; strings are few.)
-    if (this.decoder) {
-      await this.decodeText();
-      await this.queue(this.decoder.end());
-      await this.flush();
-      this.decoder = undefined;
-      return;
-    }
-    const { key, text } = this.value!;
+  private async endMedia(): Promise<void> {
+    await this.decodeText();
+    await this.queue(this.decoder!.end());
+    await this.flush();
+    this.decoder = undefined;
+  }
+
+  private endValue(): Promise<void> {
+    const { key, text, number } = this.value!;
     this.value = undefined;
+    return this.sendField(key, number ? Number(text) : text);
+  }
+
+  /** Validates a small field against its schema (the error names it) and sends it. */
+  private async sendField(key: string, raw: unknown): Promise<void> {
     const field = this.spec.fields.shape[key] as z.ZodType;
-    const value = validate(field, text, key);
-    await this.send(key === 'platform' ? { platform: String(value) } : { contentType: String(value) });
+    await this.sink.field(key, validate(field, raw, key));
   }
 
   private async decodeText(): Promise<void> {
@@ -163,18 +219,22 @@ class BodyReader {
     const chunk = Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
-    await this.send({ chunk });
+    await this.sink.chunk(chunk);
   }
 
   private wrongType(): AppError {
     if (this.depth === 0) return invalidParameters(['request body: must be a JSON object']);
-    return invalidParameters([`${this.key}: must be a string${this.key === 'media' ? ' (base64 of the file)' : ''}`]);
+    if (this.key === 'media') return invalidParameters(['media: must be a string (base64 of the file)']);
+    return invalidParameters([`${this.key}: must be a ${jsonTypeOf(this.spec.fields.shape[this.key!] as z.ZodType)}`]);
   }
 
-  /** Problems of a complete body (missing fields), all at once. */
+  /** Problems of a complete body (missing required fields), all at once. */
   missing(): string[] {
     if (!this.done) return ['request body: incomplete JSON'];
-    return [...Object.keys(this.spec.fields.shape), 'media']
+    const required = Object.entries(this.spec.fields.shape)
+      .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
+      .map(([key]) => key);
+    return [...required, 'media']
       .filter((k) => !this.seen.has(k))
       .map((k) => `${k}: required${k === 'media' ? ' (base64 of the file)' : ''}`);
   }
@@ -224,39 +284,50 @@ async function settleBody(req: Request, res: Response, received: number): Promis
   res.setHeader('Connection', 'close');
 }
 
+/** Consumes a point of the route's bucket (like every table route), recording the RateLimit-* headers. */
+async function consumeBucket(route: Route, principal: Principal, res: Response, limits: RateLimits): Promise<void> {
+  const bucket = route.bucket;
+  if (!bucket) return;
+  try {
+    recordLimit(res, await limits.consume(bucket, BUCKETS[bucket], principal.tokenId));
+  } catch (err) {
+    const state = limitStateOf(err);
+    if (state) recordLimit(res, state);
+    throw err;
+  }
+}
+
 /**
- * The handler of a streamed upload route: authenticates and authorizes like every route, then parses
- * the JSON body as it arrives (stream-json), decodes `media` incrementally and streams the bytes to
- * the media service, which checks type and size as they come. At no point does a whole body or file
- * sit in memory; an over-limit body is refused from its Content-Length or as soon as it passes the limit.
+ * The handler of a streamed upload route (POST /media/uploads, /<platform>/media_uploads,
+ * /linkedin/{image|video}_uploads): authenticates, authorizes and rate-limits like every route, then
+ * parses the JSON body as it arrives (stream-json), validates the small fields as they complete,
+ * decodes `media` incrementally and streams the bytes to the backend, which checks type and size as
+ * they come. At no point does a whole body or file sit in memory; an over-limit body is refused from
+ * its Content-Length or as soon as it passes the limit; any refusal cancels the backend call, so
+ * nothing is kept.
  */
-export function streamedUploadHandler(route: Route, spec: UploadSpec, deps: { authenticator: Authenticator; clients: Clients }): RequestHandler {
-  const limit = bodyLimitFor(spec.platform);
+export function streamedUploadHandler(
+  route: Route,
+  spec: UploadSpec,
+  deps: { authenticator: Authenticator; clients: Clients; limits: RateLimits },
+): RequestHandler {
+  const limit = bodyLimitFor(spec.maxBytes);
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${limit} bytes)`);
   return async (req, res) => {
     const principal = await deps.authenticator.authenticate(req.headers.authorization);
     authorize(route, principal);
     let received = 0;
-    let call: ClientStreamCall<UploadMediaRequest, UploadMediaResponse> | undefined;
+    let sink: UploadSink | undefined;
     try {
       const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${limit} bytes)`);
-      }
-      const stream = deps.clients.media.clientStream('uploadMedia');
-      call = stream;
-      const send = (m: Partial<UploadMediaRequest>) =>
-        stream.write({ workspaceId: 0, requireConnectedAccount: false, chunk: Buffer.alloc(0), imagesOnly: false, complete: false, ...m });
-      await send({
-        workspaceId: principal.workspaceId,
-        requireConnectedAccount: spec.requireConnectedAccount,
-        imagesOnly: spec.imagesOnly,
-        ...(spec.platform ? { platform: spec.platform } : {}),
-      });
-      const reader = new BodyReader(spec, send);
+      if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+      await consumeBucket(route, principal, res, deps.limits);
+      sink = await spec.open({ clients: deps.clients, principal });
+      const reader = new BodyReader(spec, sink);
       const tokens = parserModule.asStream({ packValues: false, streamValues: true });
       req.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received > limit) tokens.destroy(new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${limit} bytes)`));
+        if (received > limit) tokens.destroy(tooLarge());
       });
       // A client that goes away mid-body ends the parse (and so the gRPC call, which is cancelled below).
       req.once('close', () => {
@@ -273,19 +344,11 @@ export function streamedUploadHandler(route: Route, spec: UploadSpec, deps: { au
       }
       const missing = reader.missing();
       if (missing.length) throw invalidParameters(missing, 'Invalid request body');
-      await send({ complete: true });
-      const { media } = await stream.end();
-      call = undefined;
-      res.status(route.status).json({
-        url: media!.url,
-        r2_key: media!.r2Key,
-        content_type: media!.contentType,
-        size_bytes: media!.sizeBytes,
-        width: media!.width || null,
-        height: media!.height || null,
-      });
+      const answer = await sink.finish();
+      sink = undefined;
+      res.status(route.status).json(answer);
     } catch (err) {
-      call?.cancel();
+      sink?.cancel();
       await settleBody(req, res, received);
       throw err;
     }

@@ -1,26 +1,17 @@
-import { LinkedInAssetKind } from '@spa/contracts/media/v1/linkedin_assets';
-import { CAPABILITIES } from '@spa/platforms';
+import { LinkedInAssetKind, type UploadLinkedInAssetRequest, type UploadLinkedInAssetResponse } from '@spa/contracts/media/v1/linkedin_assets';
+import { uploadRules } from '@spa/platforms';
 import { z } from 'zod';
-import { Base64Decoder } from '../http/base64-decoder.js';
+import { bodyLimitFor, openCallSink, streamedUpload, type UploadSpec } from '../http/media-upload.js';
 import { route } from './route.js';
 
-/**
- * The largest video one base64 JSON upload carries: the whole file travels in one body and one gRPC
- * message per hop (64 MiB cap), so LinkedIn's 500 MB is capped at 50 MiB here. The media service
- * enforces the same figure (services/media/src/linkedin/domain/limits.ts) with the exact byte count.
- */
-const VIDEO_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
-
-const rules = CAPABILITIES.linkedin.media!;
+/** LinkedIn's limits, from the capability table (the media service checks the same rules with the exact byte count). */
+const rules = uploadRules('linkedin');
 const LIMITS = {
   image: { types: rules.image!.content_types, maxBytes: rules.image!.max_bytes },
-  video: { types: rules.video!.content_types, maxBytes: Math.min(rules.video!.max_bytes, VIDEO_UPLOAD_MAX_BYTES) },
+  video: { types: rules.video!.content_types, maxBytes: rules.video!.max_bytes },
 } as const;
 
-/** The JSON body of the largest file: its base64 text plus the other fields (1 KiB is plenty). */
-const bodyLimit = (maxBytes: number) => String(Math.ceil(maxBytes / 3) * 4 + 1024);
-
-const uploadBody = (kind: keyof typeof LIMITS) =>
+const uploadFields = (kind: keyof typeof LIMITS) =>
   z.strictObject({
     content_type: z
       .string()
@@ -33,11 +24,16 @@ const uploadBody = (kind: keyof typeof LIMITS) =>
       .positive()
       .optional()
       .describe('The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are.'),
-    media: z
-      .string()
-      .min(1)
-      .describe(`The ${kind} file, base64 (standard alphabet, padding optional, no whitespace, no data: URL prefix); at most ${LIMITS[kind].maxBytes} bytes once decoded.`),
   });
+
+const media = (kind: keyof typeof LIMITS) =>
+  z
+    .string()
+    .min(1)
+    .describe(
+      `The ${kind} file, base64 (standard alphabet, padding optional, no whitespace, no data: URL prefix); at most ${LIMITS[kind].maxBytes} bytes once decoded. ` +
+        'The body is parsed and decoded as it arrives and the bytes streamed on, never held whole.',
+    );
 
 const AssetUploadSchema = z
   .object({
@@ -48,8 +44,29 @@ const AssetUploadSchema = z
 
 const KIND = { image: LinkedInAssetKind.LINKED_IN_ASSET_KIND_IMAGE, video: LinkedInAssetKind.LINKED_IN_ASSET_KIND_VIDEO } as const;
 
+const BLANK: UploadLinkedInAssetRequest = { workspaceId: 0, kind: LinkedInAssetKind.LINKED_IN_ASSET_KIND_UNSPECIFIED, chunk: Buffer.alloc(0), complete: false };
+
+/** A streamed upload into the media service's LinkedInAssetsService.UploadLinkedInAsset. */
+function linkedInUpload(kind: keyof typeof LIMITS): UploadSpec {
+  return {
+    fields: uploadFields(kind),
+    maxBytes: LIMITS[kind].maxBytes,
+    open: ({ clients, principal }) =>
+      openCallSink(
+        clients.linkedInAssets.clientStream('uploadLinkedInAsset'),
+        {
+          blank: BLANK,
+          first: { workspaceId: principal.workspaceId, kind: KIND[kind] },
+          field: (key, value) => (key === 'social_account_id' ? { socialAccountId: Number(value) } : { contentType: String(value) }),
+        },
+        ({ asset }: UploadLinkedInAssetResponse) => ({ asset_urn: asset!.assetUrn, social_account_id: asset!.socialAccountId }),
+      ),
+  };
+}
+
 function uploadRoute(kind: keyof typeof LIMITS, path: string, extra: { bucket?: 'linkedin_video_uploads'; description: string }) {
-  return route({
+  const spec = linkedInUpload(kind);
+  const r = route({
     method: 'post',
     path,
     tag: 'Media',
@@ -57,31 +74,20 @@ function uploadRoute(kind: keyof typeof LIMITS, path: string, extra: { bucket?: 
     description:
       `${extra.description} Body: {content_type, social_account_id?, media}; the file is registered with LinkedIn for the account and uploaded; ` +
       'the answer is its asset URN. Bad input stores and uploads nothing: invalid base64 or a data: prefix, a declared type that is not ' +
-      `what the bytes are, or anything that is not ${LIMITS[kind].types.join('/')} (SVG, HTML…) is 422 naming the field; a larger file is 413. ` +
-      "An account of another workspace is 404; LinkedIn refusing the account's token marks it disconnected (422).",
+      `what the bytes are, or anything that is not ${LIMITS[kind].types.join('/')} (SVG, HTML…) is 422 naming the field; a larger file is 413 ` +
+      '(from Content-Length before reading, otherwise as soon as the decoded size passes the limit). ' +
+      "An account of another workspace is 404; LinkedIn refusing the account's token marks it disconnected (422). " +
+      'Idempotency-Key is not applied (the body is never held whole); a retried upload registers a new asset.',
     audience: 'api_key',
     scope: 'publish:write',
     plan: 'paid',
     ...(extra.bucket ? { bucket: extra.bucket } : {}),
-    body: uploadBody(kind),
-    bodyLimit: bodyLimit(LIMITS[kind].maxBytes),
+    body: spec.fields.extend({ media: media(kind) }),
+    bodyLimit: String(bodyLimitFor(spec.maxBytes)),
     status: 201,
     response: AssetUploadSchema,
-    handle: async ({ clients, principal, body }) => {
-      const decoder = new Base64Decoder('media');
-      const head = decoder.push(body.media);
-      const tail = decoder.end();
-      const data = tail.length ? Buffer.concat([head, tail]) : head; // padded base64 leaves no tail: no second copy
-      const { asset } = await clients.linkedInAssets.uploadLinkedInAsset({
-        workspaceId: principal.workspaceId,
-        socialAccountId: body.social_account_id,
-        kind: KIND[kind],
-        contentType: body.content_type,
-        data,
-      });
-      return { asset_urn: asset!.assetUrn, social_account_id: asset!.socialAccountId };
-    },
   });
+  return streamedUpload(r, spec);
 }
 
 export const linkedInUploadRoutes = [
@@ -89,7 +95,7 @@ export const linkedInUploadRoutes = [
   uploadRoute('video', '/linkedin/video_uploads', {
     bucket: 'linkedin_video_uploads',
     description:
-      `MP4 up to ${LIMITS.video.maxBytes} bytes (LinkedIn takes 500 MB; one JSON body carries at most this). 10 uploads per hour per token. ` +
-      'The video is sent to LinkedIn in the byte ranges it asks for and finalized before the answer.',
+      `MP4 up to ${LIMITS.video.maxBytes} bytes (LinkedIn's limit). 10 uploads per hour per token. ` +
+      'The video is staged and checked as it arrives, then sent to LinkedIn in the byte ranges it asks for and finalized before the answer.',
   }),
 ];

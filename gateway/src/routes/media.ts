@@ -1,6 +1,7 @@
-import { UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
+import type { UploadMediaRequest, UploadMediaResponse } from '@spa/contracts/media/v1/media';
+import { maxUploadBytes, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
 import { z } from 'zod';
-import { bodyLimitFor, streamedUpload } from '../http/media-upload.js';
+import { bodyLimitFor, openCallSink, streamedUpload, type UploadSpec } from '../http/media-upload.js';
 import { route, type Route } from './route.js';
 
 const mime = z
@@ -28,6 +29,40 @@ const UploadResultSchema = z
   })
   .meta({ id: 'MediaUploadResult' });
 
+const BLANK: UploadMediaRequest = { workspaceId: 0, requireConnectedAccount: false, chunk: Buffer.alloc(0), imagesOnly: false, complete: false };
+
+const uploadResult = ({ media }: UploadMediaResponse) => ({
+  url: media!.url,
+  r2_key: media!.r2Key,
+  content_type: media!.contentType,
+  size_bytes: media!.sizeBytes,
+  width: media!.width || null,
+  height: media!.height || null,
+});
+
+/** A streamed upload into the media service's UploadMedia (for `platform`, or the body's `platform` when undefined). */
+function mediaUpload(fields: z.ZodObject, opts: { platform?: UploadPlatform; requireConnectedAccount: boolean; imagesOnly: boolean }): UploadSpec {
+  return {
+    fields,
+    maxBytes: Math.max(...(opts.platform ? [opts.platform] : UPLOAD_PLATFORMS).map(maxUploadBytes)),
+    open: ({ clients, principal }) =>
+      openCallSink(
+        clients.media.clientStream('uploadMedia'),
+        {
+          blank: BLANK,
+          first: {
+            workspaceId: principal.workspaceId,
+            requireConnectedAccount: opts.requireConnectedAccount,
+            imagesOnly: opts.imagesOnly,
+            ...(opts.platform ? { platform: opts.platform } : {}),
+          },
+          field: (key, value) => (key === 'platform' ? { platform: String(value) } : { contentType: String(value) }),
+        },
+        uploadResult,
+      ),
+  };
+}
+
 const fmt = (bytes: number) => (bytes >= 1e9 ? `${bytes / 1e9} GB` : bytes >= 1e6 ? `${+(bytes / 1e6).toFixed(2)} MB` : `${bytes} B`);
 
 function limitsText(platform: UploadPlatform): string {
@@ -45,6 +80,7 @@ const COMMON =
 
 function uploadRoute(platform: UploadPlatform, opts: { connected?: boolean; imagesOnly?: boolean; contentTypes?: readonly [string, ...string[]] }): Route {
   const fields = z.object({ content_type: opts.contentTypes ? z.enum(opts.contentTypes) : mime }).strict();
+  const spec = mediaUpload(fields, { platform, requireConnectedAccount: opts.connected ?? false, imagesOnly: opts.imagesOnly ?? false });
   const r = route({
     method: 'post',
     path: `/${platform}/media_uploads`,
@@ -59,14 +95,15 @@ function uploadRoute(platform: UploadPlatform, opts: { connected?: boolean; imag
     scope: 'publish:write',
     plan: 'paid',
     body: fields.extend({ media }),
-    bodyLimit: String(bodyLimitFor(platform)),
+    bodyLimit: String(bodyLimitFor(spec.maxBytes)),
     status: 201,
     response: UploadResultSchema,
   });
-  return streamedUpload(r, { platform, requireConnectedAccount: opts.connected ?? false, imagesOnly: opts.imagesOnly ?? false, fields });
+  return streamedUpload(r, spec);
 }
 
 const genericFields = z.object({ platform: z.enum(UPLOAD_PLATFORMS), content_type: mime }).strict();
+const genericUpload = mediaUpload(genericFields, { requireConnectedAccount: false, imagesOnly: false });
 
 export const mediaRoutes = [
   streamedUpload(
@@ -88,11 +125,11 @@ export const mediaRoutes = [
       scope: 'publish:write',
       plan: 'paid',
       body: genericFields.extend({ media }),
-      bodyLimit: String(bodyLimitFor(undefined)),
+      bodyLimit: String(bodyLimitFor(genericUpload.maxBytes)),
       status: 201,
       response: UploadResultSchema,
     }),
-    { requireConnectedAccount: false, imagesOnly: false, fields: genericFields },
+    genericUpload,
   ),
   uploadRoute('facebook', { imagesOnly: true, contentTypes: ['image/jpeg', 'image/png'] }),
   uploadRoute('instagram', {}),

@@ -86,20 +86,33 @@ export function createStreamingClient<C extends Client>(
 ): StreamingClient<C> {
   const unary = createClient(Ctor, address, defaults);
   const raw = new Ctor(address, credentials.createInsecure(), { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 });
-  const clientStream = (method: PropertyKey, options?: { deadlineMs?: number }) => {
+  /** Wraps one raw client-streaming call (opened by `start` with its metadata, deadline and callback). */
+  const open = (
+    start: (metadata: Metadata, options: Partial<CallOptions>, callback: (err: ServiceError | null, res: unknown) => void) => ClientWritableStream<unknown>,
+    options?: { deadlineMs?: number },
+  ) => {
     const metadata = new Metadata();
     const requestId = currentRequestId();
     if (requestId) metadata.set('x-request-id', requestId);
     const deadline = Date.now() + (options?.deadlineMs ?? defaults.streamDeadlineMs);
     let call!: ClientWritableStream<unknown>;
     const response = new Promise<unknown>((resolve, reject) => {
-      const fn = (raw as unknown as Record<PropertyKey, ClientStreamMethod<unknown, unknown>>)[method]!;
-      call = fn.call(raw, metadata, { deadline }, (err, res) => (err ? reject(fromGrpcError(err)) : resolve(res)));
+      call = start(metadata, { deadline }, (err, res) => (err ? reject(fromGrpcError(err)) : resolve(res)));
     });
     // A refusal may arrive while nobody awaits `response` yet; it is observed through write/end.
     response.catch(() => undefined);
     let failed: unknown;
-    response.catch((err: unknown) => (failed = err));
+    // Writes waiting for the transport; an answer (a refusal) settles them at once. One handler on
+    // `response` for the whole call: a handler per write would keep every message written (its
+    // closure's scope) alive until the call ends, so memory would grow with the upload.
+    const waiting = new Set<() => void>();
+    const settleWaiting = () => {
+      for (const settle of [...waiting]) settle();
+    };
+    response.then(settleWaiting, (err: unknown) => {
+      failed = err;
+      settleWaiting();
+    });
     return {
       response,
       // One message in flight at a time: resolves when the transport took it (not merely buffered),
@@ -107,15 +120,13 @@ export function createStreamingClient<C extends Client>(
       write: (message: unknown) =>
         new Promise<void>((resolve, reject) => {
           if (failed) return reject(failed);
-          let settled = false;
           const settle = () => {
-            if (settled) return;
-            settled = true;
+            if (!waiting.delete(settle)) return;
             if (failed) reject(failed);
             else resolve();
           };
+          waiting.add(settle);
           call.write(message, settle);
-          response.then(settle, settle);
         }),
       end: () => {
         call.end();
@@ -123,6 +134,10 @@ export function createStreamingClient<C extends Client>(
       },
       cancel: () => call.cancel(),
     };
+  };
+  const clientStream = (method: PropertyKey, options?: { deadlineMs?: number }) => {
+    const fn = (raw as unknown as Record<PropertyKey, ClientStreamMethod<unknown, unknown>>)[method]!;
+    return open((metadata, callOptions, callback) => fn.call(raw, metadata, callOptions, callback), options);
   };
   return new Proxy(unary, {
     get(target, prop, receiver) {

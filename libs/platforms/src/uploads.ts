@@ -13,15 +13,22 @@ export const IMAGES_ONLY_UPLOAD_PLATFORMS: readonly UploadPlatform[] = ['faceboo
 
 export type UploadKind = 'image' | 'video';
 
+/**
+ * Platforms whose uploads go to the platform itself through routes of their own rather than to our
+ * storage: LinkedIn (POST /linkedin/image_uploads and /linkedin/video_uploads answer an asset URN).
+ * Their limits come from the same table (LinkedIn: images 5 MB, MP4 videos 500 MB).
+ */
+export type AssetUploadPlatform = 'linkedin';
+
 /** The media rules an upload for `platform` is checked against: the capability table, images only where the contract says so. */
-export function uploadRules(platform: UploadPlatform): Partial<Record<UploadKind, MediaRule>> {
+export function uploadRules(platform: UploadPlatform | AssetUploadPlatform): Partial<Record<UploadKind, MediaRule>> {
   const media = CAPABILITIES[platform].media ?? {};
-  const imagesOnly = IMAGES_ONLY_UPLOAD_PLATFORMS.includes(platform);
+  const imagesOnly = (IMAGES_ONLY_UPLOAD_PLATFORMS as readonly string[]).includes(platform);
   return { ...(media.image ? { image: media.image } : {}), ...(media.video && !imagesOnly ? { video: media.video } : {}) };
 }
 
 /** The largest file an upload for `platform` may carry. */
-export function maxUploadBytes(platform: UploadPlatform): number {
+export function maxUploadBytes(platform: UploadPlatform | AssetUploadPlatform): number {
   return Math.max(0, ...Object.values(uploadRules(platform)).map((r) => r.max_bytes));
 }
 

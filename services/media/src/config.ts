@@ -11,7 +11,7 @@ export const configSchema = z
     /** The publisher holds the LinkedIn connector and the accounts' credentials (LinkedIn asset uploads). */
     PUBLISHER_ADDR: env.address('127.0.0.1:50053'),
     /** Deadline of one LinkedIn upload through the publisher (a video goes to LinkedIn in 4 MiB parts). */
-    LINKEDIN_UPLOAD_DEADLINE_MS: env.millis(120_000),
+    LINKEDIN_UPLOAD_DEADLINE_MS: env.millis(30 * 60_000),
     /** The media HTTP server: reads objects by key and receives presigned PUTs (the gateway relays /media/... to it). */
     MEDIA_HTTP_HOST: env.host,
     MEDIA_HTTP_PORT: env.port(8095),

@@ -1,8 +1,11 @@
 /**
  * Media benchmark: throughput and peak memory of the gateway and the media service for base64
- * uploads of 5 MB images and of maximum-size (20 MB) images (20 at a time, the JSON parsed and decoded as it streams) and for one
- * presigned 1 GB video PUT relayed by the gateway to the media service (local disk). Prints figures;
- * asserts nothing. BENCH_MEDIA_UPLOADS (default 60) and BENCH_MEDIA_VIDEO_MB (default 1000) size it.
+ * uploads of 5 MB images and of maximum-size (20 MB) images (20 at a time, the JSON parsed and decoded as it streams), for one
+ * presigned 1 GB video PUT relayed by the gateway to the media service (local disk), and for one
+ * base64 LinkedIn video upload (POST /linkedin/video_uploads: gateway → media, staged → publisher →
+ * the LinkedIn stand-in in 4 MiB parts), with the publisher's peak too. Prints figures; asserts nothing.
+ * BENCH_MEDIA_UPLOADS (default 60), BENCH_MEDIA_VIDEO_MB (default 1000) and BENCH_MEDIA_LINKEDIN_MB
+ * (default 200) size it.
  */
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -61,6 +64,8 @@ interface Figures {
   seconds: number;
   gatewayPeak: number;
   mediaPeak: number;
+  /** Only for the LinkedIn upload, which goes through the publisher. */
+  publisherPeak?: number;
 }
 
 async function imageUploads(stack: Stack, apiKey: string, gateway: RunningProcess, media: RunningProcess, count: number, bytes: number): Promise<Figures> {
@@ -114,27 +119,69 @@ async function presignedVideo(stack: Stack, apiKey: string, gateway: RunningProc
   return { name: `${megabytes} MB video, presigned PUT relayed to local disk`, mb: size / 1e6, seconds, gatewayPeak: peaks[0]!, mediaPeak: peaks[1]! };
 }
 
+/** One base64 LinkedIn video upload of `megabytes` MB, the body written as it is encoded (never whole in this process either). */
+async function linkedInVideo(stack: Stack, apiKey: string, procs: [RunningProcess, RunningProcess, RunningProcess], megabytes: number): Promise<Figures> {
+  const size = megabytes * 1_000_000;
+  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
+  const head = Buffer.from('{"content_type":"video/mp4","media":"');
+  const tail = Buffer.from('"}');
+  const slice = 3 * 1024 * 1024;
+  const filler = Buffer.alloc(slice, 5);
+  const started = process.hrtime.bigint();
+  const { result: res, peaks } = await peaksDuring(procs, () =>
+    send(`${stack.baseUrl}/api/v1/linkedin/video_uploads`, 'POST', { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': head.length + Math.ceil(size / 3) * 4 + tail.length }, async (req) => {
+      await write(req, head);
+      for (let at = 0; at < size; at += slice) {
+        const n = Math.min(slice, size - at);
+        const piece = at === 0 ? Buffer.concat([ftyp, filler.subarray(0, n - ftyp.length)]) : filler.subarray(0, n);
+        await write(req, Buffer.from(piece.toString('base64')));
+      }
+      await write(req, tail);
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (res.status !== 201) throw new Error(`LinkedIn video upload failed: ${res.status} ${res.text}`);
+  return {
+    name: `${megabytes} MB LinkedIn video, base64 POST /linkedin/video_uploads → media (staged) → publisher → LinkedIn stand-in in 4 MiB parts`,
+    mb: size / 1e6,
+    seconds,
+    gatewayPeak: peaks[0]!,
+    mediaPeak: peaks[1]!,
+    publisherPeak: peaks[2]!,
+  };
+}
+
 export async function benchMedia(): Promise<void> {
   const uploads = Number(process.env.BENCH_MEDIA_UPLOADS ?? 60);
   const videoMb = Number(process.env.BENCH_MEDIA_VIDEO_MB ?? 1000);
-  progress('starting the stack (local-disk media storage)');
-  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1' } });
+  const linkedInMb = Number(process.env.BENCH_MEDIA_LINKEDIN_MB ?? 200);
+  progress('starting the stack (local-disk media storage, publisher and platform stand-ins)');
+  const stack = await startStack({ publishing: true, gatewayEnv: { TRUST_PROXY: '1' } });
   try {
     const ws = await createWorkspace(stack);
     const gateway = stack.processes.find((p) => p.name === 'gateway')!;
     const media = stack.processes.find((p) => p.name === 'media')!;
-    const idle = { gateway: await rssMiB(gateway), media: await rssMiB(media) };
+    const publisher = stack.processes.find((p) => p.name === 'publisher')!;
+    await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'linkedin', username: 'bench_linkedin', sandbox: true });
+    const idle = { gateway: await rssMiB(gateway), media: await rssMiB(media), publisher: await rssMiB(publisher) };
+    // First, so its peaks are its own (RSS stays high after the concurrent image uploads).
+    progress(`one base64 LinkedIn video upload of ${linkedInMb} MB`);
+    const linkedIn = await linkedInVideo(stack, ws.apiKey, [gateway, media, publisher], linkedInMb);
     progress(`${uploads} base64 uploads of 5 MB images, ${CONCURRENCY} at a time`);
     const images = await imageUploads(stack, ws.apiKey, gateway, media, uploads, IMAGE_BYTES);
     progress(`${CONCURRENCY} base64 uploads of maximum-size (20 MB, pinterest) images at once`);
     const largest = await imageUploads(stack, ws.apiKey, gateway, media, CONCURRENCY, MAX_PINTEREST_IMAGE);
     progress(`one presigned ${videoMb} MB video PUT`);
     const video = await presignedVideo(stack, ws.apiKey, gateway, media, videoMb);
-    console.log(`\nMedia (RSS sampled every 50 ms; idle before: gateway ${idle.gateway.toFixed(0)} MiB, media ${idle.media.toFixed(0)} MiB)\n`);
-    console.log('| scenario | MB (decoded) | seconds | MB/s | gateway peak RSS MiB | media peak RSS MiB |');
-    console.log('|---|---|---|---|---|---|');
-    for (const f of [images, largest, video]) {
-      console.log(`| ${f.name} | ${f.mb.toFixed(0)} | ${f.seconds.toFixed(1)} | ${(f.mb / f.seconds).toFixed(1)} | ${f.gatewayPeak.toFixed(0)} | ${f.mediaPeak.toFixed(0)} |`);
+    console.log(
+      `\nMedia (RSS sampled every 50 ms; idle before: gateway ${idle.gateway.toFixed(0)} MiB, media ${idle.media.toFixed(0)} MiB, publisher ${idle.publisher.toFixed(0)} MiB)\n`,
+    );
+    console.log('| scenario | MB (decoded) | seconds | MB/s | gateway peak RSS MiB | media peak RSS MiB | publisher peak RSS MiB |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const f of [linkedIn, images, largest, video]) {
+      console.log(
+        `| ${f.name} | ${f.mb.toFixed(0)} | ${f.seconds.toFixed(1)} | ${(f.mb / f.seconds).toFixed(1)} | ${f.gatewayPeak.toFixed(0)} | ${f.mediaPeak.toFixed(0)} | ${f.publisherPeak?.toFixed(0) ?? '–'} |`,
+      );
     }
   } finally {
     await stack.stop();

@@ -29,20 +29,25 @@ export const canonicalType = (contentType: string): string => {
   return ALIASES[bare] ?? bare;
 };
 
+/** The type file-type reads in a file's first bytes (magic numbers), canonical; undefined when it knows none. */
+export async function detectType(head: Uint8Array): Promise<{ contentType: string; ext: string } | undefined> {
+  const found = await fileTypeFromBuffer(head);
+  return found && { contentType: canonicalType(found.mime), ext: found.mime === 'image/apng' ? 'png' : found.ext };
+}
+
 /**
  * The real type of a file from its first bytes (magic numbers, never the declared type). Only images
  * and videos are media; text formats (SVG, HTML, XML) have no magic number and are refused here.
  */
 export async function sniffType(head: Uint8Array): Promise<Sniffed> {
-  const found = await fileTypeFromBuffer(head);
-  const contentType = found && canonicalType(found.mime);
-  const kind = contentType?.startsWith('image/') ? 'image' : contentType?.startsWith('video/') ? 'video' : undefined;
-  if (!found || !contentType || !kind) {
+  const found = await detectType(head);
+  const kind = found?.contentType.startsWith('image/') ? 'image' : found?.contentType.startsWith('video/') ? 'video' : undefined;
+  if (!found || !kind) {
     throw invalidParameters([
-      `media: the bytes are not a recognised image or video (${found ? `found ${found.mime}` : 'unknown format'}; SVG, HTML and other text are not accepted)`,
+      `media: the bytes are not a recognised image or video (${found ? `found ${found.contentType}` : 'unknown format'}; SVG, HTML and other text are not accepted)`,
     ]);
   }
-  return { contentType, ext: found.mime === 'image/apng' ? 'png' : found.ext, kind };
+  return { ...found, kind };
 }
 
 /** BMP is not a sharp input format: its header is read directly (BITMAPINFOHEADER width/height). */

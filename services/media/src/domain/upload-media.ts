@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { AppError, invalidParameters } from '@spa/errors';
+import { invalidParameters } from '@spa/errors';
 import { maxUploadBytes, ruleAccepts, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
-import { canonicalType, imageSize, sniffType, SNIFF_BYTES, type Sniffed } from './inspect.js';
+import { canonicalType, imageSize, sniffType, type Sniffed } from './inspect.js';
 import { newMediaKey } from './keys.js';
 import type { MediaRecord } from './model.js';
 import type { MediaDeps } from './ports.js';
-import { StagingFile } from './staging.js';
+import { StagedUpload, type UploadCap } from './staging.js';
 
 /** One piece of an upload as it arrives; fields may come in any piece, each at most once. */
 export interface UploadPart {
@@ -22,8 +22,6 @@ export interface UploadPart {
 /** The largest upload of any platform: the cap while the platform is not known yet. */
 const ANY_PLATFORM_MAX = Math.max(...UPLOAD_PLATFORMS.map(maxUploadBytes));
 
-const formatBytes = (n: number): string => (n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)} MB` : `${n} bytes`);
-
 function isUploadPlatform(p: string): p is UploadPlatform {
   return (UPLOAD_PLATFORMS as readonly string[]).includes(p);
 }
@@ -37,9 +35,6 @@ class UploadState {
   imagesOnly = false;
   accountChecked = false;
   sniffed: Sniffed | undefined;
-  size = 0;
-  head: Uint8Array[] = [];
-  headBytes = 0;
   complete = false;
 
   merge(part: UploadPart): void {
@@ -64,7 +59,7 @@ class UploadState {
   }
 
   /** The cap that applies with what is known: the exact rule once platform and kind are known. */
-  limit(): { bytes: number; what: string } {
+  limit(): UploadCap {
     if (!this.platform) return { bytes: ANY_PLATFORM_MAX, what: 'any platform' };
     const rules = uploadRules(this.platform);
     const rule = this.sniffed && rules[this.sniffed.kind];
@@ -97,12 +92,6 @@ function checkType(state: UploadState): void {
   }
 }
 
-async function sniff(state: UploadState): Promise<void> {
-  const head = Buffer.concat(state.head, state.headBytes);
-  state.head = [];
-  state.sniffed = await sniffType(head);
-  checkType(state);
-}
 
 /**
  * Stores one upload: the bytes are staged on disk as they arrive (memory stays bounded), their real
@@ -112,39 +101,27 @@ async function sniff(state: UploadState): Promise<void> {
  */
 export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPart>): Promise<MediaRecord & { url: string }> {
   const state = new UploadState();
-  const staging = new StagingFile(deps.stagingDir);
+  const staging = new StagedUpload(deps.stagingDir, async (head) => {
+    state.sniffed = await sniffType(head);
+    checkType(state);
+  });
   try {
     for await (const part of parts) {
       state.merge(part);
       if (state.workspaceId === undefined) throw invalidParameters(['workspace_id: the first message must carry it']);
       await checkAccount(deps, state);
       checkType(state);
-      const chunk = part.chunk;
-      if (!chunk?.length) continue;
-      state.size += chunk.length;
-      const limit = state.limit();
-      if (state.size > limit.bytes) {
-        throw new AppError('PAYLOAD_TOO_LARGE', `media is larger than ${limit.what} accept (${formatBytes(limit.bytes)} at most)`);
-      }
-      if (!state.sniffed) {
-        state.head.push(chunk);
-        state.headBytes += chunk.length;
-        if (state.headBytes >= SNIFF_BYTES) await sniff(state);
-      }
-      await staging.write(chunk);
+      if (part.chunk?.length) await staging.append(part.chunk, state.limit());
     }
     if (!state.complete) throw invalidParameters(['upload: the stream ended before its last piece (the sender went away)']);
     const missing = [
       ...(state.platform ? [] : ['platform: required']),
       ...(state.declared ? [] : ['content_type: required']),
-      ...(state.size > 0 ? [] : ['media: required (base64 of the file)']),
+      ...(staging.size > 0 ? [] : ['media: required (base64 of the file)']),
     ];
     if (missing.length) throw invalidParameters(missing);
-    if (!state.sniffed) await sniff(state);
+    await staging.finish(state.limit());
     await checkAccount(deps, state);
-    const limit = state.limit();
-    if (state.size > limit.bytes) throw new AppError('PAYLOAD_TOO_LARGE', `media is larger than ${limit.what} accept (${formatBytes(limit.bytes)} at most)`);
-    await staging.close();
     const sniffed = state.sniffed!;
     const dims = sniffed.kind === 'image' ? await imageSize(staging.path, sniffed.contentType, deps.maxImagePixels) : { width: 0, height: 0 };
     const now = deps.clock.now();
@@ -153,7 +130,7 @@ export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPa
       workspaceId: state.workspaceId!,
       platform: state.platform,
       contentType: sniffed.contentType,
-      sizeBytes: state.size,
+      sizeBytes: staging.size,
       ...dims,
       status: 'stored',
       purpose: undefined,

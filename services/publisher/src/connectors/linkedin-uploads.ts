@@ -1,3 +1,4 @@
+import { AppError } from '@spa/errors';
 import { callPlatform, field } from './http.js';
 import { linkedinAuthor, linkedinHeaders } from './linkedin-api.js';
 import { ConnectorError, type TargetAccount } from './types.js';
@@ -16,6 +17,14 @@ export type LinkedInAssetKind = 'image' | 'video' | 'document';
 export interface LinkedInUploads {
   /** Uploads `bytes` as an asset owned by the account's author URN; answers its URN and owner. */
   upload(target: TargetAccount, kind: LinkedInAssetKind, bytes: Buffer): Promise<{ urn: string; owner: string }>;
+  /**
+   * Uploads a file of `size` bytes that arrives in chunks: a video is registered with its size and
+   * each part LinkedIn asks for is PUT as soon as its bytes have arrived (at most one part, 4 MiB, is
+   * held), then finalized only once exactly `size` bytes came and `bytes` ended; an image or document
+   * is gathered (LinkedIn's few MB), then registered and PUT. `bytes` failing, ending early or running
+   * long throws before anything is finalized.
+   */
+  uploadStream(target: TargetAccount, kind: LinkedInAssetKind, size: number, bytes: AsyncIterable<Uint8Array>): Promise<{ urn: string; owner: string }>;
 }
 
 const COLLECTION = { image: 'images', video: 'videos', document: 'documents' } as const;
@@ -40,9 +49,70 @@ function checkInstructions(instructions: UploadInstruction[], size: number): voi
   }
 }
 
+/**
+ * Reads exact byte counts from chunks as they arrive, holding at most the bytes asked for plus one
+ * chunk. Fewer or more bytes than announced is the caller's mistake (INVALID_PARAMETERS).
+ */
+class ExactReader {
+  private readonly chunks: AsyncIterator<Uint8Array>;
+  private rest: Uint8Array = new Uint8Array(0);
+  private consumed = 0;
+
+  constructor(
+    bytes: AsyncIterable<Uint8Array>,
+    private readonly size: number,
+  ) {
+    this.chunks = bytes[Symbol.asyncIterator]();
+  }
+
+  async read(n: number): Promise<Buffer> {
+    const out = Buffer.allocUnsafe(n);
+    let filled = 0;
+    while (filled < n) {
+      if (!this.rest.length) {
+        const next = await this.chunks.next();
+        if (next.done) throw this.mismatch(`the bytes ended after ${this.consumed + filled} of the ${this.size} announced`);
+        this.rest = next.value;
+        continue;
+      }
+      const take = Math.min(n - filled, this.rest.length);
+      out.set(this.rest.subarray(0, take), filled);
+      this.rest = this.rest.subarray(take);
+      filled += take;
+    }
+    this.consumed += n;
+    return out;
+  }
+
+  /** Waits for the end of the bytes; refuses any byte past the announced size. */
+  async end(): Promise<void> {
+    for (let next = await this.chunks.next(); ; next = await this.chunks.next()) {
+      if (this.rest.length) throw this.mismatch(`more bytes arrived than the ${this.size} announced`);
+      if (next.done) return;
+      this.rest = next.value;
+    }
+  }
+
+  /** Stops reading (the source is told, so a stream behind it is released). */
+  async cancel(): Promise<void> {
+    await this.chunks.return?.();
+  }
+
+  private mismatch(problem: string): AppError {
+    return new AppError('INVALID_PARAMETERS', `The upload's size does not match: ${problem}`, { details: [`size_bytes: ${problem}`] });
+  }
+}
+
+async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
 export function linkedinUploads(baseUrl = 'https://api.linkedin.com'): LinkedInUploads {
-  async function uploadSingle(target: TargetAccount, kind: 'image' | 'document', bytes: Buffer) {
+  async function uploadSingle(target: TargetAccount, kind: 'image' | 'document', reader: ExactReader, size: number) {
     const owner = linkedinAuthor(target);
+    // Small files: all the bytes first, so an upload that fails midway registers nothing at LinkedIn.
+    const bytes = await reader.read(size);
+    await reader.end();
     const init = await callPlatform(`${baseUrl}/rest/${COLLECTION[kind]}?action=initializeUpload`, {
       method: 'POST',
       headers: linkedinHeaders(target),
@@ -54,29 +124,32 @@ export function linkedinUploads(baseUrl = 'https://api.linkedin.com'): LinkedInU
     return { urn, owner };
   }
 
-  async function uploadVideo(target: TargetAccount, bytes: Buffer) {
+  async function uploadVideo(target: TargetAccount, reader: ExactReader, size: number) {
     const owner = linkedinAuthor(target);
     const init = await callPlatform(`${baseUrl}/rest/videos?action=initializeUpload`, {
       method: 'POST',
       headers: linkedinHeaders(target),
-      body: { initializeUploadRequest: { owner, fileSizeBytes: bytes.length, uploadCaptions: false, uploadThumbnail: false } },
+      body: { initializeUploadRequest: { owner, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false } },
     });
     const urn = field<string>(init.body, 'value.video');
     const instructions = field<UploadInstruction[]>(init.body, 'value.uploadInstructions');
     const uploadToken = (init.body as { value?: { uploadToken?: string } }).value?.uploadToken ?? '';
-    checkInstructions(instructions, bytes.length);
+    checkInstructions(instructions, size);
     const etags: string[] = [];
     for (const part of instructions) {
+      // The part's bytes as they arrive, then PUT: one part in memory at a time.
       const answer = await callPlatform(part.uploadUrl, {
         method: 'PUT',
         headers: { 'content-type': 'application/octet-stream' },
-        body: bytes.subarray(part.firstByte, part.lastByte + 1),
+        body: await reader.read(part.lastByte - part.firstByte + 1),
         timeoutMs: PART_TIMEOUT_MS,
       });
       const etag = answer.headers.get('etag');
       if (!etag) throw new ConnectorError('rejected', `linkedin: the upload of bytes ${part.firstByte}-${part.lastByte} answered no ETag`);
       etags.push(etag);
     }
+    // Finalized only when the sender ended on exactly the announced size.
+    await reader.end();
     await callPlatform(`${baseUrl}/rest/videos?action=finalizeUpload`, {
       method: 'POST',
       headers: linkedinHeaders(target),
@@ -85,7 +158,17 @@ export function linkedinUploads(baseUrl = 'https://api.linkedin.com'): LinkedInU
     return { urn, owner };
   }
 
+  async function uploadStream(target: TargetAccount, kind: LinkedInAssetKind, size: number, bytes: AsyncIterable<Uint8Array>) {
+    const reader = new ExactReader(bytes, size);
+    try {
+      return kind === 'video' ? await uploadVideo(target, reader, size) : await uploadSingle(target, kind, reader, size);
+    } finally {
+      await reader.cancel();
+    }
+  }
+
   return {
-    upload: (target, kind, bytes) => (kind === 'video' ? uploadVideo(target, bytes) : uploadSingle(target, kind, bytes)),
+    upload: (target, kind, bytes) => uploadStream(target, kind, bytes.length, once(bytes)),
+    uploadStream,
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxState } from '../state.js';
 
@@ -8,7 +8,9 @@ import type { SandboxState } from '../state.js';
  * GET /rest/organizationalEntityShareStatistics, GET /v2/userinfo, and media uploads (see assets below):
  * POST /rest/{images|documents}?action=initializeUpload + PUT to the returned uploadUrl;
  * POST /rest/videos?action=initializeUpload (byte ranges of 4 MiB, one signed uploadUrl each), PUT each
- * part (answers an ETag), POST /rest/videos?action=finalizeUpload with the ETags in order. `/rest` calls need `LinkedIn-Version`;
+ * part (answers an ETag), POST /rest/videos?action=finalizeUpload with the ETags in order, GET /rest/videos/:urn
+ * (status; plus `sandbox.parts`: size, SHA-256 and ETag of each part received, so a test can check
+ * every byte arrived in order; only hashes are kept, never the bytes). `/rest` calls need `LinkedIn-Version`;
  * writes need `X-Restli-Protocol-Version: 2.0.0`. Comments are kept in the post's `details.comments`.
  * As LinkedIn does, an upload's owner must be the token's member (or an organization), and a post may
  * use only AVAILABLE media owned by its author.
@@ -43,7 +45,7 @@ interface Asset {
   status: 'WAITING_UPLOAD' | 'AVAILABLE';
   /** Videos: the declared size, the byte range of each part, the ETag of each uploaded part, the upload token. */
   size?: number;
-  parts?: Array<{ firstByte: number; lastByte: number; etag?: string }>;
+  parts?: Array<{ firstByte: number; lastByte: number; etag?: string; sha256?: string }>;
   uploadToken?: string;
   /** Secret in each part's signed upload URL. */
   signature?: string;
@@ -281,8 +283,28 @@ export const linkedin: SandboxPlatform = {
         const expected = part.lastByte - part.firstByte + 1;
         if (req.raw.length !== expected) return error(400, `this part is bytes ${part.firstByte}-${part.lastByte}: expected ${expected} bytes, got ${req.raw.length}`);
         part.etag = `/${randomBytes(16).toString('base64url')}`;
+        part.sha256 = createHash('sha256').update(req.raw).digest('hex');
         return { status: 200, headers: { etag: part.etag } };
       },
+    },
+    {
+      method: 'GET',
+      path: '/rest/videos/:urn',
+      handle: versioned((req, state) => {
+        const video = assetOf(state, decodeURIComponent(req.params.urn!));
+        if (!video || video.kind !== 'video') return error(404, 'Not Found', 'NOT_FOUND');
+        if (video.account !== req.account) return error(403, 'the video was registered by another member', 'ACCESS_DENIED');
+        return {
+          status: 200,
+          body: {
+            id: video.urn,
+            owner: video.owner,
+            status: video.status === 'AVAILABLE' ? 'AVAILABLE' : 'WAITING_UPLOAD',
+            // Not LinkedIn's: what the stand-in received, for tests.
+            sandbox: { fileSizeBytes: video.size, parts: video.parts!.map((p) => ({ firstByte: p.firstByte, lastByte: p.lastByte, etag: p.etag ?? null, sha256: p.sha256 ?? null })) },
+          },
+        };
+      }),
     },
     {
       method: 'GET',

@@ -6,8 +6,18 @@ export interface AccountsPort {
 }
 
 export interface PublisherPort {
-  /** Uploads the bytes to LinkedIn for the account (the publisher holds the connector and credentials). */
-  uploadLinkedInAsset(input: { workspaceId: number; socialAccountId: number; kind: LinkedInAssetKind; contentType: string; bytes: Buffer }): Promise<{
+  /**
+   * Uploads a file to LinkedIn for the account (the publisher holds the connector and credentials),
+   * streaming `bytes` (exactly `sizeBytes` of them) as the publisher takes them.
+   */
+  uploadLinkedInAsset(input: {
+    workspaceId: number;
+    socialAccountId: number;
+    kind: LinkedInAssetKind;
+    contentType: string;
+    sizeBytes: number;
+    bytes: AsyncIterable<Uint8Array>;
+  }): Promise<{
     assetUrn: string;
     ownerUrn: string;
   }>;
@@ -26,4 +36,6 @@ export interface LinkedInAssetsDeps {
   publisher: PublisherPort;
   store: LinkedInAssetStore;
   clock: { now(): Date };
+  /** Where uploads are staged while they are checked (the media uploads' staging directory). */
+  stagingDir: string;
 }

@@ -1,9 +1,14 @@
-import { LinkedInAssetKind, LinkedInAssetsServiceService, type LinkedInAsset as AssetMessage } from '@spa/contracts/media/v1/linkedin_assets';
-import { AppError } from '@spa/errors';
+import {
+  LinkedInAssetKind,
+  LinkedInAssetsServiceService,
+  type LinkedInAsset as AssetMessage,
+  type UploadLinkedInAssetRequest,
+} from '@spa/contracts/media/v1/linkedin_assets';
+import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import type { LinkedInAsset } from '../domain/model.js';
 import type { LinkedInAssetsDeps } from '../domain/ports.js';
-import { getLinkedInAsset, uploadLinkedInAsset } from '../domain/upload-linkedin-asset.js';
+import { getLinkedInAsset, uploadLinkedInAsset, type LinkedInUploadPart } from '../domain/upload-linkedin-asset.js';
 
 const KINDS: Partial<Record<LinkedInAssetKind, LinkedInAsset['kind']>> = {
   [LinkedInAssetKind.LINKED_IN_ASSET_KIND_IMAGE]: 'image',
@@ -21,15 +26,25 @@ const message = (a: LinkedInAsset): AssetMessage => ({
   createdAt: a.createdAt.toISOString(),
 });
 
+async function* uploadParts(requests: AsyncIterable<UploadLinkedInAssetRequest>): AsyncIterable<LinkedInUploadPart> {
+  for await (const m of requests) {
+    const kind = m.kind === LinkedInAssetKind.LINKED_IN_ASSET_KIND_UNSPECIFIED ? undefined : KINDS[m.kind];
+    if (m.kind !== LinkedInAssetKind.LINKED_IN_ASSET_KIND_UNSPECIFIED && !kind) throw invalidParameters(['kind: must be IMAGE or VIDEO']);
+    yield {
+      workspaceId: m.workspaceId || undefined,
+      kind,
+      socialAccountId: m.socialAccountId,
+      contentType: m.contentType,
+      chunk: m.chunk,
+      complete: m.complete,
+    };
+  }
+}
+
 /** media.v1.LinkedInAssetsService: LinkedIn image and video uploads and the record of their URNs. */
 export function linkedInAssetsService(deps: LinkedInAssetsDeps): ServiceBinding {
   return bindService('media.v1.LinkedInAssetsService', LinkedInAssetsServiceService, {
-    uploadLinkedInAsset: async (req) => {
-      const kind = KINDS[req.kind];
-      if (!kind) throw new AppError('INVALID_PARAMETERS', 'kind must be image or video', { details: ['kind: must be IMAGE or VIDEO'] });
-      const asset = await uploadLinkedInAsset(deps, { workspaceId: req.workspaceId, socialAccountId: req.socialAccountId, kind, contentType: req.contentType, bytes: req.data });
-      return { asset: message(asset) };
-    },
+    uploadLinkedInAsset: async (requests) => ({ asset: message(await uploadLinkedInAsset(deps, uploadParts(requests))) }),
     getLinkedInAsset: async (req) => ({ asset: message(await getLinkedInAsset(deps, req.workspaceId, req.assetUrn)) }),
     findLinkedInAsset: async (req) => {
       const asset = await deps.store.find(req.assetUrn);
