@@ -7,7 +7,7 @@ import { hardLimit, targetLength } from '../../writing/limits.js';
 import { DuplicateGuard, jaccard, shingles } from '../../writing/near-duplicates.js';
 import { checkRules, EMPTY_RULES, parseRules } from '../../writing/rules.js';
 import { learnVoiceProfile, neutralVoiceProfile } from '../../voice/voice-profile.js';
-import { compose } from './composer.js';
+import { compose, topicTags } from './composer.js';
 
 const TOPICS = [
   'remote work',
@@ -140,5 +140,15 @@ describe('built-in composer', () => {
     const guard = new DuplicateGuard([a]);
     expect(guard.isNearDuplicate(`${a}!`)).toBe(true);
     expect(guard.isNearDuplicate('A completely different post about hiring engineers in Berlin.')).toBe(false);
+  });
+});
+
+describe('topic hashtags', () => {
+  it('tags each phrase of the topic by its head words, keeping their case', () => {
+    expect(topicTags('remote work for small teams')).toEqual(['#RemoteWork', '#SmallTeams']);
+    expect(topicTags('writing good API docs')).toEqual(['#APIDocs']);
+    expect(topicTags('Productivity')).toEqual(['#Productivity']);
+    expect(topicTags('how to hire in 2027')).toEqual(['#Hire', '#2027']);
+    expect(topicTags('a to b')).toEqual([]);
   });
 });

@@ -225,15 +225,27 @@ class Composition {
   }
 }
 
-const TAG_STOP = new Set('about after also and are for from have how into its more most not our that the their this what when why with without you your'.split(' '));
+const TAG_STOP = new Set('a about after also an and are as at by for from have how in into is its more most not of on or our that the their this to vs what when why with without you your'.split(' '));
 
-/** Hashtags from the topic: the first two significant words joined, then single significant words. */
+/**
+ * Hashtags from the topic: it splits at stop words into phrases ("remote work for small teams" →
+ * "remote work", "small teams"), and each phrase gives a tag of its last two words, where an English
+ * noun phrase keeps its head ("writing good API docs" → #APIDocs; the words keep their case).
+ */
 export function topicTags(subject: string): string[] {
-  const words = (subject.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !TAG_STOP.has(w.toLowerCase()));
-  if (words.length === 0) return [];
-  const pair = words.length >= 2 ? [`#${upperFirst(words[0]!)}${upperFirst(words[1]!)}`] : [];
-  const singles = words.slice(pair.length > 0 ? 2 : 0).filter((w) => w.length >= 4).map((w) => `#${upperFirst(w)}`);
-  return [...pair, ...singles];
+  const phrases: string[][] = [[]];
+  for (const word of subject.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (TAG_STOP.has(word.toLowerCase()) || word.length < 2) {
+      if (phrases.at(-1)!.length > 0) phrases.push([]);
+    } else {
+      phrases.at(-1)!.push(word);
+    }
+  }
+  return phrases
+    .filter((words) => words.length > 0)
+    .map((words) => words.slice(-2).map(upperFirst).join(''))
+    .filter((tag) => tag.length >= 4)
+    .map((tag) => `#${tag}`);
 }
 
 function upperFirst(text: string): string {
