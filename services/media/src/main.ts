@@ -9,6 +9,7 @@ import { loadMediaConfig } from './config.js';
 import { MongoMediaStore } from './data/mongo-store.js';
 import type { MediaDeps } from './domain/ports.js';
 import { accountsPort } from './grpc/accounts.js';
+import { sweepExpiredUploads } from './domain/sweep-uploads.js';
 import { mediaService } from './grpc/handlers.js';
 import { createMediaHttpServer } from './http/server.js';
 import { createStorage } from './storage/index.js';
@@ -42,9 +43,17 @@ runMain(async () => {
     services: [mediaService(deps), linkedIn.service],
     logger,
   });
+  const sweep = setInterval(() => {
+    sweepExpiredUploads(deps).then(
+      (removed) => removed > 0 && logger.info({ removed }, 'swept expired presigned uploads'),
+      (err: unknown) => logger.warn({ err }, 'sweep of expired presigned uploads failed'),
+    );
+  }, config.MEDIA_SWEEP_INTERVAL_MS);
+  sweep.unref();
   logger.info({ port: server.port, httpPort, storage: deps.storage.kind }, 'media listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port} http=${config.MEDIA_HTTP_HOST}:${httpPort}\n`);
   onShutdown(logger, [
+    ['sweep', async () => clearInterval(sweep)],
     ['grpc', () => server.shutdown()],
     ['http', () => new Promise<void>((resolve) => http.close(() => resolve()))],
     ['accounts', async () => accounts.close()],

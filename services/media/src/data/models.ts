@@ -34,6 +34,8 @@ export function registerModels(connection: Connection) {
     { collection: 'media', versionKey: false },
   );
   mediaSchema.index({ workspace_id: 1, created_at: -1 });
+  // The sweep of presigned reservations that were never used.
+  mediaSchema.index({ status: 1, expires_at: 1 });
 
   // One document per presigned key being received: the unique _id makes the one allowed PUT exclusive
   // (FerretDB does not apply concurrent updates of one document atomically; inserts of one _id are).

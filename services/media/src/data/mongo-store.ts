@@ -67,4 +67,12 @@ export class MongoMediaStore implements MediaStore {
   async releasePut(key: string): Promise<void> {
     await this.models.PutClaim.deleteOne({ _id: key });
   }
+
+  async expiredPending(before: Date, limit: number): Promise<MediaRecord[]> {
+    const docs = await this.models.Media.find({ status: 'pending', expires_at: { $lt: before } })
+      .sort({ expires_at: 1 })
+      .limit(limit)
+      .lean<MediaDoc[]>();
+    return docs.map(toRecord);
+  }
 }

@@ -8,7 +8,7 @@ import type { MediaDeps } from './ports.js';
  * A record whose bytes are in storage. A presigned upload straight to S3 is noticed here: once the
  * object is there with the reserved size, the record becomes `stored`.
  */
-async function settled(deps: MediaDeps, record: MediaRecord | undefined): Promise<MediaRecord | undefined> {
+export async function settled(deps: MediaDeps, record: MediaRecord | undefined): Promise<MediaRecord | undefined> {
   if (!record || record.status === 'stored') return record;
   if (deps.storage.kind !== 's3') return undefined;
   const found = await deps.storage.head(record.key);

@@ -10,6 +10,8 @@ export interface MediaStore {
   /** Claims the one PUT a presigned URL allows; false when another holds or used it. */
   claimPut(key: string): Promise<boolean>;
   releasePut(key: string): Promise<void>;
+  /** Presigned reservations still `pending` whose URL expired before `before`, oldest first. */
+  expiredPending(before: Date, limit: number): Promise<MediaRecord[]>;
 }
 
 export interface AccountsPort {
