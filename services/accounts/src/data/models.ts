@@ -57,6 +57,8 @@ function revisionSchema(collection: string) {
       rev: { type: Number, required: true },
       // Emptied once a newer revision exists.
       state: { type: Schema.Types.Mixed },
+      // The value was removed at this revision (a tombstone: kept, so its number is never taken again).
+      deleted: Boolean,
     },
     { collection, versionKey: false, minimize: false },
   );

@@ -400,10 +400,12 @@ export class MongoAccountsStore implements AccountsStore {
   }
 
   async deleteCustomRule(workspaceId: number, id: number): Promise<CustomRule | null> {
-    const rule = await this.getCustomRule(workspaceId, id);
-    if (!rule) return null;
-    const { deletedCount } = await this.models.CustomRule.deleteOne({ _id: id, workspace_id: workspaceId });
-    await this.ruleStates.remove(workspaceId, String(id));
-    return deletedCount ? rule : null;
+    const head = await this.models.CustomRule.findOne({ _id: id, workspace_id: workspaceId }).lean<CustomRuleDoc>();
+    if (!head) return null;
+    // The tombstone decides: of racing deletes one removes the rule, and a racing change lands before it or
+    // finds the rule gone. Then the rule's slot is freed.
+    const removed = await this.ruleStates.remove(workspaceId, String(id));
+    await this.models.CustomRule.deleteOne({ _id: id, workspace_id: workspaceId });
+    return removed && toCustomRule(head, removed);
   }
 }

@@ -56,6 +56,32 @@ describe('custom rules on the real store', () => {
     await toggleCustomRule(deps, workspaceId, id);
     expect(await getCustomRule(deps, workspaceId, id)).toMatchObject({ title: 'New title', content: 'New content', scope: 'thread', active: false });
   });
+
+  it('orders a delete with racing changes: one delete wins, each change lands before it (and shows in its answer) or finds the rule gone', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { workspaceId } = await createWorkspace(deps, { name: `Delete race ${round}`, tier: 'pro' });
+      const { id } = await createCustomRule(deps, workspaceId, rule(1));
+      const titles = Array.from({ length: 6 }, (_, n) => `Title ${n}`);
+      const [deletes, changes] = await Promise.all([
+        Promise.allSettled(Array.from({ length: 3 }, () => deleteCustomRule(deps, workspaceId, id))),
+        Promise.allSettled(titles.map((title) => updateCustomRule(deps, workspaceId, id, { title }))),
+      ]);
+      const deleted = deletes.filter((d) => d.status === 'fulfilled').map((d) => d.value);
+      expect(deleted).toHaveLength(1);
+      expect(deletes.filter((d) => d.status === 'rejected').map((d) => (d.reason as { code: string }).code)).toEqual(['NOT_FOUND', 'NOT_FOUND']);
+      for (const c of changes) if (c.status === 'rejected') expect((c.reason as { code: string }).code).toBe('NOT_FOUND');
+      // The rule as the delete removed it carries the last change applied before it.
+      const applied = changes.flatMap((c) => (c.status === 'fulfilled' ? [c.value.title] : []));
+      if (applied.length === 0) expect(deleted[0]!.title).toBe('Rule 1');
+      else expect(applied).toContain(deleted[0]!.title);
+      // No change wrote after the removal (an orphan state nobody could see).
+      expect(await connection.collection('custom_rule_revisions').countDocuments({ workspace_id: workspaceId, state: { $exists: true } })).toBe(0);
+      // Gone for good: no read, list or later change brings it back.
+      await expect(getCustomRule(deps, workspaceId, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await listCustomRules(deps, workspaceId)).toEqual([]);
+      await expect(updateCustomRule(deps, workspaceId, id, { title: 'Late' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
 });
 
 describe('preferences on the real store', () => {
