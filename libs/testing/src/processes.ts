@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -23,6 +24,14 @@ export function startProcess(name: string, script: string, env: Record<string, s
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  // TEST_PROCESS_LOG_DIR keeps every started process's output in a file (for debugging a CI run).
+  const logDir = process.env.TEST_PROCESS_LOG_DIR;
+  const log = logDir ? createWriteStream(path.join(logDir, `${name}-${child.pid}.log`)) : undefined;
+  if (log) {
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once('exit', () => log.end());
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -8,6 +8,8 @@ import { receivePresignedPut } from '../domain/presigned-upload.js';
 import { verifyPresignedPut } from '../domain/presign-signature.js';
 
 const PREFIX = '/media/';
+/** The rest of a refused upload up to this size is read and dropped, so the client (through the relay) gets the answer. */
+const DRAIN_LIMIT = 1024 * 1024;
 
 function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) {
@@ -15,9 +17,14 @@ function sendJson(req: IncomingMessage, res: ServerResponse, status: number, bod
     return;
   }
   const text = JSON.stringify(body);
-  // A refused upload still being sent: close instead of reading the rest of it.
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-  if (!req.complete) headers.connection = 'close';
+  if (!req.complete) {
+    // A refused upload still being sent: a short rest is read and dropped (closing at once would reset the
+    // connection under a sender still writing, which may then never see this answer); a long one is cut off.
+    const declared = Number(req.headers['content-length']);
+    if (!req.destroyed && Number.isFinite(declared) && declared <= DRAIN_LIMIT) req.resume();
+    else headers.connection = 'close';
+  }
   res.writeHead(status, headers).end(text);
 }
 
