@@ -145,6 +145,17 @@ describe('API keys under racing revokes and creates', () => {
     expect(1 + created.length - revoked.length).toBe(1);
     expect(revoked).toContain(first.keyId);
   });
+
+  it('refuses a key whose revoke stopped after recording the revocation, and finishes that revoke', async () => {
+    const { workspaceId } = await createWorkspace(deps, { name: 'Half revoked', tier: 'pro' });
+    const { keyId, apiKey } = await createApiKey(deps, { workspaceId, scopes: ['all'] });
+    // What a revoke that crashed between its two steps leaves: the revocation, the slot still held.
+    await connection.collection('api_key_revocations').insertOne({ _id: keyId as never, workspace_id: workspaceId, revoked_at: new Date() });
+    await expect(authenticate(deps, apiKey)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const key = await connection.collection<{ _id: number; slot: string }>('api_keys').findOne({ _id: keyId });
+    expect(key?.slot).toBe(`revoked:${keyId}`);
+    await expect(createApiKey(deps, { workspaceId, scopes: ['all'] })).resolves.toMatchObject({ keyId: expect.any(Number) });
+  });
 });
 
 describe('the operator changing a workspace', () => {

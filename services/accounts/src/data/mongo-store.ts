@@ -235,9 +235,10 @@ export class MongoAccountsStore implements AccountsStore {
   }
 
   /**
-   * A key is revoked by inserting its revocation (unique `_id`): of racing revokes exactly one succeeds. Only
-   * then is its active slot freed, which a later create needs; a revoke that stopped in between is finished by
-   * the next revoke or create that meets the key.
+   * A key is revoked by inserting its revocation (unique `_id`): of racing revokes exactly one succeeds, and
+   * from then on the key authenticates no more. Only then is its active slot freed, which a later create
+   * needs; a revoke that stopped in between is finished by the next revoke, create or authentication that
+   * meets the key.
    */
   async revokeActiveApiKey(workspaceId: number, at: Date): Promise<ApiKey | null> {
     for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
@@ -275,7 +276,14 @@ export class MongoAccountsStore implements AccountsStore {
 
   async findActiveApiKeyByHash(hash: string): Promise<ApiKey | null> {
     const doc = await this.models.ApiKey.findOne({ hash }).lean<ApiKeyDoc & { slot: string }>();
-    return doc && doc.slot.startsWith('active:') ? toApiKey(doc) : null;
+    if (!doc || !doc.slot.startsWith('active:')) return null;
+    // The revocation decides, not the slot: a revoke that stopped before freeing the slot is finished here.
+    const revocation = await this.models.ApiKeyRevocation.findById(doc._id).lean<{ revoked_at: Date }>();
+    if (revocation) {
+      await this.freeSlot(doc._id, revocation.revoked_at);
+      return null;
+    }
+    return toApiKey(doc);
   }
 
   async insertSite(s: Site): Promise<void> {
