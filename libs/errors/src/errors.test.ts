@@ -1,6 +1,6 @@
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { AppError, ERROR_TABLE, fromGrpcError, invalidParameters, toGrpcError } from './index.js';
+import { AppError, ERROR_TABLE, errorFromMetadata, fromGrpcError, invalidParameters, toGrpcError } from './index.js';
 
 const asServiceError = (e: Partial<ServiceError>): ServiceError => Object.assign(new Error(e.details), e) as ServiceError;
 
@@ -34,6 +34,17 @@ describe('across gRPC', () => {
     const back = fromGrpcError(asServiceError(wire));
     expect(back).toBeInstanceOf(AppError);
     expect([back.code, back.message, back.details, back.retryAfter]).toEqual(['INVALID_PARAMETERS', 'bad', ['x: é unicode', 'y: two'], 3]);
+  });
+
+  it('carries the whole error in metadata alone (response headers sent before a status that may be lost)', () => {
+    const sent = new AppError('INVALID_PARAMETERS', 'content_type: declared image/png but the bytes are image/jpeg …', {
+      details: ['content_type: declared image/png but the bytes are image/jpeg'],
+    });
+    const read = errorFromMetadata(toGrpcError(sent).metadata);
+    expect(read?.toEnvelope()).toEqual(sent.toEnvelope());
+    expect(errorFromMetadata(undefined)).toBeUndefined();
+    // A status lost to a reset: an INTERNAL error with no metadata is all grpc-js reports.
+    expect(fromGrpcError(asServiceError({ code: GrpcStatus.INTERNAL, details: 'Received RST_STREAM with code 0' })).code).toBe('INTERNAL_ERROR');
   });
 
   it('hides unexpected errors behind INTERNAL_ERROR', () => {

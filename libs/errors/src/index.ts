@@ -72,6 +72,7 @@ export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `$
 const META_CODE = 'x-error-code';
 const META_DETAILS = 'x-error-details-bin';
 const META_RETRY = 'x-error-retry-after';
+const META_MESSAGE = 'x-error-message-bin';
 
 function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_TABLE, value);
@@ -84,20 +85,32 @@ export function toGrpcError(err: unknown): Partial<ServiceError> {
   metadata.set(META_CODE, appError.code);
   if (appError.details?.length) metadata.set(META_DETAILS, Buffer.from(JSON.stringify(appError.details)));
   if (appError.retryAfter !== undefined) metadata.set(META_RETRY, String(appError.retryAfter));
+  // The message also travels in metadata, so that the error can be read from response headers alone.
+  metadata.set(META_MESSAGE, Buffer.from(appError.message));
   return { code: ERROR_TABLE[appError.code].grpc, details: appError.message, metadata };
+}
+
+/**
+ * The AppError that metadata written by toGrpcError carries, or undefined when it carries none. A server
+ * may send it as response headers before its status (see libs/grpc client streaming), where it still
+ * arrives when the status itself is lost to a stream reset.
+ */
+export function errorFromMetadata(metadata: Metadata | undefined, message?: string): AppError | undefined {
+  const code = metadata?.get(META_CODE)[0];
+  if (!metadata || !isErrorCode(code)) return undefined;
+  const rawDetails = metadata.get(META_DETAILS)[0];
+  const rawRetry = metadata.get(META_RETRY)[0];
+  const rawMessage = metadata.get(META_MESSAGE)[0];
+  return new AppError(code, message || (rawMessage instanceof Buffer ? rawMessage.toString('utf8') : code), {
+    ...(rawDetails instanceof Buffer ? { details: JSON.parse(rawDetails.toString('utf8')) as string[] } : {}),
+    ...(typeof rawRetry === 'string' ? { retryAfter: Number(rawRetry) } : {}),
+  });
 }
 
 /** Turns a gRPC client error back into an AppError (the reverse of toGrpcError). */
 export function fromGrpcError(err: ServiceError): AppError {
-  const code = err.metadata?.get(META_CODE)[0];
-  if (isErrorCode(code)) {
-    const rawDetails = err.metadata.get(META_DETAILS)[0];
-    const rawRetry = err.metadata.get(META_RETRY)[0];
-    return new AppError(code, err.details, {
-      ...(rawDetails instanceof Buffer ? { details: JSON.parse(rawDetails.toString('utf8')) as string[] } : {}),
-      ...(typeof rawRetry === 'string' ? { retryAfter: Number(rawRetry) } : {}),
-    });
-  }
+  const carried = errorFromMetadata(err.metadata, err.details);
+  if (carried) return carried;
   if (err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED) {
     return new AppError('SERVICE_UNAVAILABLE', 'A backend service is unavailable; retry shortly', { cause: err });
   }

@@ -9,7 +9,7 @@ import {
   type sendUnaryData,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { AppError, fromGrpcError, toGrpcError } from '@spa/errors';
+import { AppError, errorFromMetadata, fromGrpcError, toGrpcError } from '@spa/errors';
 import { currentRequestId, withRequestId, type Logger } from '@spa/logger';
 import { createClient, type PromiseClient } from './client.js';
 
@@ -37,7 +37,12 @@ export function adaptClientStream(logger: Logger, method: string, handler: Clien
         .then((response) => callback(null, response))
         .catch((err: unknown) => {
           if (!(err instanceof AppError) || err.code === 'INTERNAL_ERROR') logger.error({ err, method }, 'rpc failed');
-          callback(toGrpcError(err));
+          const status = toGrpcError(err);
+          // The error goes out as response headers first, then as the status. A client still writing may
+          // see the stream reset before it has read the status (grpc-js then reports "Received RST_STREAM
+          // with code 0", an INTERNAL error with no metadata); the headers have reached it by then.
+          call.sendMetadata(status.metadata!);
+          callback(status);
           // Stop reading what the client still sends: the answer is final.
           call.destroy();
         });
@@ -96,8 +101,18 @@ export function createStreamingClient<C extends Client>(
     if (requestId) metadata.set('x-request-id', requestId);
     const deadline = Date.now() + (options?.deadlineMs ?? defaults.streamDeadlineMs);
     let call!: ClientWritableStream<unknown>;
+    // An error the server sent as response headers (see adaptClientStream): the answer when the status
+    // itself was lost to a stream reset.
+    let announced: AppError | undefined;
     const response = new Promise<unknown>((resolve, reject) => {
-      call = start(metadata, { deadline }, (err, res) => (err ? reject(fromGrpcError(err)) : resolve(res)));
+      call = start(metadata, { deadline }, (err, res) => {
+        if (!err) return resolve(res);
+        const received = fromGrpcError(err);
+        reject(received.code === 'INTERNAL_ERROR' && announced ? announced : received);
+      });
+    });
+    call.on('metadata', (headers: Metadata) => {
+      announced = errorFromMetadata(headers);
     });
     // A refusal may arrive while nobody awaits `response` yet; it is observed through write/end.
     response.catch(() => undefined);
