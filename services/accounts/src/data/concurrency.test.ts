@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
-import { createSecretBox } from '@spa/secret-box';
+import type { Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import { authenticate } from '../domain/authenticate.js';
@@ -10,23 +9,18 @@ import { getPostingSchedule, listPostingSchedules, updatePostingSchedule, type S
 import { connectSocialAccount } from '../domain/social-accounts.js';
 import { addMember, createUser, removeMember } from '../domain/users.js';
 import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
-import { MongoAccountsStore } from './mongo-store.js';
+import { openAccountsStore } from '../../../../tests/support/accounts-store.js';
 
 // FerretDB 1.x applies concurrent updates of one document non-atomically (an update filtered on the old
 // value is no compare-and-set); these races are what the accounts store must get exactly right anyway.
 
 let connection: Connection;
 let deps: AccountsDeps;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_acc_race_${randomBytes(4).toString('hex')}`);
-  const store = new MongoAccountsStore(connection);
-  await syncIndexes(connection);
-  deps = { store, clock: { now: () => new Date() }, secrets: createSecretBox('t'.repeat(32)) };
+  ({ connection, deps, close } = await openAccountsStore('t_acc_race'));
 });
-afterAll(async () => {
-  await connection.dropDatabase();
-  await connection.close();
-});
+afterAll(() => close?.());
 
 const slotsOf = (s: PostingSchedule) => s.postingSlots.map(({ id, dayOfWeek, timeOfDay, enabled, source }) => ({ id, dayOfWeek, timeOfDay, enabled, source }));
 const codeOf = (r: PromiseSettledResult<unknown>) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : 'ok');

@@ -1,26 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import type { Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import type { AccountsDeps } from '../domain/ports.js';
 import { createSite } from '../domain/sites.js';
 import { createWorkspace } from '../domain/workspaces.js';
-import { createSecretBox } from '@spa/secret-box';
-import { MongoAccountsStore } from './mongo-store.js';
+import { openAccountsStore } from '../../../../tests/support/accounts-store.js';
 
 let connection: Connection;
 let deps: AccountsDeps;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_acc_${randomBytes(4).toString('hex')}`);
-  const store = new MongoAccountsStore(connection);
-  await syncIndexes(connection);
-  deps = { store, clock: { now: () => new Date() }, secrets: createSecretBox('t'.repeat(32)) };
+  ({ connection, deps, close } = await openAccountsStore('t_acc'));
 });
-afterAll(async () => {
-  await connection.dropDatabase();
-  await connection.close();
-});
+afterAll(() => close?.());
 
 describe('accounts on the real store', () => {
   it('stores API keys and site tokens only as SHA-256 hashes', async () => {

@@ -1,26 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
-import { createSecretBox } from '@spa/secret-box';
+import type { Connection } from '@spa/mongo';
 import { CUSTOM_RULE_LIMITS } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomRule, deleteCustomRule, getCustomRule, listCustomRules, toggleCustomRule, updateCustomRule } from '../domain/custom-rules.js';
 import type { AccountsDeps } from '../domain/ports.js';
 import { getPreferences, updatePreferences } from '../domain/preferences.js';
 import { createWorkspace } from '../domain/workspaces.js';
-import { MongoAccountsStore } from './mongo-store.js';
+import { openAccountsStore } from '../../../../tests/support/accounts-store.js';
 
 let connection: Connection;
 let deps: AccountsDeps;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_acc_rules_${randomBytes(4).toString('hex')}`);
-  const store = new MongoAccountsStore(connection);
-  await syncIndexes(connection);
-  deps = { store, clock: { now: () => new Date() }, secrets: createSecretBox('t'.repeat(32)) };
+  ({ connection, deps, close } = await openAccountsStore('t_acc_rules'));
 });
-afterAll(async () => {
-  await connection.dropDatabase();
-  await connection.close();
-});
+afterAll(() => close?.());
 
 const rule = (n: number) => ({ title: `Rule ${n}`, content: `Say ${n}` });
 

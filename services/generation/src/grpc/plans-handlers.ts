@@ -4,17 +4,38 @@ import {
   type ContentPlan as ContentPlanMessage,
   type ContentPlanFields,
   type ContentPlanRun as ContentPlanRunMessage,
+  type NewContentPlanChannel,
 } from '@spa/contracts/generation/v1/content_plans';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import type { ContentIdea } from '../ideas/domain/model.js';
 import { listIdeas, useIdea } from '../ideas/domain/ideas.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../plans/domain/manage-plans.js';
-import type { ContentPlan, PlanFields, PlanRun } from '../plans/domain/model.js';
+import type { Channel, ContentPlan, PlanFields, PlanRun } from '../plans/domain/model.js';
 import type { PlansDeps } from '../plans/domain/ports.js';
 import { claimManualRun } from '../plans/domain/run-plan.js';
+import { positiveId } from './request-ids.js';
 
 const iso = (d: Date | undefined): string | undefined => d?.toISOString();
+
+/** A channel's fields: the same names in the proto message and in the domain, so one copy serves both ways. */
+function channelFields<C extends Channel | NewContentPlanChannel>(c: C): Pick<C, keyof Channel & keyof NewContentPlanChannel> {
+  const fields: Record<keyof Channel & keyof NewContentPlanChannel, unknown> = {
+    socialAccountId: c.socialAccountId,
+    platform: c.platform,
+    format: c.format,
+    boardId: c.boardId,
+    angles: c.angles,
+    postsPerDay: c.postsPerDay,
+    quoteTopic: c.quoteTopic,
+    watermarkEnabled: c.watermarkEnabled,
+    watermarkText: c.watermarkText,
+    watermarkEveryN: c.watermarkEveryN,
+    carouselEveryN: c.carouselEveryN,
+    active: c.active,
+  };
+  return fields as Pick<C, keyof Channel & keyof NewContentPlanChannel>;
+}
 
 export function runMessage(r: PlanRun): ContentPlanRunMessage {
   return {
@@ -38,20 +59,7 @@ export function planMessage(p: ContentPlan, lastRun: PlanRun | null): ContentPla
     active: p.active,
     useSources: p.useSources,
     platformConfigsJson: JSON.stringify(p.platformConfigs),
-    channels: p.channels.map((c) => ({
-      socialAccountId: c.socialAccountId,
-      platform: c.platform,
-      format: c.format,
-      boardId: c.boardId,
-      angles: c.angles,
-      postsPerDay: c.postsPerDay,
-      quoteTopic: c.quoteTopic,
-      watermarkEnabled: c.watermarkEnabled,
-      watermarkText: c.watermarkText,
-      watermarkEveryN: c.watermarkEveryN,
-      carouselEveryN: c.carouselEveryN,
-      active: c.active,
-    })),
+    channels: p.channels.map(channelFields),
     contentStrategy: p.contentStrategy,
     scheduleDay: p.scheduleDay,
     scheduleTime: p.scheduleTime,
@@ -100,31 +108,13 @@ function planFields(f: ContentPlanFields | undefined, problems: string[]): PlanF
     useSources: f.useSources,
     platformConfigs,
     channels: f.hasChannels
-      ? f.channels.map((c) => ({
-          socialAccountId: c.socialAccountId,
-          platform: c.platform,
-          format: c.format,
-          boardId: c.boardId,
-          angles: c.angles,
-          postsPerDay: c.postsPerDay,
-          quoteTopic: c.quoteTopic,
-          watermarkEnabled: c.watermarkEnabled,
-          watermarkText: c.watermarkText,
-          watermarkEveryN: c.watermarkEveryN,
-          carouselEveryN: c.carouselEveryN,
-          active: c.active,
-        }))
+      ? f.channels.map(channelFields)
       : undefined,
     contentStrategy: f.contentStrategy,
     scheduleDay: f.scheduleDay,
     scheduleTime: f.scheduleTime,
     scheduleMode: f.scheduleMode,
   };
-}
-
-function positive(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw invalidParameters([`${field} must be a positive integer`]);
-  return value;
 }
 
 function fieldsOf(f: ContentPlanFields | undefined): PlanFields {
@@ -139,28 +129,28 @@ export function contentPlansService(deps: PlansDeps, launch: (run: PlanRun) => v
   const withLastRun = async (p: ContentPlan) => planMessage(p, await deps.store.latestRun(p.id));
   return bindService('generation.v1.ContentPlansService', ContentPlansServiceService, {
     createContentPlan: async (req) => {
-      const plan = await createPlan(deps, positive(req.workspaceId, 'workspace_id'), positive(req.userId, 'user_id'), fieldsOf(req.plan));
+      const plan = await createPlan(deps, positiveId(req.workspaceId, 'workspace_id'), positiveId(req.userId, 'user_id'), fieldsOf(req.plan));
       return { contentPlan: planMessage(plan, null) };
     },
     listContentPlans: async (req) => ({
-      contentPlans: await Promise.all((await listPlans(deps, positive(req.workspaceId, 'workspace_id'))).map(withLastRun)),
+      contentPlans: await Promise.all((await listPlans(deps, positiveId(req.workspaceId, 'workspace_id'))).map(withLastRun)),
     }),
-    getContentPlan: async (req) => ({ contentPlan: await withLastRun(await getPlan(deps, req.workspaceId, positive(req.planId, 'plan_id'))) }),
+    getContentPlan: async (req) => ({ contentPlan: await withLastRun(await getPlan(deps, req.workspaceId, positiveId(req.planId, 'plan_id'))) }),
     updateContentPlan: async (req) => ({
-      contentPlan: await withLastRun(await updatePlan(deps, req.workspaceId, positive(req.planId, 'plan_id'), fieldsOf(req.plan))),
+      contentPlan: await withLastRun(await updatePlan(deps, req.workspaceId, positiveId(req.planId, 'plan_id'), fieldsOf(req.plan))),
     }),
-    deleteContentPlan: async (req) => ({ contentPlan: planMessage(await deletePlan(deps, req.workspaceId, positive(req.planId, 'plan_id')), null) }),
+    deleteContentPlan: async (req) => ({ contentPlan: planMessage(await deletePlan(deps, req.workspaceId, positiveId(req.planId, 'plan_id')), null) }),
     runContentPlan: async (req) => {
-      const { plan, run } = await claimManualRun(deps, req.workspaceId, positive(req.planId, 'plan_id'));
+      const { plan, run } = await claimManualRun(deps, req.workspaceId, positiveId(req.planId, 'plan_id'));
       launch(run);
       return { contentPlan: planMessage(plan, run), run: runMessage(run) };
     },
     listContentIdeas: async (req) => {
-      const page = await listIdeas(deps.ideas, { workspaceId: positive(req.workspaceId, 'workspace_id'), limit: req.limit, offset: req.offset, platform: req.platform, unused: req.unused });
+      const page = await listIdeas(deps.ideas, { workspaceId: positiveId(req.workspaceId, 'workspace_id'), limit: req.limit, offset: req.offset, platform: req.platform, unused: req.unused });
       return { contentIdeas: page.ideas.map(ideaMessage), totalCount: page.totalCount, limit: page.limit, offset: page.offset };
     },
     useContentIdea: async (req) => {
-      const { seedPrompt, idea } = await useIdea(deps.ideas, req.workspaceId, positive(req.ideaId, 'idea_id'), deps.clock.now());
+      const { seedPrompt, idea } = await useIdea(deps.ideas, req.workspaceId, positiveId(req.ideaId, 'idea_id'), deps.clock.now());
       return { seedPrompt, contentIdea: ideaMessage(idea) };
     },
   });

@@ -1,15 +1,10 @@
 import { SettingsServiceService, type Preferences as PreferencesMessage } from '@spa/contracts/generation/v1/settings';
-import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { getBillingSummary } from '../settings/billing-summary.js';
+import { positiveId } from './request-ids.js';
 import type { Preferences } from '../settings/model.js';
 import type { SettingsDeps } from '../settings/ports.js';
 import { getPreferences, updatePreferences } from '../settings/preferences.js';
-
-function workspace(id: number): number {
-  if (!Number.isSafeInteger(id) || id <= 0) throw invalidParameters(['workspace_id must be a positive integer']);
-  return id;
-}
 
 function preferencesMessage(p: Preferences): PreferencesMessage {
   return {
@@ -35,12 +30,12 @@ function preferencesMessage(p: Preferences): PreferencesMessage {
 /** gRPC transport of the settings: preferences (fronting accounts) and the billing summary. */
 export function settingsService(deps: SettingsDeps): ServiceBinding {
   return bindService('generation.v1.SettingsService', SettingsServiceService, {
-    getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, workspace(req.workspaceId))) }),
+    getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, positiveId(req.workspaceId, 'workspace_id'))) }),
     updatePreferences: async ({ workspaceId, emailNotifications, ...fields }) => ({
-      preferences: preferencesMessage(await updatePreferences(deps, workspace(workspaceId), { ...fields, emailNotifications })),
+      preferences: preferencesMessage(await updatePreferences(deps, positiveId(workspaceId, 'workspace_id'), { ...fields, emailNotifications })),
     }),
     getBillingSummary: async (req) => {
-      const summary = await getBillingSummary(deps, workspace(req.workspaceId));
+      const summary = await getBillingSummary(deps, positiveId(req.workspaceId, 'workspace_id'));
       const s = summary.subscription;
       return {
         subscription: {
