@@ -64,7 +64,7 @@ function ephemeralLow(): number {
  * picked at random below the ephemeral range, so that no process binding port 0 meanwhile (every other
  * service of every stack) can take it before its owner starts.
  */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const high = Math.min(ephemeralLow(), 65_536);
   for (;;) {
     const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
