@@ -71,6 +71,8 @@ function checkComposeMatchesKubernetes(
   for (const [kfile, members] of kustomizations) {
     const deployments = new Map<string, K8sObject>();
     for (const m of members) if (m.kind === 'Deployment') deployments.set(m.name, m);
+    // A kustomization without workloads (monitoring rules and dashboards) is not a deployment of the system.
+    if (deployments.size === 0) continue;
     for (const [name, entry] of built) {
       const d = deployments.get(name);
       if (!d) {
