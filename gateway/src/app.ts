@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { httpServerDuration } from '@spa/telemetry';
+import { httpServerDuration, SpanKind, startSpan } from '@spa/telemetry';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
 import { errorHandler } from './http/errors.js';
@@ -92,13 +92,17 @@ export function createApp(deps: GatewayDeps): express.Express {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    const traceparent = req.get('traceparent');
+    const span = startSpan(req.method, { kind: SpanKind.SERVER, parent: traceparent ? { traceparent, tracestate: req.get('tracestate') ?? '' } : undefined });
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
       httpServerDuration.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
+      span.rename(`${req.method} ${route}`);
+      span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode, 'http.route': route, 'spa.request_id': requestId });
       deps.logger.info({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    withRequestId(requestId, next);
+    span.run(() => withRequestId(requestId, next));
   });
 
   // Liveness: the process answers (cheap, no dependency). Readiness: it can do its work.

@@ -8,6 +8,7 @@ import { createWorkspace, dropDatabases, freePort, REPO_ROOT, startProcess, star
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { issueTestCertificates } from '../support/test-certificates.js';
+import { OtlpReceiver } from '../support/otlp-receiver.js';
 
 /** Polls until `condition` holds (or fails the test after `ms`). */
 async function eventually(condition: () => Promise<boolean>, ms = 20_000): Promise<void> {
@@ -180,5 +181,37 @@ describe('gRPC over mutual TLS with an allow-list of callers', () => {
         GRPC_TLS_CERT: issued.certs.accounts!.cert,
       }),
     ).rejects.toThrow(/GRPC_TLS_KEY: required when any GRPC_TLS_\* is set[\s\S]*GRPC_TLS_CA/);
+  });
+});
+
+describe('traces across processes', () => {
+  let stack: Stack;
+  let receiver: OtlpReceiver;
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+    stack = await startStack({ gatewayEnv: otlp, serviceEnv: otlp });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+  });
+
+  it('continues the caller’s W3C trace through the gateway into the services it calls', async () => {
+    const ws = await createWorkspace(stack);
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await stack.api('/posts', { headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    expect(res.status).toBe(200);
+    await eventually(async () => {
+      const services = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.service));
+      return services.has('gateway') && services.has('accounts') && services.has('posts');
+    });
+    const spans = receiver.spans.filter((s) => s.traceId === traceId);
+    const http = spans.find((s) => s.service === 'gateway' && s.name === 'GET /posts')!;
+    expect(http.parentSpanId).toBe('00f067aa0ba902b7');
+    expect(http.attributes['spa.request_id']).toBe(res.headers['x-request-id']);
+    const rpc = spans.find((s) => s.service === 'posts')!;
+    expect(rpc.name).toMatch(/^posts\.v1\.PostsService\//);
+    expect(rpc.parentSpanId).toBe(http.spanId);
   });
 });

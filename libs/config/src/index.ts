@@ -48,6 +48,8 @@ export function operationsEnv(metricsPort: number) {
     GRPC_TLS_KEY: file,
     GRPC_TLS_CA: file,
     GRPC_ALLOWED_CALLERS: z.string().optional(),
+    /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off without it. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   };
 }
 

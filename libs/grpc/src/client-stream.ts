@@ -9,6 +9,7 @@ import {
   type sendUnaryData,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { currentTraceCarrier } from '@spa/telemetry';
 import { grpcSecurity } from './security.js';
 import { AppError, errorFromMetadata, fromGrpcError, toGrpcError } from '@spa/errors';
 import { currentRequestId, withRequestId, type Logger } from '@spa/logger';
@@ -100,6 +101,7 @@ export function createStreamingClient<C extends Client>(
     const metadata = new Metadata();
     const requestId = currentRequestId();
     if (requestId) metadata.set('x-request-id', requestId);
+    for (const [key, value] of Object.entries(currentTraceCarrier())) metadata.set(key, value);
     const deadline = Date.now() + (options?.deadlineMs ?? defaults.streamDeadlineMs);
     let call!: ClientWritableStream<unknown>;
     // An error the server sent as response headers (see adaptClientStream): the answer when the status

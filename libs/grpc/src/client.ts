@@ -1,7 +1,7 @@
 import { Metadata, status, type ChannelCredentials, type CallOptions, type ChannelOptions, type Client, type ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '@spa/errors';
 import { currentRequestId } from '@spa/logger';
-import { rpcClientDuration } from '@spa/telemetry';
+import { currentTraceCarrier, rpcClientDuration } from '@spa/telemetry';
 import { grpcSecurity } from './security.js';
 
 type Callback<Res> = (error: ServiceError | null, response: Res) => void;
@@ -41,6 +41,7 @@ export function createClient<C extends Client>(
           const metadata = new Metadata();
           const requestId = currentRequestId();
           if (requestId) metadata.set('x-request-id', requestId);
+          for (const [key, value] of Object.entries(currentTraceCarrier())) metadata.set(key, value);
           const deadline = Date.now() + (options?.deadlineMs ?? defaults.deadlineMs);
           const end = rpcClientDuration.startTimer({ method: String(prop) });
           method.call(client, request, metadata, { deadline }, (err: ServiceError | null, response: unknown) => {

@@ -2,7 +2,7 @@ import { Server, status, type Metadata, type ServiceDefinition, type ServerUnary
 import { HealthImplementation } from 'grpc-health-check';
 import { toGrpcError, AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
-import { rpcServerDuration, setReadiness, watchDependencies, type Dependency } from '@spa/telemetry';
+import { rpcServerDuration, setReadiness, SpanKind, startSpan, watchDependencies, type Dependency, type TraceCarrier } from '@spa/telemetry';
 import { adaptClientStream, type ClientStreamHandler } from './client-stream.js';
 import { addReflection } from './reflection.js';
 import { callerRefusal, grpcSecurity } from './security.js';
@@ -61,14 +61,25 @@ type Impl = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<un
 function guarded(method: string, impl: Impl): Impl {
   return (call, callback) => {
     const end = rpcServerDuration.startTimer({ method });
+    const span = startSpan(method, { kind: SpanKind.SERVER, parent: traceCarrierOf(call.metadata) });
     const answer: sendUnaryData<unknown> = (err, value) => {
-      end({ code: status[(err as ServiceError | null)?.code ?? status.OK] ?? 'UNKNOWN' });
+      const code = status[(err as ServiceError | null)?.code ?? status.OK] ?? 'UNKNOWN';
+      end({ code });
+      span.end(err !== null && err !== undefined, { 'rpc.grpc.status_code': code });
       callback(err, value);
     };
     const refusal = callerRefusal(call as never);
     if (refusal) answer(refusal as ServiceError);
-    else impl(call, answer);
+    else span.run(() => impl(call, answer));
   };
+}
+
+/** The W3C trace context a caller sent in its metadata (traceparent, tracestate). */
+function traceCarrierOf(metadata: Metadata): TraceCarrier | undefined {
+  const traceparent = metadata.get('traceparent')[0];
+  if (typeof traceparent !== 'string') return undefined;
+  const tracestate = metadata.get('tracestate')[0];
+  return typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
 }
 
 export interface RunningGrpcServer {

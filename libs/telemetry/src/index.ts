@@ -3,3 +3,4 @@ export * from './red.js';
 export * from './business.js';
 export * from './server.js';
 export * from './dependencies.js';
+export * from './tracing.js';
