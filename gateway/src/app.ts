@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import { httpServerDuration, SpanKind, startSpan } from '@spa/telemetry';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
 import { errorHandler } from './http/errors.js';
@@ -26,7 +27,15 @@ export interface GatewayDeps {
   trustProxy: number;
   /** The media service's HTTP server, relayed at /media/<r2_key>. */
   mediaHttpUrl?: string;
+  /** Whether the gateway can serve (what it cannot work without answers); GET /readyz. */
+  readiness?: () => { ready: boolean; failures: Record<string, string> };
 }
+
+/** Names the route template a request matched, for metrics (bounded labels: never the raw path). */
+const tagRoute = (template: string) => (_req: Request, res: Response, next: NextFunction) => {
+  res.locals.route = template;
+  next();
+};
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -83,15 +92,26 @@ export function createApp(deps: GatewayDeps): express.Express {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    const traceparent = req.get('traceparent');
+    const span = startSpan(req.method, { kind: SpanKind.SERVER, parent: traceparent ? { traceparent, tracestate: req.get('tracestate') ?? '' } : undefined });
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
+      httpServerDuration.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
+      span.rename(`${req.method} ${route}`);
+      span.end(res.statusCode >= 500, { 'http.response.status_code': res.statusCode, 'http.route': route, 'spa.request_id': requestId });
       deps.logger.info({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    withRequestId(requestId, next);
+    span.run(() => withRequestId(requestId, next));
   });
 
-  app.get('/healthz', (_req, res) => {
+  // Liveness: the process answers (cheap, no dependency). Readiness: it can do its work.
+  app.get('/healthz', tagRoute('/healthz'), (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/readyz', tagRoute('/readyz'), (_req, res) => {
+    const state = deps.readiness?.() ?? { ready: true, failures: {} };
+    res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not_ready', failures: state.failures });
   });
   mountDocs(app);
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
@@ -107,11 +127,11 @@ export function createApp(deps: GatewayDeps): express.Express {
   for (const route of deps.routes) {
     const upload = uploadSpecOf(route);
     if (upload) {
-      api[route.method](expressPath(route.path), streamedUploadHandler(route, upload, deps));
+      api[route.method](expressPath(route.path), tagRoute(route.path), streamedUploadHandler(route, upload, deps));
       continue;
     }
     const handlers = route.body ? [express.json({ limit: route.bodyLimit ?? '1mb', type: () => true })] : [];
-    api[route.method](expressPath(route.path), ...handlers, handlerFor(route, deps));
+    api[route.method](expressPath(route.path), tagRoute(route.path), ...handlers, handlerFor(route, deps));
   }
   api.use((req: Request) => {
     throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} /api/v1${req.path}`);

@@ -1,9 +1,10 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, operationsEnv, z } from '@spa/config';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
   HTTP_HOST: env.host,
   HTTP_PORT: env.port(8080),
+  ...operationsEnv(9464),
   REDIS_URL: env.redisUrl,
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),

@@ -1,5 +1,6 @@
 import { runMain } from '@spa/config';
-import { onShutdown } from '@spa/grpc';
+import { checkHealth, onShutdown, startProcessRuntime } from '@spa/grpc';
+import { setReadiness, watchDependencies } from '@spa/telemetry';
 import { createLogger } from '@spa/logger';
 import { connectRedis } from '@spa/redis';
 import { createApp } from './app.js';
@@ -14,8 +15,24 @@ import { ROUTES } from './routes/table.js';
 runMain(async () => {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('gateway', config, logger);
   const redis = await connectRedis(config.REDIS_URL, logger, 'rate limits fall back to this process');
   const clients = createClients(config);
+  // Every request is authenticated by accounts: without it the gateway can answer nothing but errors.
+  // Redis is not required: rate limits and idempotency fall back to this process while it is away.
+  const readiness = watchDependencies(
+    [
+      {
+        name: 'accounts',
+        check: async () => {
+          const status = await checkHealth(config.ACCOUNTS_ADDR);
+          if (status !== 'SERVING') throw new Error(`accounts ${status}`);
+        },
+      },
+    ],
+    { intervalMs: 2_000, timeoutMs: 2_500, logger, onChange: () => undefined },
+  );
+  setReadiness(() => readiness.healthy());
   const app = createApp({
     clients,
     authenticator: new Authenticator(clients, config.AUTH_CACHE_TTL_MS),
@@ -26,6 +43,7 @@ runMain(async () => {
     openapi: buildOpenApi(ROUTES),
     trustProxy: config.TRUST_PROXY,
     mediaHttpUrl: config.MEDIA_HTTP_URL,
+    readiness: () => ({ ready: readiness.healthy(), failures: readiness.failures() }),
   });
   const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
   await new Promise<void>((resolve, reject) => {
@@ -39,6 +57,8 @@ runMain(async () => {
   process.stdout.write(`READY http=${config.HTTP_HOST}:${port}\n`);
   onShutdown(logger, [
     ['http', () => new Promise<void>((resolve) => server.close(() => resolve()))],
+    ['metrics', () => metrics.close()],
+    ['readiness', async () => readiness.stop()],
     ['grpc clients', async () => closeClients(clients)],
     ['redis', () => redis.quit()],
   ]);

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 // Every environment variable a process reads (the keys of its zod config schema) is documented in
 // .env.example, the one place operators look (README "Configuration").
 const CONFIG_FILES = [
+  // The settings every process shares (operationsEnv: metrics port, gRPC transport security).
+  'libs/config/src/index.ts',
   'gateway/src/config.ts',
   ...readdirSync(path.join(REPO_ROOT, 'services')).map((s) => `services/${s}/src/config.ts`),
 ].filter((f) => existsSync(path.join(REPO_ROOT, f)));

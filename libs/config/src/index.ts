@@ -35,6 +35,24 @@ export const env = {
   secret: z.string().min(16, 'must be at least 16 characters'),
 };
 
+/**
+ * The operational settings every process shares: where it serves metrics, and how its gRPC connections
+ * are protected (all three TLS files for mutual TLS, none for plaintext on the local stack).
+ */
+export function operationsEnv(metricsPort: number) {
+  const file = z.string().min(1).optional();
+  return {
+    METRICS_HOST: env.host,
+    METRICS_PORT: env.port(metricsPort),
+    GRPC_TLS_CERT: file,
+    GRPC_TLS_KEY: file,
+    GRPC_TLS_CA: file,
+    GRPC_ALLOWED_CALLERS: z.string().optional(),
+    /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off without it. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  };
+}
+
 /** Runs a process's main, printing config and start-up failures plainly and exiting non-zero. */
 export function runMain(main: () => Promise<unknown>): void {
   main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import {
-  credentials,
   Metadata,
+  type ChannelCredentials,
   type CallOptions,
   type ChannelOptions,
   type Client,
@@ -9,6 +9,8 @@ import {
   type sendUnaryData,
   type ServiceError,
 } from '@grpc/grpc-js';
+import { currentTraceCarrier } from '@spa/telemetry';
+import { grpcSecurity } from './security.js';
 import { AppError, errorFromMetadata, fromGrpcError, toGrpcError } from '@spa/errors';
 import { currentRequestId, withRequestId, type Logger } from '@spa/logger';
 import { createClient, type PromiseClient } from './client.js';
@@ -81,7 +83,7 @@ export type StreamingClient<C> = PromiseClient<C> & {
   ): C[K] extends ClientStreamMethod<infer Req, infer Res> ? ClientStreamCall<Req, Res> : never;
 };
 
-type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: Partial<ChannelOptions>) => C;
+type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
 
 /** `createClient` plus client-streaming calls (on their own channel, so large uploads do not hold up unary calls). */
 export function createStreamingClient<C extends Client>(
@@ -90,7 +92,7 @@ export function createStreamingClient<C extends Client>(
   defaults: { deadlineMs: number; streamDeadlineMs: number },
 ): StreamingClient<C> {
   const unary = createClient(Ctor, address, defaults);
-  const raw = new Ctor(address, credentials.createInsecure(), { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 });
+  const raw = new Ctor(address, grpcSecurity().client(), { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 });
   /** Wraps one raw client-streaming call (opened by `start` with its metadata, deadline and callback). */
   const open = (
     start: (metadata: Metadata, options: Partial<CallOptions>, callback: (err: ServiceError | null, res: unknown) => void) => ClientWritableStream<unknown>,
@@ -99,6 +101,7 @@ export function createStreamingClient<C extends Client>(
     const metadata = new Metadata();
     const requestId = currentRequestId();
     if (requestId) metadata.set('x-request-id', requestId);
+    for (const [key, value] of Object.entries(currentTraceCarrier())) metadata.set(key, value);
     const deadline = Date.now() + (options?.deadlineMs ?? defaults.streamDeadlineMs);
     let call!: ClientWritableStream<unknown>;
     // An error the server sent as response headers (see adaptClientStream): the answer when the status

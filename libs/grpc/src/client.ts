@@ -1,6 +1,8 @@
-import { credentials, Metadata, type CallOptions, type ChannelOptions, type Client, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status, type ChannelCredentials, type CallOptions, type ChannelOptions, type Client, type ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '@spa/errors';
 import { currentRequestId } from '@spa/logger';
+import { currentTraceCarrier, rpcClientDuration } from '@spa/telemetry';
+import { grpcSecurity } from './security.js';
 
 type Callback<Res> = (error: ServiceError | null, response: Res) => void;
 type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: Callback<Res>) => unknown;
@@ -13,7 +15,7 @@ export type PromiseClient<C> = {
     : never;
 } & { close(): void };
 
-type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: Partial<ChannelOptions>) => C;
+type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
 
 /**
  * Creates one long-lived client (one channel, reused for every call) whose calls carry a deadline
@@ -24,7 +26,7 @@ export function createClient<C extends Client>(
   address: string,
   defaults: { deadlineMs: number } = { deadlineMs: 5_000 },
 ): PromiseClient<C> {
-  const client = new Ctor(address, credentials.createInsecure(), {
+  const client = new Ctor(address, grpcSecurity().client(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
@@ -39,10 +41,14 @@ export function createClient<C extends Client>(
           const metadata = new Metadata();
           const requestId = currentRequestId();
           if (requestId) metadata.set('x-request-id', requestId);
+          for (const [key, value] of Object.entries(currentTraceCarrier())) metadata.set(key, value);
           const deadline = Date.now() + (options?.deadlineMs ?? defaults.deadlineMs);
-          method.call(client, request, metadata, { deadline }, (err: ServiceError | null, response: unknown) =>
-            err ? reject(fromGrpcError(err)) : resolve(response),
-          );
+          const end = rpcClientDuration.startTimer({ method: String(prop) });
+          method.call(client, request, metadata, { deadline }, (err: ServiceError | null, response: unknown) => {
+            end({ code: status[err?.code ?? status.OK] ?? 'UNKNOWN' });
+            if (err) reject(fromGrpcError(err));
+            else resolve(response);
+          });
         });
     },
   });

@@ -3,3 +3,5 @@ export * from './client.js';
 export * from './shutdown.js';
 export * from './health.js';
 export * from './client-stream.js';
+export * from './security.js';
+export * from './process-runtime.js';

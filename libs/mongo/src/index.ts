@@ -100,3 +100,15 @@ export class IdAllocator {
 export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
+
+/** The store as a health dependency: a ping round trip (a stopped or unreachable server fails it). */
+export function mongoDependency(connection: Connection): { name: string; check(): Promise<void> } {
+  return {
+    name: 'mongo',
+    check: async () => {
+      const db = connection.db;
+      if (!db || connection.readyState !== 1) throw new Error('not connected');
+      await db.admin().command({ ping: 1 });
+    },
+  };
+}

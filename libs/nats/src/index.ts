@@ -1,6 +1,7 @@
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { currentRequestId } from '@spa/logger';
+import { currentTraceCarrier, type TraceCarrier } from '@spa/telemetry';
 
 export type { NatsConnection, JetStreamClient };
 
@@ -48,8 +49,28 @@ export async function publishEvent(js: JetStreamClient, subject: string, payload
   const h = natsHeaders();
   const requestId = currentRequestId();
   if (requestId) h.set('x-request-id', requestId);
+  for (const [key, value] of Object.entries(currentTraceCarrier())) h.set(key, value);
   await js.publish(subject, payload, { msgID: msgId, headers: h });
 }
 
 export { jetstream };
 export { POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
+
+/** NATS as a health dependency: a flush round trip (fails while disconnected or reconnecting). */
+export function natsDependency(nc: NatsConnection): { name: string; check(): Promise<void> } {
+  return {
+    name: 'nats',
+    check: async () => {
+      if (nc.isClosed()) throw new Error('connection closed');
+      await nc.flush();
+    },
+  };
+}
+
+/** The trace context a message carries in its headers (traceparent, tracestate), for its consumer's span. */
+export function traceCarrierOfHeaders(headers: { get(key: string): string } | undefined): TraceCarrier | undefined {
+  const traceparent = headers?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = headers?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}

@@ -29,3 +29,14 @@ export async function connectRedis(url: string, logger: Logger, fallback: string
   });
   return redis;
 }
+
+/** Redis as a health dependency, for processes that cannot work without it. */
+export function redisDependency(redis: Redis): { name: string; check(): Promise<void> } {
+  return {
+    name: 'redis',
+    check: async () => {
+      if (redis.status !== 'ready') throw new Error(`redis ${redis.status}`);
+      await redis.ping();
+    },
+  };
+}

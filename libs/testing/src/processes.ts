@@ -20,7 +20,8 @@ export interface RunningProcess {
  */
 export function startProcess(name: string, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<RunningProcess> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // METRICS_PORT 0: every test process's operations port is a free one (they run side by side).
+    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

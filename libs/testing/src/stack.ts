@@ -48,6 +48,8 @@ export interface StackOptions {
   /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
   generationEnv?: Record<string, string>;
   publishing?: boolean;
+  /** Extra environment of every service process (e.g. an OTLP endpoint). */
+  serviceEnv?: Record<string, string>;
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
@@ -64,7 +66,7 @@ function ephemeralLow(): number {
  * picked at random below the ephemeral range, so that no process binding port 0 meanwhile (every other
  * service of every stack) can take it before its owner starts.
  */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const high = Math.min(ephemeralLow(), 65_536);
   for (;;) {
     const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
@@ -92,7 +94,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mediaDb = uniqueName('t_media');
   const generationDb = uniqueName('t_generation');
   const rateLimitPrefix = uniqueName('t_rl');
-  const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs') };
+  const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs'), ...opts.serviceEnv };
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
   const processes: RunningProcess[] = [accountsProc];
   /** Starts one more replica of the posts service (its scheduler runs too). */

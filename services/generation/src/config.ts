@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 import { parseDailyLimits } from './quota/limits.js';
 
 export const configSchema = z.object({
@@ -7,6 +7,7 @@ export const configSchema = z.object({
   MONGO_DB: z.string().min(1).default('spa_generation'),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50054),
+  ...operationsEnv(9468),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   MEDIA_ADDR: env.address('127.0.0.1:50055'),

@@ -2,9 +2,9 @@ import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { runMain } from '@spa/config';
-import { createClient, onShutdown, startGrpcServer } from '@spa/grpc';
+import { createClient, onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { loadGenerationConfig } from './config.js';
 import { createContentPlans } from './plans/content-plans.js';
 import { modelCatalogFromConfig } from './providers/catalog.js';
@@ -15,6 +15,7 @@ import { createWriting } from './writing/wiring.js';
 runMain(async () => {
   const config = loadGenerationConfig();
   const logger = createLogger('generation', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('generation', config, logger);
   const catalog = modelCatalogFromConfig(config);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const clientDefaults = { deadlineMs: config.GRPC_DEADLINE_MS };
@@ -28,6 +29,7 @@ runMain(async () => {
   await syncIndexes(mongo);
 
   const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [writing.service, createSettingsService({ accounts, models: catalog, quota }), plans.service],
@@ -38,6 +40,7 @@ runMain(async () => {
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['plans', () => plans.stop()],
     ['clients', async () => [accounts, posts, media].forEach((c) => c.close())],
     ['mongo', () => mongo.close()],

@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 
 export const configSchema = z
   .object({
@@ -7,6 +7,7 @@ export const configSchema = z
     MONGO_DB: z.string().min(1).default('spa_media'),
     GRPC_HOST: env.host,
     GRPC_PORT: env.port(50055),
+    ...operationsEnv(9469),
     ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
     /** The publisher holds the LinkedIn connector and the accounts' credentials (LinkedIn asset uploads). */
     PUBLISHER_ADDR: env.address('127.0.0.1:50053'),

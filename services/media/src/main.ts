@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { loadMediaConfig } from './config.js';
 import { MongoMediaStore } from './data/mongo-store.js';
 import type { MediaDeps } from './domain/ports.js';
@@ -18,6 +18,7 @@ import { linkedInAssets } from './linkedin/index.js';
 runMain(async () => {
   const config = loadMediaConfig();
   const logger = createLogger('media', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('media', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoMediaStore(mongo);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
@@ -38,6 +39,7 @@ runMain(async () => {
   await once(http, 'listening');
   const httpPort = (http.address() as AddressInfo).port;
   const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [mediaService(deps), linkedIn.service],
@@ -55,6 +57,7 @@ runMain(async () => {
   onShutdown(logger, [
     ['sweep', async () => clearInterval(sweep)],
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['http', () => new Promise<void>((resolve) => http.close(() => resolve()))],
     ['accounts', async () => accounts.close()],
     ['linkedin', async () => linkedIn.close()],

@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -10,6 +10,7 @@ export const configSchema = z.object({
   POSTS_LIST_CACHE: env.bool(true),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50052),
+  ...operationsEnv(9466),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */

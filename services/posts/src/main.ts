@@ -1,8 +1,8 @@
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
-import { connectNats } from '@spa/nats';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
+import { connectNats, natsDependency } from '@spa/nats';
 import { loadPostsConfig } from './config.js';
 import { connectRedis } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
@@ -16,6 +16,7 @@ import { postsService } from './grpc/handlers.js';
 runMain(async () => {
   const config = loadPostsConfig();
   const logger = createLogger('posts', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('posts', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
   const mongoStore = new MongoPostsStore(mongo);
   await syncIndexes(mongo);
@@ -26,11 +27,15 @@ runMain(async () => {
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [postsService(deps)], logger });
+  const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo), natsDependency(nc)],
+    host: config.GRPC_HOST, port: config.GRPC_PORT, services: [postsService(deps)], logger,
+  });
   logger.info({ port: server.port }, 'posts listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['scheduler', () => scheduler.stop()],
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],

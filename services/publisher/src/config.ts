@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -7,6 +7,7 @@ export const configSchema = z.object({
   NATS_URL: env.natsUrl,
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50053),
+  ...operationsEnv(9467),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   /** The media service: its record of LinkedIn uploads scopes each asset URN to the account that uploaded it. */

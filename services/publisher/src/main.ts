@@ -1,8 +1,8 @@
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
-import { connectNats } from '@spa/nats';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
+import { connectNats, natsDependency } from '@spa/nats';
 import { PLATFORMS } from '@spa/vocabulary';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadPublisherConfig } from './config.js';
@@ -18,6 +18,7 @@ import { consumePublishJobs } from './jobs/consumer.js';
 runMain(async () => {
   const config = loadPublisherConfig();
   const logger = createLogger('publisher', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('publisher', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'publisher')]);
   const attempts = new MongoAttemptStore(mongo);
   await syncIndexes(mongo);
@@ -37,11 +38,15 @@ runMain(async () => {
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
   const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin) })];
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger });
+  const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo), natsDependency(nc)],
+    host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger,
+  });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
     ['nats', () => nc.drain()],
     ['clients', async () => (posts.close(), accounts.close(), assetRecords.close())],

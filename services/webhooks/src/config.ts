@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -7,6 +7,7 @@ export const configSchema = z.object({
   NATS_URL: env.natsUrl,
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50057),
+  ...operationsEnv(9470),
   /** Encrypts webhook secrets at rest (AES-256-GCM; the key is its SHA-256). */
   SECRETS_KEY: z.string().min(32, 'must be at least 32 characters'),
   /** Local development and tests only: allow plain http and loopback/private/link-local targets. */

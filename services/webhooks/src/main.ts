@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
-import { connectNats } from '@spa/nats';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
+import { connectNats, natsDependency } from '@spa/nats';
 import { loadWebhooksConfig } from './config.js';
 import { createSecretBox, newWebhookSecret } from './crypto/secret-box.js';
 import { MongoWebhooksStore } from './data/mongo-store.js';
@@ -19,6 +19,7 @@ import { webhooksService } from './grpc/handlers.js';
 runMain(async () => {
   const config = loadWebhooksConfig();
   const logger = createLogger('webhooks', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('webhooks', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'webhooks')]);
   const store = new MongoWebhooksStore(mongo);
   await syncIndexes(mongo);
@@ -45,6 +46,7 @@ runMain(async () => {
     logger,
   );
   const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [webhooksService(deps, () => dispatcher.poke())],
@@ -56,6 +58,7 @@ runMain(async () => {
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['events', () => consumer.stop()],
     ['dispatcher', () => dispatcher.stop()],
     ['nats', () => nc.drain()],

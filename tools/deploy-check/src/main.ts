@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readdirSync } from 'node:fs';
 /**
  * deploy-check: validates the deployment files without network access.
  *
@@ -41,6 +42,23 @@ function checkDockerfile(repo: Repo, problems: Problems): void {
   const users = lines.slice(lastFrom).filter((l) => /^\s*USER\s/i.test(l));
   const user = users.at(-1)?.trim().split(/\s+/)[1];
   if (!user || /^(root|0)(:|$)/.test(user)) problems.add(`${DOCKERFILE}:${lastFrom}`, 'the runtime stage must end with a non-root USER');
+  const base = lines.find((l) => /^\s*ARG\s+NODE_IMAGE=/.test(l));
+  if (!base || !/@sha256:[0-9a-f]{64}\b/.test(base)) problems.add(DOCKERFILE, 'the base image (ARG NODE_IMAGE) must be pinned by digest (@sha256:...)');
+  // Manifests are copied before sources (dependency layers cache): every workspace must be among them.
+  for (const manifest of workspaceManifests(repo)) {
+    if (!lines.some((l) => new RegExp(`^\\s*COPY\\s+${manifest.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s`).test(l))) {
+      problems.add(DOCKERFILE, `${manifest} is not copied before the sources (add COPY ${manifest} ${manifest.replace(/package\.json$/, '')})`);
+    }
+  }
+}
+
+/** package.json of every npm workspace named by the root package.json (folder globs like libs/*). */
+function workspaceManifests(repo: Repo): string[] {
+  const globs = (JSON.parse(repo.read('package.json')) as { workspaces?: string[] }).workspaces ?? [];
+  return globs.flatMap((g) => {
+    const dirs = g.endsWith('/*') ? (repo.isDir(g.slice(0, -2)) ? readdirSync(repo.abs(g.slice(0, -2))).map((d) => `${g.slice(0, -2)}/${d}`) : []) : [g];
+    return dirs.filter((d) => repo.isFile(`${d}/package.json`)).map((d) => `${d}/package.json`);
+  });
 }
 
 /** Each compose service built from the Dockerfile has a Deployment of the same name running the same entry file, and back. */
@@ -53,6 +71,8 @@ function checkComposeMatchesKubernetes(
   for (const [kfile, members] of kustomizations) {
     const deployments = new Map<string, K8sObject>();
     for (const m of members) if (m.kind === 'Deployment') deployments.set(m.name, m);
+    // A kustomization without workloads (monitoring rules and dashboards) is not a deployment of the system.
+    if (deployments.size === 0) continue;
     for (const [name, entry] of built) {
       const d = deployments.get(name);
       if (!d) {
