@@ -31,7 +31,7 @@ RUN npm run build
 RUN npm prune --omit=dev \
  && mkdir -p /out \
  && cp -a package.json package-lock.json node_modules /out/ \
- && for ws in libs/* services/* gateway tools/*; do \
+ && for ws in libs/* services/* gateway tools/* dashboard; do \
       [ -f "$ws/package.json" ] || continue; \
       mkdir -p "/out/$ws" && cp -a "$ws/package.json" "/out/$ws/"; \
       if [ -d "$ws/dist" ]; then cp -a "$ws/dist" "/out/$ws/"; fi; \

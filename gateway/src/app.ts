@@ -26,6 +26,8 @@ export interface GatewayDeps {
   trustProxy: number;
   /** The media service's HTTP server, relayed at /media/<r2_key>. */
   mediaHttpUrl?: string;
+  /** The dashboard surface (web app + its session endpoints), mounted at /dashboard. */
+  dashboard?: express.Router;
 }
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
@@ -95,6 +97,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   });
   mountDocs(app);
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
+  if (deps.dashboard) app.use('/dashboard', deps.dashboard);
 
   const api = express.Router();
   api.use(async (req: Request, res: Response, next: NextFunction) => {
