@@ -115,7 +115,7 @@ function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiE
                     <Badge tone={STATUS_TONE[d.status] ?? 'neutral'}>{d.status}</Badge>
                   </td>
                   <td data-label="Attempts">{d.attempts}</td>
-                  <td data-label="Last error" class="error-text">
+                  <td data-label="Last error" class={d.last_error ? 'error-text' : undefined}>
                     {d.last_error ?? '—'}
                   </td>
                   <td data-label="Next attempt">
