@@ -124,8 +124,10 @@ describe('dashboard in Chromium', () => {
     await nav(page, 'Sites');
     await page.getByLabel('Name').fill('Company blog');
     await page.getByLabel('URL').fill('https://blog.example.com');
+    await page.getByLabel('CMS').selectOption('ghost');
     await page.getByRole('button', { name: 'Register site' }).click();
     expect((await page.getByTestId('secret').textContent({ timeout: 15_000 }))?.trim()).toMatch(/^st_live_/);
+    await poll(() => page.getByRole('list', { name: 'Sites' }).textContent()).toContain('CMS ghost');
     await screenshot(page, '07-sites');
 
     // Posts and billing (read only).

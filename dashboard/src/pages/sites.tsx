@@ -13,7 +13,8 @@ interface Site {
 }
 
 export function SitesPage() {
-  const page = useLoad(() => call<{ sites: Site[] }>('GET', '/sites'));
+  const page = useLoad(() => call<{ sites: Site[]; cms_options: string[] }>('GET', '/sites'));
+  const [cms, setCms] = useState('custom');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState<string | null>(null);
@@ -21,8 +22,8 @@ export function SitesPage() {
   const create = async (e: Event) => {
     e.preventDefault();
     try {
-      const r = await call<{ token: string; sites: Site[] }>('POST', '/sites', { name, url });
-      page.set({ sites: r.sites });
+      const r = await call<{ token: string; sites: Site[]; cms_options: string[] }>('POST', '/sites', { name, url, cms });
+      page.set(r);
       setToken(r.token);
       setName('');
       setUrl('');
@@ -41,6 +42,14 @@ export function SitesPage() {
           <input id="site-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <label for="site-url">URL</label>
           <input id="site-url" type="url" required placeholder="https://blog.example.com" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <label for="site-cms">CMS</label>
+          <select id="site-cms" value={cms} onChange={(e) => setCms(e.currentTarget.value)}>
+            {(page.data?.cms_options ?? ['custom']).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
           <button type="submit" class="button button-primary">
             Register site
           </button>

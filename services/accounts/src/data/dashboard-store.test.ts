@@ -20,7 +20,7 @@ beforeAll(async () => {
   ({ connection, close } = opened);
   const store = opened.deps.store as MongoAccountsStore;
   deps = { ...opened.deps, dashboard: new MongoDashboardStore(connection, store.models), passwords: argon2Hasher };
-});
+}, 120_000);
 afterAll(() => close?.());
 
 describe('sign-in and dashboard reads on the real store', () => {
@@ -77,8 +77,13 @@ describe('sign-in and dashboard reads on the real store', () => {
   it('lists the sites of a workspace only', async () => {
     const { workspaceId } = await createWorkspace(deps, { name: 'S', tier: 'pro' });
     const other = await createWorkspace(deps, { name: 'T', tier: 'pro' });
-    await createSite(deps, { workspaceId, name: 'Blog', url: 'https://blog.example.com' });
+    await createSite(deps, { workspaceId, name: 'Blog', url: 'https://blog.example.com', cms: 'ghost' });
     await createSite(deps, { workspaceId: other.workspaceId, name: 'Other', url: 'https://other.example.com' });
-    expect((await listSites(deps, workspaceId)).map((s) => s.name)).toEqual(['Blog']);
+    expect((await listSites(deps, workspaceId)).map((s) => [s.name, s.cms])).toEqual([['Blog', 'ghost']]);
+    expect((await listSites(deps, other.workspaceId)).map((s) => s.cms)).toEqual(['custom']);
+    await expect(createSite(deps, { workspaceId, name: 'X', url: 'https://x.example.com', cms: 'frontpage' })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: ['cms must be one of wordpress, ghost, webflow, shopify, squarespace, wix, custom'],
+    });
   });
 });

@@ -116,7 +116,7 @@ export function accountsService(deps: AccountsDeps, hooks: { apiKeyUsed?: (keyId
     },
     createApiKey: (req) => createApiKey(deps, { workspaceId: req.workspaceId, userId: req.userId, scopes: req.scopes }),
     revokeApiKey: async (req) => ({ keyId: await revokeApiKey(deps, req.workspaceId) }),
-    createSite: (req) => createSite(deps, { workspaceId: req.workspaceId, name: req.name, url: req.url }),
+    createSite: (req) => createSite(deps, { workspaceId: req.workspaceId, name: req.name, url: req.url, cms: req.cms }),
     getSiteStatus: async (req) => {
       const site = await getSite(deps, req.workspaceId, req.siteId);
       return {
