@@ -29,7 +29,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  [stack, browser] = await Promise.all([startStack({ webhooks: true }), launchChromium()]);
+  stack = await startStack({ webhooks: true });
+  browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -130,9 +131,15 @@ describe('dashboard in Chromium', () => {
     await poll(() => page.getByRole('list', { name: 'Sites' }).textContent()).toContain('CMS ghost');
     await screenshot(page, '07-sites');
 
-    // Posts and billing (read only).
+    // Posts and billing (read only): a post scheduled with the new key shows in the queue.
+    const created = await stack.api('/posts', {
+      token: secret,
+      body: { post: { body: 'Hello from the dashboard test', scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString(), post_accounts: [{ social_account_id: socialAccounts[0]!.id }] } },
+    });
+    expect(created.status, created.text).toBe(201);
     await nav(page, 'Posts');
-    await poll(() => page.getByRole('heading', { name: /Queue/ }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { name: 'Queue (1)' }).isVisible()).toBe(true);
+    await poll(() => page.getByText('Hello from the dashboard test').isVisible()).toBe(true);
     await screenshot(page, '08-posts');
     await nav(page, 'Billing');
     await poll(() => page.getByText('of 500 used').isVisible()).toBe(true);
