@@ -48,6 +48,7 @@ COPY tools/admin/package.json tools/admin/
 COPY tools/bench/package.json tools/bench/
 COPY tools/deploy-check/package.json tools/deploy-check/
 COPY tools/sandbox/package.json tools/sandbox/
+COPY dashboard/package.json dashboard/
 COPY tests/bluesky-pds/package.json tests/bluesky-pds/
 
 # ---------------------------------------------------------------------------
@@ -64,7 +65,8 @@ RUN npm run build \
  && for ws in libs/config libs/contracts libs/errors libs/grpc libs/logger libs/mongo libs/nats libs/platforms libs/redis libs/secret-box libs/slots libs/telemetry libs/vocabulary libs/webhook-signature services/accounts services/generation services/media services/posts services/publisher services/webhooks gateway tools/admin; do \
       mkdir -p "/out/$ws" && cp -a "$ws/dist" "/out/$ws/"; \
     done \
- && cp -a proto /out/proto
+ && cp -a proto /out/proto \
+ && mkdir -p /out/dashboard && cp -a dashboard/dist /out/dashboard/
 
 # ---------------------------------------------------------------------------
 # production dependencies: only what the processes import (no test workspace, no bench, no sandbox,

@@ -29,6 +29,8 @@ export interface GatewayDeps {
   mediaHttpUrl?: string;
   /** Whether the gateway can serve (what it cannot work without answers); GET /readyz. */
   readiness?: () => { ready: boolean; failures: Record<string, string> };
+  /** The dashboard surface (web app + its session endpoints), mounted at /dashboard. */
+  dashboard?: express.Router;
 }
 
 /** Names the route template a request matched, for metrics (bounded labels: never the raw path). */
@@ -115,6 +117,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   });
   mountDocs(app);
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
+  if (deps.dashboard) app.use('/dashboard', deps.dashboard);
 
   const api = express.Router();
   api.use(async (req: Request, res: Response, next: NextFunction) => {

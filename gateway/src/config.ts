@@ -23,6 +23,17 @@ export const configSchema = z.object({
   GRPC_DEADLINE_MS: env.millis(5_000),
   /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
+  /** The webhooks service (the dashboard's webhook pages). */
+  WEBHOOKS_ADDR: env.address('127.0.0.1:50057'),
+  /** Dashboard sessions: ended after this long unused, and this long after sign-in whatever happens. */
+  DASHBOARD_SESSION_IDLE_SEC: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
+  DASHBOARD_SESSION_MAX_SEC: z.coerce.number().int().min(60).max(90 * 86_400).default(14 * 86_400),
+  /** Members may connect sandbox social accounts (they publish to the platform sandbox, never a real network). */
+  DASHBOARD_SANDBOX_ACCOUNTS: env.bool(true),
+  /** Where a platform's connect flow starts, "{platform}" replaced (e.g. /connect/{platform}); none: sandbox only. */
+  DASHBOARD_CONNECT_URL: z.string().includes('{platform}').optional(),
+  /** The built web app (dashboard/dist) to serve at /dashboard; default: the one beside the gateway. */
+  DASHBOARD_BUNDLE_DIR: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

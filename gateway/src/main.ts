@@ -7,6 +7,11 @@ import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
 import { closeClients, createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
+import { closeDashboardClients, createDashboardClients } from './dashboard/clients.js';
+import { LoginLimits } from './dashboard/login-limits.js';
+import { dashboardRouter } from './dashboard/router.js';
+import { SessionStore } from './dashboard/sessions.js';
+import { DEFAULT_BUNDLE_DIR } from './dashboard/static.js';
 import { Idempotency } from './http/idempotency.js';
 import { buildOpenApi } from './openapi/document.js';
 import { RateLimits } from './rate-limit/limits.js';
@@ -33,6 +38,7 @@ runMain(async () => {
     { intervalMs: 2_000, timeoutMs: 2_500, logger, onChange: () => undefined },
   );
   setReadiness(() => readiness.healthy());
+  const dashboardClients = createDashboardClients(clients, config);
   const app = createApp({
     clients,
     authenticator: new Authenticator(clients, config.AUTH_CACHE_TTL_MS),
@@ -44,6 +50,18 @@ runMain(async () => {
     trustProxy: config.TRUST_PROXY,
     mediaHttpUrl: config.MEDIA_HTTP_URL,
     readiness: () => ({ ready: readiness.healthy(), failures: readiness.failures() }),
+    dashboard: dashboardRouter({
+      clients: dashboardClients,
+      sessions: new SessionStore(redis, config.RATE_LIMIT_PREFIX, { idleSec: config.DASHBOARD_SESSION_IDLE_SEC, absoluteSec: config.DASHBOARD_SESSION_MAX_SEC }),
+      loginLimits: new LoginLimits(redis, config.RATE_LIMIT_PREFIX),
+      settings: {
+        sandboxAccounts: config.DASHBOARD_SANDBOX_ACCOUNTS,
+        connectUrlTemplate: config.DASHBOARD_CONNECT_URL,
+        sessionIdleSec: config.DASHBOARD_SESSION_IDLE_SEC,
+        sessionAbsoluteSec: config.DASHBOARD_SESSION_MAX_SEC,
+      },
+      bundleDir: config.DASHBOARD_BUNDLE_DIR ?? DEFAULT_BUNDLE_DIR,
+    }),
   });
   const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
   await new Promise<void>((resolve, reject) => {
@@ -60,6 +78,7 @@ runMain(async () => {
     ['metrics', () => metrics.close()],
     ['readiness', async () => readiness.stop()],
     ['grpc clients', async () => closeClients(clients)],
+    ['dashboard grpc clients', async () => closeDashboardClients(dashboardClients)],
     ['redis', () => redis.quit()],
   ]);
 });

@@ -8,4 +8,6 @@ install_deps() {
 build_all() {
   echo "build: buf generate + tsc -b" >&2
   (cd "$ROOT" && npx buf generate && npx tsc -b)
+  echo "build: dashboard web app (vite)" >&2
+  (cd "$ROOT" && npm run --silent build -w @spa/dashboard)
 }

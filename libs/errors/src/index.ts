@@ -23,6 +23,8 @@ export const ERROR_TABLE = {
   DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },
   SERVICE_UNAVAILABLE: { http: 503, grpc: GrpcStatus.UNAVAILABLE },
+  /** Dashboard: a change without the session's CSRF token, or from another origin. */
+  CSRF_REJECTED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

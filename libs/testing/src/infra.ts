@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats } from '@spa/nats';
 import mongoose from 'mongoose';
 
 /** Where the tests find the real infrastructure (scripts/infra starts it). */
@@ -21,5 +23,15 @@ export async function dropDatabases(names: string[]): Promise<void> {
     for (const name of names) await connection.useDb(name).dropDatabase();
   } finally {
     await connection.close();
+  }
+}
+
+/** Deletes a durable JetStream consumer created by a test (absent: nothing to do). */
+export async function deleteConsumer(stream: string, name: string): Promise<void> {
+  const nc = await connectNats(TEST_INFRA.natsUrl, 'test-cleanup');
+  try {
+    await (await jetstreamManager(nc)).consumers.delete(stream, name).catch(() => undefined);
+  } finally {
+    await nc.drain();
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { createClient, type PromiseClient } from '@spa/grpc';
-import { dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
+import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
 import { request, type HttpOptions, type HttpResponse } from './http.js';
 import { runAdmin, startProcess, type RunningProcess } from './processes.js';
 
@@ -50,6 +50,8 @@ export interface StackOptions {
   publishing?: boolean;
   /** Extra environment of every service process (e.g. an OTLP endpoint). */
   serviceEnv?: Record<string, string>;
+  /** Starts the webhooks service too (the dashboard's webhook pages; any receiver address allowed). */
+  webhooks?: boolean;
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
@@ -160,6 +162,20 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     sandboxUrl = `http://${sandbox.address}`;
     await startPublisher(publisherPort);
   }
+  const webhooksDb = uniqueName('t_webhooks');
+  const webhooksConsumer = uniqueName('t_webhooks_consumer');
+  const webhooksProc = opts.webhooks
+    ? await startProcess('webhooks', 'services/webhooks/dist/main.js', {
+        ...common,
+        MONGO_DB: webhooksDb,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        WEBHOOKS_CONSUMER: webhooksConsumer,
+        WEBHOOKS_POLL_INTERVAL_MS: '200',
+      })
+    : undefined;
+  if (webhooksProc) processes.push(webhooksProc);
+  const webhooksEnv: Record<string, string> = webhooksProc ? { WEBHOOKS_ADDR: webhooksProc.address } : {};
   let firstGatewayPort: number | undefined = gatewayPort;
   const startGateway = async (env: Record<string, string> = {}) => {
     const port = String(firstGatewayPort ?? 0);
@@ -173,6 +189,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
+      ...webhooksEnv,
       ...opts.gatewayEnv,
       ...env,
     });
@@ -198,11 +215,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startGateway,
     startPosts,
     startPublisher: () => startPublisher(),
-    admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
+    admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address, ...webhooksEnv }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, ...(webhooksProc ? [webhooksDb] : [])]);
+      if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
       await rm(mediaDir, { recursive: true, force: true });
     },
   };

@@ -53,3 +53,7 @@ export const MAX_SCHEDULE_DAYS: Readonly<Record<Tier, number>> = { free: 0, star
 
 /** Bounds of a custom rule (characters, after trimming) and how many rules a workspace may hold. */
 export const CUSTOM_RULE_LIMITS = { maxTitle: 120, maxContent: 2000, perWorkspace: 50 } as const;
+
+/** The CMSes a connected site may name at registration (what its pushes come from). */
+export const SITE_CMSES = ['wordpress', 'ghost', 'webflow', 'shopify', 'squarespace', 'wix', 'custom'] as const;
+export type SiteCms = (typeof SITE_CMSES)[number];

@@ -114,6 +114,8 @@ export function registerModels(connection: Connection) {
         slot: { type: String, required: true, unique: true },
         created_at: { type: Date, required: true },
         revoked_at: { type: Date },
+        // The first characters of the secret (what the dashboard shows); not enough to guess it.
+        prefix: { type: String },
       },
       { collection: 'api_keys', versionKey: false },
     ),

@@ -13,8 +13,8 @@ import { RevisionLog } from './revisions.js';
 
 /** Holds the changeable fields as created (revision 0). */
 interface WorkspaceDoc extends WorkspaceState { _id: number; name: string; owner_user_id: number; created_at: Date }
-interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null }
-interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
+export interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null; prefix?: string | null }
+export interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
 interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null }
 
 /** Holds the schedule as created (revision 0). */
@@ -107,7 +107,7 @@ const toCustomRule = (head: CustomRuleDoc, state: CustomRuleState): CustomRule =
   updatedAt: state.updated_at,
 });
 
-const toApiKey = (d: ApiKeyDoc): ApiKey => ({
+export const toApiKey = (d: ApiKeyDoc): ApiKey => ({
   id: d._id,
   workspaceId: d.workspace_id,
   userId: d.user_id,
@@ -115,8 +115,9 @@ const toApiKey = (d: ApiKeyDoc): ApiKey => ({
   scopes: d.scopes as Scope[],
   createdAt: d.created_at,
   revokedAt: d.revoked_at ?? undefined,
+  prefix: d.prefix ?? undefined,
 });
-const toSite = (d: SiteDoc): Site => ({
+export const toSite = (d: SiteDoc): Site => ({
   id: d._id,
   workspaceId: d.workspace_id,
   name: d.name,
@@ -221,7 +222,7 @@ export class MongoAccountsStore implements AccountsStore {
   async insertActiveApiKey(k: ApiKey): Promise<void> {
     const doc = {
       _id: k.id, workspace_id: k.workspaceId, user_id: k.userId, hash: k.hash, scopes: k.scopes,
-      slot: `active:${k.workspaceId}`, created_at: k.createdAt,
+      slot: `active:${k.workspaceId}`, created_at: k.createdAt, ...(k.prefix ? { prefix: k.prefix } : {}),
     };
     for (let attempt = 1; ; attempt++) {
       try {

@@ -37,6 +37,7 @@ export async function createApiKey(
     hash: hashSecret(apiKey),
     scopes,
     createdAt: deps.clock.now(),
+    prefix: apiKey.slice(0, API_KEY_PREFIX.length + 4),
   });
   return { keyId, apiKey };
 }

@@ -28,6 +28,8 @@ export interface ApiKey {
   scopes: Scope[];
   createdAt: Date;
   revokedAt?: Date | undefined;
+  /** The first characters of the secret, shown by the dashboard to tell keys apart (absent on older keys). */
+  prefix?: string | undefined;
 }
 
 export interface Site {

@@ -1,4 +1,5 @@
 import { invalidParameters, notFound } from '@spa/errors';
+import { SITE_CMSES } from '@spa/vocabulary';
 import type { Site } from './model.js';
 import type { AccountsDeps } from './ports.js';
 import { SITE_TOKEN_PREFIX, hashSecret, newSecret } from './secrets.js';
@@ -7,11 +8,13 @@ import { getWorkspace } from './workspaces.js';
 /** Connects a site and returns its Site Connection token (shown once), bound to that site. */
 export async function createSite(
   deps: AccountsDeps,
-  input: { workspaceId: number; name: string; url: string },
+  input: { workspaceId: number; name: string; url: string; cms?: string | undefined },
 ): Promise<{ siteId: number; token: string }> {
   await getWorkspace(deps, input.workspaceId);
   const problems: string[] = [];
   if (!input.name.trim()) problems.push('name must not be empty');
+  const cms = input.cms ?? 'custom';
+  if (!(SITE_CMSES as readonly string[]).includes(cms)) problems.push(`cms must be one of ${SITE_CMSES.join(', ')}`);
   let url: URL | undefined;
   try {
     url = new URL(input.url);
@@ -27,7 +30,7 @@ export async function createSite(
     workspaceId: input.workspaceId,
     name: input.name.trim(),
     url: url.toString(),
-    cms: 'custom',
+    cms,
     tokenHash: hashSecret(token),
     createdAt: deps.clock.now(),
     unmatchedPushes: 0,

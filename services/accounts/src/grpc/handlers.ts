@@ -21,7 +21,7 @@ import { getSubscription } from '../domain/subscription.js';
 import { addMember, createUser, removeMember } from '../domain/users.js';
 import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
 
-const workspaceMessage = (w: Workspace): WorkspaceMessage => ({
+export const workspaceMessage = (w: Workspace): WorkspaceMessage => ({
   id: w.id,
   name: w.name,
   tier: w.tier,
@@ -73,10 +73,11 @@ const customRuleMessage = (r: CustomRule): CustomRuleMessage => ({
 });
 
 /** gRPC transport of the accounts service: proto messages in, domain calls, proto messages out. */
-export function accountsService(deps: AccountsDeps): ServiceBinding {
+export function accountsService(deps: AccountsDeps, hooks: { apiKeyUsed?: (keyId: number) => void } = {}): ServiceBinding {
   return bindService('accounts.v1.AccountsService', AccountsServiceService, {
     authenticate: async (req) => {
       const p = await authenticate(deps, req.token);
+      if (p.kind === 'api_key') hooks.apiKeyUsed?.(p.keyId);
       return {
         principal: {
           kind: p.kind === 'api_key' ? CredentialKind.CREDENTIAL_KIND_API_KEY : CredentialKind.CREDENTIAL_KIND_SITE_TOKEN,
@@ -115,7 +116,7 @@ export function accountsService(deps: AccountsDeps): ServiceBinding {
     },
     createApiKey: (req) => createApiKey(deps, { workspaceId: req.workspaceId, userId: req.userId, scopes: req.scopes }),
     revokeApiKey: async (req) => ({ keyId: await revokeApiKey(deps, req.workspaceId) }),
-    createSite: (req) => createSite(deps, { workspaceId: req.workspaceId, name: req.name, url: req.url }),
+    createSite: (req) => createSite(deps, { workspaceId: req.workspaceId, name: req.name, url: req.url, cms: req.cms }),
     getSiteStatus: async (req) => {
       const site = await getSite(deps, req.workspaceId, req.siteId);
       return {

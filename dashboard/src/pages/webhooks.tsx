@@ -1,0 +1,259 @@
+import { useState } from 'preact/hooks';
+import { call, type ApiError } from '../api';
+import { Badge, Card, Empty, ErrorAlert, SecretOnce, When, asApiError, useLoad } from '../components/ui';
+
+interface Webhook {
+  id: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+  previous_secret_expires_at: string | null;
+}
+interface Delivery {
+  id: string;
+  webhook_id: number;
+  event: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** The post events a webhook can subscribe to (none chosen: all of them). */
+const EVENTS = ['post.published', 'post.failed', 'post.partial_failure'];
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'neutral'> = { succeeded: 'ok', scheduled: 'warn', failed: 'bad', canceled: 'neutral' };
+
+function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiError | null) => void }) {
+  const [status, setStatus] = useState('');
+  const [event, setEvent] = useState('');
+  const query = () => {
+    const q = new URLSearchParams();
+    if (status) q.set('status', status);
+    if (event) q.set('event', event);
+    return q.size ? `?${q}` : '';
+  };
+  const log = useLoad(() => call<{ deliveries: Delivery[]; events: string[]; statuses: string[] }>('GET', `/webhooks/${webhook.id}/deliveries${query()}`));
+  const [announce, setAnnounce] = useState('');
+  const redeliver = async (d: Delivery) => {
+    try {
+      await call('POST', `/deliveries/${d.id}/redeliver`);
+      setAnnounce(`Delivery ${d.id} queued again`);
+      onError(null);
+      await log.reload();
+    } catch (err) {
+      onError(asApiError(err));
+    }
+  };
+  return (
+    <div class="log">
+      <h3>Delivery log</h3>
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void log.reload();
+        }}
+      >
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">Any</option>
+            {['scheduled', 'succeeded', 'failed', 'canceled'].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Event
+          <select value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
+            <option value="">Any</option>
+            {[...new Set([...EVENTS, 'webhook.test', ...(log.data?.events ?? [])])].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="button button-small">
+          Filter
+        </button>
+        <button type="button" class="button button-small" onClick={() => void log.reload()}>
+          Refresh
+        </button>
+      </form>
+      <p class="sr-only" role="status">
+        {announce}
+      </p>
+      <ErrorAlert error={log.error} />
+      {!log.data ? (
+        <p aria-busy="true">Loading…</p>
+      ) : log.data.deliveries.length === 0 ? (
+        <Empty>No deliveries{status || event ? ' match these filters' : ' yet'}.</Empty>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">Deliveries of {webhook.url}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.deliveries.map((d) => (
+                <tr key={d.id} data-delivery={d.id}>
+                  <td data-label="Event">{d.event}</td>
+                  <td data-label="Status">
+                    <Badge tone={STATUS_TONE[d.status] ?? 'neutral'}>{d.status}</Badge>
+                  </td>
+                  <td data-label="Attempts">{d.attempts}</td>
+                  <td data-label="Last error" class={d.last_error ? 'error-text' : undefined}>
+                    {d.last_error ?? '—'}
+                  </td>
+                  <td data-label="Next attempt">
+                    <When at={d.next_attempt_at} />
+                  </td>
+                  <td data-label="Created">
+                    <When at={d.created_at} />
+                  </td>
+                  <td>
+                    <button type="button" class="button button-small" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.event} delivery ${d.id}`}>
+                      Redeliver
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () => Promise<void> }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [showLog, setShowLog] = useState(false);
+  const [logKey, setLogKey] = useState(0);
+  const run = async (action: string, then?: (r: { secret?: string }) => void) => {
+    try {
+      const r = await call<{ secret?: string }>('POST', `/webhooks/${webhook.id}/${action}`);
+      setError(null);
+      then?.(r);
+      await onChanged();
+      setLogKey((k) => k + 1);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
+  return (
+    <li class="card webhook">
+      <div class="card-head">
+        <h2 class="url">{webhook.url}</h2>
+        <Badge tone={webhook.enabled ? 'ok' : 'bad'}>{webhook.enabled ? 'enabled' : 'disabled'}</Badge>
+      </div>
+      <p class="hint">
+        Events: {webhook.events.length ? webhook.events.join(', ') : 'every post event'} · created <When at={webhook.created_at} />
+        {webhook.disabled_reason && <> · disabled: {webhook.disabled_reason}</>}
+        {webhook.previous_secret_expires_at && (
+          <>
+            {' '}
+            · previous secret valid until <When at={webhook.previous_secret_expires_at} />
+          </>
+        )}
+      </p>
+      <ErrorAlert error={error} />
+      {secret && <SecretOnce label="New signing secret" secret={secret} note="Shown once. The previous secret keeps signing for 24 hours, so you can switch over." />}
+      <div class="actions">
+        <button type="button" class="button button-small" onClick={() => void run(webhook.enabled ? 'disable' : 'enable')}>
+          {webhook.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" class="button button-small" onClick={() => void run('rotate-secret', (r) => setSecret(r.secret ?? null))}>
+          Rotate secret
+        </button>
+        <button type="button" class="button button-small" onClick={() => void run('test')}>
+          Send test event
+        </button>
+        <button type="button" class="button button-small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
+          {showLog ? 'Hide delivery log' : 'Show delivery log'}
+        </button>
+      </div>
+      {showLog && <DeliveryLog key={logKey} webhook={webhook} onError={setError} />}
+    </li>
+  );
+}
+
+export function WebhooksPage() {
+  const list = useLoad(() => call<{ webhooks: Webhook[] }>('GET', '/webhooks'));
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<Set<string>>(new Set());
+  const [created, setCreated] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const r = await call<{ secret: string }>('POST', '/webhooks', { url, events: [...events] });
+      setCreated(r.secret);
+      setUrl('');
+      setError(null);
+      await list.reload();
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <Card title="Add a webhook">
+        <form onSubmit={create} class="stack">
+          <ErrorAlert error={error} />
+          <label for="webhook-url">Endpoint URL (https)</label>
+          <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/social" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <fieldset>
+            <legend>Events (none chosen: every post event)</legend>
+            {EVENTS.map((ev) => (
+              <label key={ev} class="check">
+                <input
+                  type="checkbox"
+                  checked={events.has(ev)}
+                  onChange={() => {
+                    const next = new Set(events);
+                    if (next.has(ev)) next.delete(ev);
+                    else next.add(ev);
+                    setEvents(next);
+                  }}
+                />
+                {ev}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" class="button button-primary">
+            Add webhook
+          </button>
+        </form>
+        {created && <SecretOnce label="Signing secret" secret={created} note="Shown once: verify the X-Service-Signature header of each delivery with it." />}
+      </Card>
+      <ErrorAlert error={list.error} />
+      {!list.data ? (
+        <p aria-busy="true">Loading…</p>
+      ) : list.data.webhooks.length === 0 ? (
+        <Empty>No webhooks yet.</Empty>
+      ) : (
+        <ul class="list" aria-label="Webhooks">
+          {list.data.webhooks.map((w) => (
+            <WebhookCard key={w.id} webhook={w} onChanged={list.reload} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
