@@ -75,6 +75,11 @@ export interface Connector {
   fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics>;
   /** True when the credentials still work; ConnectorError kind `auth` otherwise. */
   validateCredentials(target: TargetAccount): Promise<boolean>;
+  /**
+   * Checks of this platform's own that `preflight` (connectors/preflight.ts) runs after the common
+   * ones, without creating anything on the platform (read-only calls only). Optional.
+   */
+  preflight?(request: PublishRequest): Promise<void>;
 }
 
 export type ConnectorErrorKind =

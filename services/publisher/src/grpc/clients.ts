@@ -25,6 +25,7 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
     workspaceId,
     postId: post.id,
     status: post.status,
+    dryRun: post.dryRun,
     targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
     partsFor: (platform) =>
       post.postContents
