@@ -11,6 +11,8 @@ export const ERROR_TABLE = {
   NO_ACTIVE_SUBSCRIPTION: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   TIER_UPGRADE_REQUIRED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   WORKSPACE_FORBIDDEN: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  // A resource (a Tumblr media file) exists but belongs to another workspace: the contract's 403 for a file not the caller's.
+  MEDIA_NOT_OWNED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT },
   INVALID_PARAMETERS: { http: 422, grpc: GrpcStatus.INVALID_ARGUMENT },

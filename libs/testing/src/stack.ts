@@ -171,6 +171,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
+      ...publisherEnv,
       ...opts.gatewayEnv,
       ...env,
     });

@@ -25,6 +25,8 @@ export interface ContentPart {
   poll?: { options: string[]; durationMinutes: number } | undefined;
   /** LinkedIn asset URN of an already-uploaded image, video or document. */
   assetUrn?: string | undefined;
+  /** Per-post interaction choices from the content's metadata (TikTok: `disable_comment`, `disable_duet`, `disable_stitch`). */
+  options?: { disable_comment?: boolean; disable_duet?: boolean; disable_stitch?: boolean } | undefined;
 }
 
 export interface MediaItem {
