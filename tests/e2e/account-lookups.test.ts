@@ -56,3 +56,35 @@ describe('GET /tiktok/creator_info', () => {
     expectError(await call(`/tiktok/creator_info?social_account_id=${theirs}`, site.token), 403, 'ENDPOINT_NOT_AVAILABLE');
   });
 });
+
+describe('GET /pinterest/boards', () => {
+  it("lists every board of the account from Pinterest's API", async () => {
+    const id = await connect(ws.workspaceId, 'pinterest', 'board_owner');
+    const res = await call(`/pinterest/boards?social_account_id=${id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({
+      boards: [
+        { id: 'board_owner-board-1', name: 'Ideas', description: "board_owner's ideas", privacy: 'PUBLIC' },
+        { id: 'board_owner-board-2', name: 'Recipes', description: null, privacy: 'PUBLIC' },
+        { id: 'board_owner-board-3', name: 'Travel', description: null, privacy: 'SECRET' },
+      ],
+    });
+  });
+
+  it("another workspace's Pinterest account and a TikTok account are 404; a bad id 422", async () => {
+    const other = await createWorkspace(stack);
+    expectError(await call(`/pinterest/boards?social_account_id=${await connect(other.workspaceId, 'pinterest', 'their_boards')}`), 404, 'NOT_FOUND');
+    expectError(await call(`/pinterest/boards?social_account_id=${await connect(ws.workspaceId, 'tiktok', 'no_boards')}`), 404, 'NOT_FOUND');
+    expectError(await call('/pinterest/boards?social_account_id=1.5'), 422, 'INVALID_PARAMETERS');
+  });
+});
+
+describe('GET /instagram/audio', () => {
+  it("answers the documented 422 PLATFORM_UNSUPPORTED for the workspace's Instagram account, 404 for any other", async () => {
+    const id = await connect(ws.workspaceId, 'instagram', 'ig_audio');
+    expectError(await call(`/instagram/audio?social_account_id=${id}&q=summer`), 422, 'PLATFORM_UNSUPPORTED');
+    const other = await createWorkspace(stack);
+    expectError(await call(`/instagram/audio?social_account_id=${await connect(other.workspaceId, 'instagram', 'their_ig')}`), 404, 'NOT_FOUND');
+    expectError(await call(`/instagram/audio?social_account_id=${await connect(ws.workspaceId, 'tiktok', 'not_ig')}`), 404, 'NOT_FOUND');
+  });
+});

@@ -1,3 +1,4 @@
+import { AppError } from '@spa/errors';
 import { z } from 'zod';
 import { route } from './route.js';
 import { idParam } from './schemas.js';
@@ -44,6 +45,54 @@ export const accountLookupRoutes = [
         stitch_disabled: c.stitchDisabled,
         max_video_post_duration_sec: c.maxVideoPostDurationSec,
       };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/pinterest/boards',
+    tag: 'Accounts',
+    summary: "A Pinterest account's boards",
+    description:
+      "Asked of Pinterest each time (its `GET /v5/boards`, every page, at most 1000 boards). A board's `id` is what a content plan's " +
+      'Pinterest channel takes as `board_id`. 404 when the account is not a Pinterest account of this workspace; 422 INVALID_STATE ' +
+      'when Pinterest refuses its token (the account is marked disconnected).',
+    audience: 'api_key',
+    scope: 'accounts:read',
+    plan: 'paid',
+    query: z.object({ social_account_id: idParam }).strict(),
+    status: 200,
+    response: z.object({
+      boards: z.array(
+        z
+          .object({ id: z.string(), name: z.string(), description: z.string().nullable(), privacy: z.string().describe('PUBLIC, PROTECTED or SECRET') })
+          .meta({ id: 'PinterestBoard' }),
+      ),
+    }),
+    handle: async ({ clients, principal, query }) => {
+      const { boards } = await clients.publisher.listPinterestBoards({ workspaceId: principal.workspaceId, socialAccountId: query.social_account_id });
+      return { boards: boards.map((b) => ({ id: b.id, name: b.name, description: b.description ?? null, privacy: b.privacy })) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/instagram/audio',
+    tag: 'Accounts',
+    summary: 'Search Instagram audio (not offered by Instagram)',
+    description:
+      "Instagram's APIs (the Instagram Graph API and Instagram API with Instagram Login) have no endpoint that searches or lists the " +
+      "music and audio library: reels can only be published with their own soundtrack. So that no data is invented, this answers 422 " +
+      '`PLATFORM_UNSUPPORTED` for an Instagram account of the workspace (after checking it is one: 404 otherwise). No other platform ' +
+      'we publish to offers an audio search either.',
+    audience: 'api_key',
+    scope: 'accounts:read',
+    plan: 'paid',
+    query: z.object({ social_account_id: idParam, q: z.string().min(1).max(200).optional().describe('What to search for') }).strict(),
+    status: 200,
+    response: z.object({ audio: z.array(z.object({ id: z.string(), title: z.string() })) }),
+    handle: async ({ clients, principal, query }) => {
+      const { socialAccounts } = await clients.accounts.listSocialAccounts({ workspaceId: principal.workspaceId, ids: [query.social_account_id] });
+      if (socialAccounts[0]?.platform !== 'instagram') throw new AppError('NOT_FOUND', `Instagram account ${query.social_account_id} not found`);
+      throw new AppError('PLATFORM_UNSUPPORTED', "Instagram's API offers no audio search: reels are published with their own soundtrack");
     },
   }),
 ];

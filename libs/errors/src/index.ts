@@ -21,6 +21,8 @@ export const ERROR_TABLE = {
   INVALID_STATE: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   GENERATION_FAILED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   quota_exceeded: { http: 422, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  // The platform's API offers no way to do this (e.g. Instagram has no audio search): documented per route.
+  PLATFORM_UNSUPPORTED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   RATE_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },

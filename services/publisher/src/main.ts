@@ -9,6 +9,7 @@ import { loadPublisherConfig } from './config.js';
 import { linkedinConnector } from './connectors/linkedin.js';
 import { linkedinUploads } from './connectors/linkedin-uploads.js';
 import { connectors, sandboxBaseUrls } from './connectors/registry.js';
+import { pinterestConnector } from './connectors/pinterest.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
@@ -37,7 +38,7 @@ runMain(async () => {
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
-  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok) })];
+  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok), pinterest: pinterestConnector(baseUrls.pinterest) })];
   const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);

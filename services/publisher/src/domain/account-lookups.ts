@@ -1,5 +1,6 @@
 import { AppError } from '@spa/errors';
 import type { Platform } from '@spa/vocabulary';
+import type { PinterestBoard } from '../connectors/pinterest.js';
 import type { TikTokCreatorInfo } from '../connectors/tiktok.js';
 import { ConnectorError, type TargetAccount } from '../connectors/types.js';
 import type { AccountsPort } from './ports.js';
@@ -8,6 +9,7 @@ import type { AccountsPort } from './ports.js';
 export interface AccountLookupsDeps {
   accounts: AccountsPort;
   tiktok: { creatorInfo(target: TargetAccount): Promise<TikTokCreatorInfo> };
+  pinterest: { boards(target: TargetAccount): Promise<PinterestBoard[]> };
 }
 
 /** The workspace's account on `platform`; NOT_FOUND when it is another workspace's, or on another platform. */
@@ -40,4 +42,9 @@ async function platformCall<T>(deps: AccountLookupsDeps, workspaceId: number, ta
 export async function tiktokCreatorInfo(deps: AccountLookupsDeps, workspaceId: number, socialAccountId: number): Promise<TikTokCreatorInfo> {
   const target = await accountOn(deps, workspaceId, socialAccountId, 'tiktok', 'TikTok');
   return platformCall(deps, workspaceId, target, 'TikTok', () => deps.tiktok.creatorInfo(target));
+}
+
+export async function pinterestBoards(deps: AccountLookupsDeps, workspaceId: number, socialAccountId: number): Promise<PinterestBoard[]> {
+  const target = await accountOn(deps, workspaceId, socialAccountId, 'pinterest', 'Pinterest');
+  return platformCall(deps, workspaceId, target, 'Pinterest', () => deps.pinterest.boards(target));
 }
