@@ -75,6 +75,6 @@ describe('integer query and path parameters are bounded', () => {
     expectError(await call('/posts/9007199254740993'), 422, 'INVALID_PARAMETERS');
     expectError(await call('/posts/2147483648'), 404, 'NOT_FOUND');
     expectError(await call('/content_plans/99999999999999999999'), 422, 'INVALID_PARAMETERS');
-    expectError(await call('/posting_schedules?social_account_id=99999999999999999999'), 422, 'INVALID_PARAMETERS');
+    expectError(await call('/posts/next_slot?social_account_id=99999999999999999999'), 422, 'INVALID_PARAMETERS');
   });
 });
