@@ -143,7 +143,7 @@ describe('DELETE /tumblr/media_uploads/{r2_key}', () => {
     expect(res.status, res.text).toBe(201);
     const key: string = res.json.r2_key;
     const pathOf = (k: string) => `/tumblr/media_uploads/${encodeURIComponent(k)}`;
-    expectError(await call(pathOf(key), { method: 'DELETE' }, other), 403, 'WORKSPACE_FORBIDDEN');
+    expectError(await call(pathOf(key), { method: 'DELETE' }, other), 403, 'MEDIA_NOT_OWNED');
     expect((await fetchUrl(res.json.url)).status).toBe(200);
     expectError(await call(pathOf(key.replace(/[0-9a-f]{8}-/, '00000000-')), { method: 'DELETE' }), 404, 'NOT_FOUND');
     expectError(await call(pathOf('../../etc/passwd'), { method: 'DELETE' }), 404, 'NOT_FOUND');

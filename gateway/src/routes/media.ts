@@ -181,7 +181,7 @@ export const mediaRoutes = [
     tag: 'Media',
     summary: 'Delete an uploaded Tumblr media file',
     description:
-      'The r2_key goes in the path URL-encoded (its slashes as %2F). 403 WORKSPACE_FORBIDDEN when the file belongs to another ' +
+      'The r2_key goes in the path URL-encoded (its slashes as %2F). 403 MEDIA_NOT_OWNED when the file belongs to another ' +
       'workspace (the contract asks for 403 here, unlike other resources); 404 when no Tumblr upload has this key.',
     audience: 'api_key',
     scope: 'publish:write',

@@ -4,6 +4,18 @@ import { z } from 'zod';
 /** Public JSON shapes, shared by request validation, response documentation and the OpenAPI document. */
 
 export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Integer query parameters: every one is bounded at the edge, so no value can overflow a field
+ * behind it (list offsets travel as 32-bit integers). Use these rather than a bare z.coerce.number().
+ */
+export const MAX_QUERY_INT = 2_147_483_647;
+export const queryInt = (min: number, max: number = MAX_QUERY_INT) => z.coerce.number().int().min(min).max(max);
+/** A page size: default `def`; any larger whole number is clamped to `max` (the contract's rule for GET /posts). */
+export const pageLimit = (def: number, max = 200) =>
+  queryInt(1, Number.MAX_SAFE_INTEGER).default(def).describe(`Default ${def}; values above ${max} are clamped to ${max}`).transform((n) => Math.min(n, max));
+/** A page offset: 0 to 2147483647 (larger is 422 naming `offset`). */
+export const pageOffset = queryInt(0).default(0).describe(`Default 0; at most ${MAX_QUERY_INT}`);
 export const dateTime = z.iso.datetime({ offset: true });
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
@@ -91,8 +103,8 @@ export const ListPostsQuerySchema = z
     platform: z.enum(PLATFORMS).optional().describe('Posts targeting this platform'),
     sort: z.enum(['scheduled_at', 'created_at', 'posted_at', 'id']).default('created_at'),
     sort_direction: z.enum(['asc', 'desc']).default('desc'),
-    limit: z.coerce.number().int().min(1).default(100).describe('Default 100; values above 200 are clamped to 200').transform((n) => Math.min(n, 200)),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: pageLimit(100),
+    offset: pageOffset,
   })
   .strict();
 

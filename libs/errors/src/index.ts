@@ -11,6 +11,8 @@ export const ERROR_TABLE = {
   NO_ACTIVE_SUBSCRIPTION: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   TIER_UPGRADE_REQUIRED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   WORKSPACE_FORBIDDEN: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
+  // A resource (a Tumblr media file) exists but belongs to another workspace: the contract's 403 for a file not the caller's.
+  MEDIA_NOT_OWNED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT },
   INVALID_PARAMETERS: { http: 422, grpc: GrpcStatus.INVALID_ARGUMENT },
@@ -19,6 +21,8 @@ export const ERROR_TABLE = {
   INVALID_STATE: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   GENERATION_FAILED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   quota_exceeded: { http: 422, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  // The platform's API offers no way to do this (e.g. Instagram has no audio search): documented per route.
+  PLATFORM_UNSUPPORTED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   RATE_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },

@@ -190,6 +190,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       GENERATION_ADDR: generationProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...webhooksEnv,
+      ...publisherEnv,
       ...opts.gatewayEnv,
       ...env,
     });

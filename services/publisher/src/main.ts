@@ -9,6 +9,8 @@ import { loadPublisherConfig } from './config.js';
 import { linkedinConnector } from './connectors/linkedin.js';
 import { linkedinUploads } from './connectors/linkedin-uploads.js';
 import { connectors, sandboxBaseUrls } from './connectors/registry.js';
+import { pinterestConnector } from './connectors/pinterest.js';
+import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
 import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
@@ -37,7 +39,7 @@ runMain(async () => {
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
-  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin) })];
+  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok), pinterest: pinterestConnector(baseUrls.pinterest) })];
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger,

@@ -1,4 +1,4 @@
 export { startSandbox, type Sandbox } from './server.js';
-export { SandboxState, type Fault, type SandboxPost } from './state.js';
+export { SandboxState, type Fault, type SandboxPost, type SandboxRequestRecord } from './state.js';
 export { PLATFORM_SANDBOXES } from './platforms/index.js';
 export type { SandboxPlatform, Route, SandboxRequest, SandboxResponse } from './router.js';

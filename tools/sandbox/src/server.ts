@@ -48,7 +48,7 @@ export interface Sandbox {
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
  * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
- * `POST /_sandbox/latency {ms}`.
+ * `POST /_sandbox/latency {ms}`, `GET /_sandbox/requests?platform=` (every platform call received).
  */
 export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1'): Promise<Sandbox> {
   const state = new SandboxState();
@@ -66,6 +66,7 @@ export async function startSandbox(platforms: SandboxPlatform[], port = 0, host 
         if (!match) return send(res, { status: 404, body: { error: `sandbox: no route ${req.method} ${url.pathname}` } });
         if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
         const account = TOKEN.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token')?.replace(/^sandbox-/, '') ?? url.pathname.match(/\/botsandbox-([^/]+)\//)?.[1];
+        state.requests.push({ platform: match.platform.name, method: req.method ?? 'GET', path: url.pathname, creates: match.route.creates === true, account, at: new Date() });
         if (match.route.auth !== false && !account) return send(res, match.platform.unauthorized());
         const sreq: SandboxRequest = {
           method: req.method ?? 'GET',
@@ -122,6 +123,10 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
   if (method === 'GET' && url.pathname === '/_sandbox/posts') {
     const platform = url.searchParams.get('platform');
     return { status: 200, body: { posts: platform ? state.postsOf(platform) : state.posts } };
+  }
+  if (method === 'GET' && url.pathname === '/_sandbox/requests') {
+    const platform = url.searchParams.get('platform');
+    return { status: 200, body: { requests: state.requests.filter((r) => !platform || r.platform === platform) } };
   }
   if (method === 'POST' && url.pathname === '/_sandbox/latency') {
     state.latencyMs = Number(b.ms ?? 0);

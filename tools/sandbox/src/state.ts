@@ -12,6 +12,17 @@ export interface SandboxPost {
   createdAt: Date;
 }
 
+/** One platform call as the sandbox received it. */
+export interface SandboxRequestRecord {
+  platform: string;
+  method: string;
+  path: string;
+  /** The route is a create (a post, reply, comment or message): what a dry run must never reach. */
+  creates: boolean;
+  account: string | undefined;
+  at: Date;
+}
+
 export type Fault = 'server_error' | 'rate_limited' | 'auth' | 'timeout' | 'drop_after_accept';
 
 /** The sandbox's memory: posts per platform, creates per request key, faults waiting to fire. */
@@ -19,6 +30,8 @@ export class SandboxState {
   readonly posts: SandboxPost[] = [];
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
+  /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
+  readonly requests: SandboxRequestRecord[] = [];
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
 
@@ -68,6 +81,7 @@ export class SandboxState {
 
   reset(): void {
     this.posts.length = 0;
+    this.requests.length = 0;
     this.media.clear();
     this.faults.length = 0;
     this.latencyMs = 0;

@@ -34,12 +34,12 @@ export async function openMedia(deps: MediaDeps, key: string): Promise<{ record:
 
 /**
  * Deletes a file: NOT_FOUND when no such file (or, with `platform`, not one uploaded for it),
- * 403 WORKSPACE_FORBIDDEN when it belongs to another workspace (the contract's rule for Tumblr files).
+ * 403 MEDIA_NOT_OWNED when it belongs to another workspace (the contract's rule for Tumblr files; WORKSPACE_FORBIDDEN means a key whose creator left).
  */
 export async function deleteMedia(deps: MediaDeps, workspaceId: number, key: string, platform: string | undefined): Promise<MediaRecord> {
   const record = isMediaKey(key) ? await deps.store.find(key) : undefined;
   if (!record || (platform && record.platform !== platform)) throw notFound(platform ? `${platform} media file` : 'Media file');
-  if (record.workspaceId !== workspaceId) throw new AppError('WORKSPACE_FORBIDDEN', 'This media file belongs to another workspace');
+  if (record.workspaceId !== workspaceId) throw new AppError('MEDIA_NOT_OWNED', 'This media file belongs to another workspace');
   await deps.storage.delete(key);
   await deps.store.delete(key);
   return record;

@@ -53,6 +53,7 @@ export function encodeEvent(event: PostEvent): string {
     'posts.post.terminal': () =>
       PostTerminal.encode({
         ...common,
+        dryRun: event.dryRun ?? false,
         platforms: (event.platforms ?? []).map((p) => ({ platform: p.platform, platformStatus: p.platformStatus, platformPostId: p.platformPostId, platformError: p.platformError })),
       }).finish(),
   } satisfies Record<PostEvent['subject'], () => Uint8Array>;

@@ -79,6 +79,8 @@ function impliedContentType(a: Attachments): ContentType {
   return a.images ? 'image' : 'text';
 }
 
+const DAY_MS = 86_400_000;
+
 export const statusOf = (input: PostInput): 'draft' | 'scheduled' => input.status ?? (input.scheduledAt ? 'scheduled' : 'draft');
 
 const targetsOf = (input: PostInput, accounts: TargetAccount[]): TargetAccount[] =>
@@ -91,6 +93,9 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
   if (status === 'scheduled') {
     if (!input.scheduledAt) problems.push('scheduled_at is required when status is scheduled');
     else if (input.scheduledAt.getTime() <= ctx.now.getTime()) problems.push('scheduled_at must be in the future');
+    else if (ctx.settings.maxScheduleDays !== undefined && input.scheduledAt.getTime() > ctx.now.getTime() + ctx.settings.maxScheduleDays * DAY_MS) {
+      problems.push(`scheduled_at is more than ${ctx.settings.maxScheduleDays} days ahead; the ${ctx.settings.tier ?? 'current'} plan schedules up to ${ctx.settings.maxScheduleDays} days ahead (max_schedule_days)`);
+    }
     if (!input.socialAccountIds.length) problems.push('post_accounts must name at least one account when status is scheduled');
   }
   if (!input.body.trim() && !input.postContents.length) problems.push('body is required when post_contents is empty');

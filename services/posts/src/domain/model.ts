@@ -71,6 +71,8 @@ export interface PostEvent {
   status: string;
   reviewAction?: string | undefined;
   occurredAt: Date;
+  /** posts.post.terminal: the post was a dry run. */
+  dryRun?: boolean | undefined;
   /** posts.post.terminal: the outcome per target. */
   platforms?: Array<{ platform: string; platformStatus: string; platformPostId: string; platformError?: string | undefined }> | undefined;
 }

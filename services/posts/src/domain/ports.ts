@@ -60,6 +60,10 @@ export interface PublishJobs {
 
 export interface WorkspaceSettings {
   reviewRequired: boolean;
+  /** The workspace's plan (`starter`, `pro`, `team`…); absent when unknown. */
+  tier?: string | undefined;
+  /** How far ahead its plan lets posts be scheduled (the subscription's max_schedule_days); absent: no limit. */
+  maxScheduleDays?: number | undefined;
 }
 
 export interface TargetAccount {

@@ -91,7 +91,7 @@ export async function publishPost(deps: PostsDeps, workspaceId: number, postId: 
 
 export interface TargetResult {
   postAccountId: number;
-  platformStatus: 'posted' | 'failed';
+  platformStatus: 'posted' | 'failed' | 'dry_run';
   platformPostId?: string | undefined;
   permalink?: string | undefined;
   platformError?: string | undefined;
@@ -101,7 +101,9 @@ export interface TargetResult {
 /**
  * Records the publisher's outcome per target and ends the post: posted (every target published),
  * failed (none) or partial; announces it on posts.post.terminal. Recording the same outcome again
- * changes nothing.
+ * changes nothing. A dry-run post's targets end `dry_run` (preflight passed; no platform post id or
+ * permalink) or `failed`, and count as published for the post's status; a real post's never end
+ * `dry_run`, and a dry run's never `posted`.
  */
 export async function recordPublishResults(deps: PostsDeps, workspaceId: number, postId: number, results: TargetResult[]): Promise<Post> {
   const current = await getPost(deps, workspaceId, postId);
@@ -109,12 +111,15 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
   const byId = new Map(results.map((r) => [r.postAccountId, r]));
   const missing = current.postAccounts.filter((a) => !byId.has(a.id)).map((a) => a.id);
   if (missing.length) throw invalidParameters([`results are missing post_accounts ${missing.join(', ')}`]);
+  const wrong = results.filter((r) => r.platformStatus === (current.dryRun ? 'posted' : 'dry_run')).map((r) => r.postAccountId);
+  if (wrong.length) throw invalidParameters([`results for post_accounts ${wrong.join(', ')} are ${current.dryRun ? 'posted, but the post is a dry run' : 'dry_run, but the post is not a dry run'}`]);
   const now = deps.clock.now();
   const postAccounts = current.postAccounts.map((a) => {
     const r = byId.get(a.id)!;
-    return { ...a, platformStatus: r.platformStatus, platformPostId: r.platformPostId, permalink: r.permalink, platformError: r.platformError };
+    const dry = r.platformStatus === 'dry_run';
+    return { ...a, platformStatus: r.platformStatus, platformPostId: dry ? undefined : r.platformPostId, permalink: dry ? undefined : r.permalink, platformError: r.platformError };
   });
-  const posted = postAccounts.filter((a) => a.platformStatus === 'posted').length;
+  const posted = postAccounts.filter((a) => a.platformStatus === 'posted' || a.platformStatus === 'dry_run').length;
   const status = posted === postAccounts.length ? 'posted' : posted === 0 ? 'failed' : 'partial';
   const errors = postAccounts.filter((a) => a.platformError).map((a) => `${a.platform}: ${a.platformError}`);
   const next: Post = {
@@ -134,6 +139,7 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
     postId,
     status,
     occurredAt: now,
+    dryRun: current.dryRun,
     platforms: postAccounts.map((a) => ({ platform: a.platform, platformStatus: a.platformStatus, platformPostId: a.platformPostId ?? '', platformError: a.platformError })),
   });
   if (!saved) return getPost(deps, workspaceId, postId);

@@ -1,7 +1,7 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { notFound } from '@spa/errors';
 import { createClient } from '@spa/grpc';
-import type { Platform } from '@spa/vocabulary';
+import { MAX_SCHEDULE_DAYS, type Platform, type Tier } from '@spa/vocabulary';
 import type { AccountsPort } from '../domain/ports.js';
 
 /** The accounts service as the posts domain sees it, over gRPC. */
@@ -10,7 +10,8 @@ export function accountsPort(address: string): AccountsPort & { close(): void } 
   return {
     async workspaceSettings(workspaceId) {
       const { workspace } = await client.getWorkspace({ workspaceId });
-      return { reviewRequired: workspace?.reviewRequired ?? false };
+      const tier = workspace?.tier as Tier | undefined;
+      return { reviewRequired: workspace?.reviewRequired ?? false, tier, maxScheduleDays: tier ? MAX_SCHEDULE_DAYS[tier] : undefined };
     },
     async socialAccounts(workspaceId, ids) {
       const { socialAccounts } = await client.listSocialAccounts({ workspaceId, ids });

@@ -190,7 +190,7 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       const problems: string[] = [];
       const results = req.results.map((r, i) => ({
         postAccountId: r.postAccountId,
-        platformStatus: oneOf(['posted', 'failed'] as const, r.platformStatus, `results[${i}].platform_status`, problems),
+        platformStatus: oneOf(['posted', 'failed', 'dry_run'] as const, r.platformStatus, `results[${i}].platform_status`, problems),
         platformPostId: r.platformPostId,
         permalink: r.permalink,
         platformError: r.platformError,

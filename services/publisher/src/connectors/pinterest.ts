@@ -8,7 +8,20 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * title; its first URL the pin's link. Video pins (upload through `/v5/media`) are not supported here.
  * Metrics: lifetime summary of `/v5/pins/{id}/analytics` (analytics cover the last 90 days).
  */
-export function pinterestConnector(baseUrl = 'https://api.pinterest.com'): Connector {
+/** One of the account's boards, as GET /v5/boards lists it. */
+export interface PinterestBoard {
+  id: string;
+  name: string;
+  description: string | null;
+  privacy: string;
+}
+
+export interface PinterestConnector extends Connector {
+  /** Every board of the account (GET /v5/boards, followed through its bookmarks; at most 1000). */
+  boards(target: TargetAccount): Promise<PinterestBoard[]>;
+}
+
+export function pinterestConnector(baseUrl = 'https://api.pinterest.com'): PinterestConnector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
   const permalink = (id: string) => `https://www.pinterest.com/pin/${id}/`;
   const boardOf = (t: TargetAccount) => {
@@ -31,6 +44,19 @@ export function pinterestConnector(baseUrl = 'https://api.pinterest.com'): Conne
 
   return {
     platform: 'pinterest',
+
+    async boards(target: TargetAccount): Promise<PinterestBoard[]> {
+      const boards: PinterestBoard[] = [];
+      let bookmark: string | undefined;
+      do {
+        const query = new URLSearchParams({ page_size: '100', ...(bookmark ? { bookmark } : {}) });
+        const answer = await callPlatform(`${baseUrl}/v5/boards?${query}`, { headers: auth(target) });
+        const body = answer.body as { items?: Array<{ id: string; name: string; description?: string | null; privacy?: string }>; bookmark?: string | null };
+        for (const b of body.items ?? []) boards.push({ id: String(b.id), name: b.name, description: b.description ?? null, privacy: b.privacy ?? 'PUBLIC' });
+        bookmark = body.bookmark ?? undefined;
+      } while (bookmark && boards.length < 1000);
+      return boards;
+    },
 
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const part = parts[0];

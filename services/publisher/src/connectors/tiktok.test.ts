@@ -95,3 +95,57 @@ describe('TikTok connector against the Content Posting API stand-in', () => {
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, open_id: 'open-someone-else' } })).rejects.toMatchObject({ kind: 'auth' });
   });
 });
+
+/** An MP4 whose movie header says `seconds` long (timescale 1000), as a real file's moov/mvhd does. */
+function mp4Of(seconds: number, version: 0 | 1 = 0): Buffer {
+  const box = (type: string, payload: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(8 + payload.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, payload]);
+  };
+  const mvhd = Buffer.alloc(version === 1 ? 108 : 96);
+  mvhd[0] = version;
+  if (version === 1) {
+    mvhd.writeUInt32BE(1000, 20);
+    mvhd.writeBigUInt64BE(BigInt(seconds * 1000), 24);
+  } else {
+    mvhd.writeUInt32BE(1000, 12);
+    mvhd.writeUInt32BE(seconds * 1000, 16);
+  }
+  return Buffer.concat([box('ftyp', Buffer.from('isomiso2')), box('moov', box('mvhd', mvhd)), box('mdat', Buffer.alloc(64))]);
+}
+
+describe('TikTok creator info', () => {
+  const locked: TargetAccount = { ...target, username: 'locked_acme', credentials: { access_token: 'sandbox-locked_acme', privacy_level: 'SELF_ONLY' } };
+  const clip = (seconds: number, version: 0 | 1 = 0): MediaItem => ({ ...media('c.mp4', 'video'), read: async () => ({ bytes: mp4Of(seconds, version), contentType: 'video/mp4' }) });
+
+  it('answers the documented fields of creator_info/query', async () => {
+    expect(await connector().creatorInfo(locked)).toEqual({
+      creator_avatar_url: expect.stringContaining('locked_acme'),
+      creator_username: 'locked_acme',
+      creator_nickname: 'locked_acme (sandbox)',
+      privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+      comment_disabled: true,
+      duet_disabled: true,
+      stitch_disabled: true,
+      max_video_post_duration_sec: 15,
+    });
+  });
+
+  it("the creator's disabled comments, duets and stitches override the post's own choice; an open creator keeps it", async () => {
+    await connector().publish({ target: locked, parts: [{ ...video('open to all'), media: [clip(10)], options: { disable_comment: false } }] });
+    expect(sandbox.state.postsOf('tiktok', 'locked_acme')[0]?.details).toMatchObject({ post_info: { disable_comment: true, disable_duet: true, disable_stitch: true } });
+    await connector().publish({ target, parts: [{ ...video('no duets please'), media: [clip(10)], options: { disable_duet: true } }] });
+    expect(details()[0]).toMatchObject({ post_info: { disable_comment: false, disable_duet: true, disable_stitch: false } });
+  });
+
+  it('refuses a video longer than the creator may post before sending anything, in a publish and in a dry run alike', async () => {
+    const long = { target: locked, parts: [{ ...video('too long'), media: [clip(16, 1)] }] };
+    await expect(connector().publish(long)).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('16 s long; this creator may post at most 15 s') });
+    await expect(connector().preflight!(long)).rejects.toBeInstanceOf(ConnectorError);
+    expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
+    expect(sandbox.state.posts).toEqual([]);
+    await expect(connector().preflight!({ target: locked, parts: [{ ...video('short'), media: [clip(15)] }] })).resolves.toBeUndefined();
+  });
+});

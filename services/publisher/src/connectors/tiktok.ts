@@ -1,6 +1,33 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callPlatform, field, type CallOptions } from './http.js';
-import { ConnectorError, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { mp4DurationSeconds } from './mp4-duration.js';
+import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+/** TikTok's creator info (POST /v2/post/publish/creator_info/query/), as TikTok names it. */
+export interface TikTokCreatorInfo {
+  creator_avatar_url: string;
+  creator_username: string;
+  creator_nickname: string;
+  privacy_level_options: string[];
+  comment_disabled: boolean;
+  duet_disabled: boolean;
+  stitch_disabled: boolean;
+  max_video_post_duration_sec: number;
+}
+
+/** The interaction settings sent with a post: the post's own choice, unless the creator disabled it for every post. */
+export function interactionSettings(creator: TikTokCreatorInfo, part: ContentPart): { disable_comment: boolean; disable_duet: boolean; disable_stitch: boolean } {
+  const own = part.options ?? {};
+  return {
+    disable_comment: creator.comment_disabled || own.disable_comment === true,
+    disable_duet: creator.duet_disabled || own.disable_duet === true,
+    disable_stitch: creator.stitch_disabled || own.disable_stitch === true,
+  };
+}
+
+export interface TikTokConnector extends Connector {
+  creatorInfo(target: TargetAccount): Promise<TikTokCreatorInfo>;
+}
 
 /**
  * TikTok (Content Posting API v2, OAuth 2.0 bearer with `video.publish`, `video.list`, `user.info.basic`).
@@ -12,8 +39,11 @@ import { ConnectorError, type Connector, type PostMetrics, type Published, type 
  * PUBLISH_COMPLETE and `publicaly_available_post_id` (sic) gives the post id. A private post, or one still in
  * moderation when polling ends, has no public id: it is answered by its publish_id and the profile URL.
  * TikTok's API cannot delete posts: `delete` fails as `rejected`.
+ * Before every post (and in a dry run's preflight) the creator info is queried: comments, duets and stitches
+ * the creator disabled are disabled on the post whatever the post asked (`metadata.disable_comment` etc.), and a
+ * video longer than `max_video_post_duration_sec` (read from the MP4's movie header) is refused before sending.
  */
-export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number } = {}): Connector {
+export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number } = {}): TikTokConnector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
   const privacy = (t: TargetAccount) => t.credentials.privacy_level ?? 'SELF_ONLY';
 
@@ -25,13 +55,30 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
     return field<T>(answer.body, 'data');
   }
 
-  async function init(target: TargetAccount, body: string, media: PublishRequest['parts'][number]['media']): Promise<string> {
+  const creatorInfo = (target: TargetAccount) => api<TikTokCreatorInfo>(target, '/v2/post/publish/creator_info/query/', { method: 'POST', body: {} });
+
+  /** The creator's current settings, after checking the video's length against them (nothing is sent to TikTok's post endpoints). */
+  async function checkAgainstCreator(target: TargetAccount, part: ContentPart): Promise<TikTokCreatorInfo> {
+    const creator = await creatorInfo(target);
+    const video = part.media.find((m) => m.type === 'video');
+    if (video) {
+      const seconds = mp4DurationSeconds((await video.read()).bytes);
+      if (seconds !== undefined && seconds > creator.max_video_post_duration_sec) {
+        throw new ConnectorError('rejected', `tiktok: the video is ${Math.ceil(seconds)} s long; this creator may post at most ${creator.max_video_post_duration_sec} s`);
+      }
+    }
+    return creator;
+  }
+
+  async function init(target: TargetAccount, part: ContentPart, creator: TikTokCreatorInfo): Promise<string> {
+    const { body, media } = part;
+    const settings = interactionSettings(creator, part);
     const video = media.find((m) => m.type === 'video');
     const photos = media.filter((m) => m.type === 'image').map((m) => m.url);
     if (video) {
       const data = await api<{ publish_id: string }>(target, '/v2/post/publish/video/init/', {
         method: 'POST',
-        body: { post_info: { title: body, privacy_level: privacy(target) }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
+        body: { post_info: { title: body, privacy_level: privacy(target), ...settings }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
       });
       return data.publish_id;
     }
@@ -39,7 +86,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
     const data = await api<{ publish_id: string }>(target, '/v2/post/publish/content/init/', {
       method: 'POST',
       body: {
-        post_info: { title: (body.split('\n')[0] ?? '').slice(0, 90), description: body, privacy_level: privacy(target) },
+        post_info: { title: (body.split('\n')[0] ?? '').slice(0, 90), description: body, privacy_level: privacy(target), disable_comment: settings.disable_comment },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: photos },
         post_mode: 'DIRECT_POST',
         media_type: 'PHOTO',
@@ -77,7 +124,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const part = parts[0];
       if (!part) throw new Error('nothing to publish');
-      const publishId = await init(target, part.body, part.media);
+      const publishId = await init(target, part, await checkAgainstCreator(target, part));
       return published(target, await untilPublished(target, publishId), publishId);
     },
 
@@ -105,6 +152,12 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
       const v = data.videos?.[0];
       if (!v) throw new ConnectorError('rejected', `tiktok: video ${platformPostId} not found (private, or still in moderation)`);
       return { impressions: v.view_count ?? 0, likes: v.like_count ?? 0, replies: v.comment_count ?? 0, reposts: v.share_count ?? 0, clicks: 0 };
+    },
+
+    creatorInfo,
+
+    async preflight({ target, parts }: PublishRequest): Promise<void> {
+      if (parts[0]) await checkAgainstCreator(target, parts[0]);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

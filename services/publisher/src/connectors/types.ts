@@ -25,6 +25,8 @@ export interface ContentPart {
   poll?: { options: string[]; durationMinutes: number } | undefined;
   /** LinkedIn asset URN of an already-uploaded image, video or document. */
   assetUrn?: string | undefined;
+  /** Per-post interaction choices from the content's metadata (TikTok: `disable_comment`, `disable_duet`, `disable_stitch`). */
+  options?: { disable_comment?: boolean; disable_duet?: boolean; disable_stitch?: boolean } | undefined;
 }
 
 export interface MediaItem {
@@ -75,6 +77,11 @@ export interface Connector {
   fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics>;
   /** True when the credentials still work; ConnectorError kind `auth` otherwise. */
   validateCredentials(target: TargetAccount): Promise<boolean>;
+  /**
+   * Checks of this platform's own that `preflight` (connectors/preflight.ts) runs after the common
+   * ones, without creating anything on the platform (read-only calls only). Optional.
+   */
+  preflight?(request: PublishRequest): Promise<void>;
 }
 
 export type ConnectorErrorKind =

@@ -6,13 +6,16 @@ export interface PostToPublish {
   workspaceId: number;
   postId: number;
   status: string;
+  /** A dry run: every target goes through preflight and never through the platform's publishing call. */
+  dryRun: boolean;
   targets: Array<{ postAccountId: number; socialAccountId: number; platform: Platform; platformStatus?: string | undefined }>;
   partsFor(platform: Platform): ContentPart[];
 }
 
 export interface TargetOutcome {
   postAccountId: number;
-  platformStatus: 'posted' | 'failed';
+  /** `dry_run`: the target passed preflight and, being a dry run, was not published. */
+  platformStatus: 'posted' | 'failed' | 'dry_run';
   platformPostId?: string | undefined;
   permalink?: string | undefined;
   platformError?: string | undefined;
@@ -39,6 +42,7 @@ export interface Attempt {
   /** Absent while the attempt runs (or if its publisher died during it). */
   outcome?:
     | { kind: 'posted'; platformPostId: string; permalink: string }
+    | { kind: 'dry_run' }
     | { kind: 'failed'; error: string; final: boolean; disconnected: boolean; retryAfterMs?: number | undefined }
     | { kind: 'unknown'; error: string }
     | undefined;

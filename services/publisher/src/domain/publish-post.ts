@@ -24,7 +24,7 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     post.targets.map(async (target): Promise<TargetOutcome | null> => {
       const account = accounts.find((a) => a.socialAccountId === target.socialAccountId);
       if (!account) return { postAccountId: target.postAccountId, platformStatus: 'failed', platformError: 'the social account no longer exists', disconnected: false };
-      return publishTarget(deps, target.postAccountId, { target: account, parts: post.partsFor(target.platform) });
+      return publishTarget(deps, target.postAccountId, { target: account, parts: post.partsFor(target.platform) }, post.dryRun ? 'dry_run' : 'publish');
     }),
   );
   if (outcomes.some((o) => o === null)) return false;

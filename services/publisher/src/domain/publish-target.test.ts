@@ -107,3 +107,51 @@ describe('publishing one target (real attempt store, sandbox platforms)', () => 
     expect(sandbox.state.postsOf('twitter')).toHaveLength(0);
   });
 });
+
+describe('a dry run of one target (preflight only)', () => {
+  const image = (bytes: Buffer, contentType = 'image/png') => ({ r2Key: 'ws/1/a.png', type: 'image' as const, url: 'http://unused.invalid/a.png', read: async () => ({ bytes, contentType }) });
+  const creates = () => sandbox.state.requests.filter((r) => r.creates);
+
+  it('checks the credentials with the platform, reads the media, and sends nothing that publishes', async () => {
+    const read: string[] = [];
+    const req = request('twitter', 'only a rehearsal');
+    req.parts[0]!.media = [{ ...image(Buffer.alloc(1000)), read: async () => (read.push('a'), { bytes: Buffer.alloc(1000), contentType: 'image/png' }) }];
+    const outcome = await publishTarget(deps, nextTarget, req, 'dry_run');
+    expect(outcome).toEqual({ postAccountId: nextTarget, platformStatus: 'dry_run', disconnected: false });
+    expect(read).toEqual(['a']);
+    expect(sandbox.state.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /twitter/2/users/me']);
+    expect(creates()).toEqual([]);
+    expect(sandbox.state.posts).toEqual([]);
+    expect(sandbox.state.media.size).toBe(0);
+    // Done once: asking again answers the recorded outcome without another check.
+    expect(await publishTarget(deps, nextTarget, req, 'dry_run')).toMatchObject({ platformStatus: 'dry_run' });
+    expect(sandbox.state.requests).toHaveLength(1);
+  });
+
+  it('refuses media over the platform limit or of a type it does not take, and text that does not fit, naming each', async () => {
+    const req = request('twitter', 'x'.repeat(281));
+    req.parts[0]!.media = [image(Buffer.alloc(5_000_001)), image(Buffer.alloc(10), 'image/tiff')];
+    const outcome = await publishTarget(deps, nextTarget, req, 'dry_run');
+    expect(outcome?.platformStatus).toBe('failed');
+    expect(outcome?.platformError).toContain('post_contents[0].body is 281 characters on twitter');
+    expect(outcome?.platformError).toContain('5000001 bytes');
+    expect(outcome?.platformError).toContain('image/tiff');
+    expect(creates()).toEqual([]);
+    expect(await deps.attempts.attempts(nextTarget)).toHaveLength(1); // a refusal is final
+  });
+
+  it('a refused token fails the target and disconnects the account, as a real publish would', async () => {
+    const req = request('telegram', 'bad token');
+    req.target = { ...req.target, credentials: { ...req.target.credentials, access_token: 'revoked' } };
+    const outcome = await publishTarget(deps, nextTarget, req, 'dry_run');
+    expect(outcome).toMatchObject({ platformStatus: 'failed', disconnected: true });
+    expect(creates()).toEqual([]);
+  });
+
+  it('a dry run whose publisher died mid-check is checked again, never reconciled with the platform', async () => {
+    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date(now - 120_000) });
+    const outcome = await publishTarget(deps, nextTarget, request('telegram', 'no reconcile'), 'dry_run');
+    expect(outcome?.platformStatus).toBe('dry_run');
+    expect(creates()).toEqual([]);
+  });
+});

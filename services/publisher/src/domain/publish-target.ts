@@ -1,3 +1,4 @@
+import { preflight } from '../connectors/preflight.js';
 import { ConnectorError, type PublishRequest } from '../connectors/types.js';
 import type { Attempt, PublisherDeps, TargetOutcome } from './ports.js';
 
@@ -23,6 +24,7 @@ function outcomeOf(err: unknown): Outcome {
 }
 
 function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
+  if (outcome.kind === 'dry_run') return { postAccountId, platformStatus: 'dry_run', disconnected: false };
   if (outcome.kind === 'posted') return { postAccountId, platformStatus: 'posted', platformPostId: outcome.platformPostId, permalink: outcome.permalink, disconnected: false };
   return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected: outcome.kind === 'failed' && outcome.disconnected };
 }
@@ -33,23 +35,27 @@ function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
  * died mid-call) is reconciled with the platform, and if the post is there it counts as published.
  * Transient failures and rate limits are retried (honouring the platform's hint, capped at 30 s)
  * up to `maxAttempts`; auth failures and refusals are final.
+ *
+ * `dry_run` mode runs the connector's preflight (credentials, media, text) in place of its publish:
+ * the same attempts, retries and final refusals, but nothing is ever sent to the platform's
+ * publishing call, so there is nothing to reconcile either.
  */
-export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest): Promise<TargetOutcome | null> {
+export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest, mode: 'publish' | 'dry_run' = 'publish'): Promise<TargetOutcome | null> {
   const connector = deps.connectors[request.target.platform];
   if (!connector) return { postAccountId, platformStatus: 'failed', platformError: `publishing to ${request.target.platform} is not supported yet`, disconnected: false };
   for (;;) {
     const attempts = await deps.attempts.attempts(postAccountId);
     const last = attempts.at(-1);
-    if (last?.outcome?.kind === 'posted' || (last?.outcome?.kind === 'failed' && last.outcome.final)) return toResult(postAccountId, last.outcome);
+    if (last?.outcome?.kind === 'posted' || last?.outcome?.kind === 'dry_run' || (last?.outcome?.kind === 'failed' && last.outcome.final)) return toResult(postAccountId, last.outcome);
     if (last && !last.outcome && deps.clock.now().getTime() - (last.aliveAt ?? last.startedAt).getTime() < deps.attemptLeaseMs) {
       return null; // Another publisher is on it right now: leave the job to it.
     }
-    if (last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
+    if (mode === 'publish' && last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
       const error = 'the platform did not answer and offers no way to check whether the post was made; not retried, so it is never posted twice';
       if (!last.outcome) await deps.attempts.record(postAccountId, last.n, { kind: 'failed', error, final: true, disconnected: false });
       return { postAccountId, platformStatus: 'failed', platformError: error, disconnected: false };
     }
-    if (last && last.outcome?.kind !== 'failed') {
+    if (mode === 'publish' && last && last.outcome?.kind !== 'failed') {
       // Unknown outcome (no answer, or a publisher died during the call): look before trying again.
       const found = await connector.findPublished(request, new Date(last.startedAt.getTime() - 60_000)).catch(() => undefined);
       if (found === undefined) return null; // Could not look now: the job is retried later.
@@ -76,9 +82,16 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     const renew = setInterval(() => {
       touching = deps.attempts.touch(postAccountId, attempt.n, deps.clock.now()).catch(() => undefined);
     }, Math.max(deps.attemptLeaseMs / 4, 250));
-    const outcome = await connector
-      .publish(request)
-      .then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }), outcomeOf)
+    const call: Promise<Outcome> =
+      mode === 'dry_run'
+        ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
+        : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
+    const outcome = await call
+      .catch((err: unknown): Outcome => {
+        const o = outcomeOf(err);
+        // A preflight sent nothing that could have been published: an unanswered check is just retried.
+        return mode === 'dry_run' && o.kind === 'unknown' ? { kind: 'failed', error: o.error, final: false, disconnected: false } : o;
+      })
       .finally(() => clearInterval(renew));
     await touching; // never let a late renewal land after (and over) the outcome
     await deps.attempts.record(postAccountId, attempt.n, outcome);

@@ -25,6 +25,7 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
     workspaceId,
     postId: post.id,
     status: post.status,
+    dryRun: post.dryRun,
     targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
     partsFor: (platform) =>
       post.postContents
@@ -35,6 +36,9 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
             media?: Array<{ r2_key: string; type: MediaItem['type'] }>;
             poll?: { options: string[]; duration_minutes?: number };
             asset_urn?: string;
+            disable_comment?: boolean;
+            disable_duet?: boolean;
+            disable_stitch?: boolean;
           };
           return {
             body: c.body,
@@ -44,6 +48,7 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
             media: (metadata.media ?? []).map((m) => mediaItem(mediaBaseUrl, m.r2_key, m.type)),
             poll: metadata.poll ? { options: metadata.poll.options, durationMinutes: metadata.poll.duration_minutes ?? 1440 } : undefined,
             assetUrn: metadata.asset_urn,
+            options: { disable_comment: metadata.disable_comment, disable_duet: metadata.disable_duet, disable_stitch: metadata.disable_stitch },
           };
         }),
   };

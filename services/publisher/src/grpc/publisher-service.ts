@@ -1,6 +1,7 @@
 import { LinkedInAssetKind, PublisherServiceService, type UploadLinkedInAssetRequest } from '@spa/contracts/publisher/v1/publisher';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
+import { pinterestBoards, tiktokCreatorInfo, type AccountLookupsDeps } from '../domain/account-lookups.js';
 import { uploadLinkedInAsset, type UploadLinkedInAssetDeps } from '../domain/upload-linkedin-asset.js';
 
 const KINDS: Partial<Record<LinkedInAssetKind, 'image' | 'video'>> = {
@@ -24,7 +25,7 @@ async function* bytesOf(first: UploadLinkedInAssetRequest, rest: AsyncIterator<U
 }
 
 /** publisher.v1.PublisherService: platform actions for one connected account, outside publishing jobs. */
-export function publisherService(deps: UploadLinkedInAssetDeps): ServiceBinding {
+export function publisherService(deps: UploadLinkedInAssetDeps & AccountLookupsDeps): ServiceBinding {
   return bindService('publisher.v1.PublisherService', PublisherServiceService, {
     uploadLinkedInAsset: async (requests) => {
       const messages = requests[Symbol.asyncIterator]();
@@ -41,5 +42,21 @@ export function publisherService(deps: UploadLinkedInAssetDeps): ServiceBinding 
         bytes: bytesOf(header, messages),
       });
     },
+    getTikTokCreatorInfo: async (req) => {
+      const c = await tiktokCreatorInfo(deps, req.workspaceId, req.socialAccountId);
+      return {
+        nickname: c.creator_nickname,
+        username: c.creator_username,
+        avatarUrl: c.creator_avatar_url,
+        privacyLevelOptions: c.privacy_level_options,
+        commentDisabled: c.comment_disabled,
+        duetDisabled: c.duet_disabled,
+        stitchDisabled: c.stitch_disabled,
+        maxVideoPostDurationSec: c.max_video_post_duration_sec,
+      };
+    },
+    listPinterestBoards: async (req) => ({
+      boards: (await pinterestBoards(deps, req.workspaceId, req.socialAccountId)).map((b) => ({ id: b.id, name: b.name, description: b.description ?? undefined, privacy: b.privacy })),
+    }),
   });
 }

@@ -184,6 +184,7 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
           { platform: 'twitter', platform_status: 'posted', platform_post_id: '123', platform_error: null },
           { platform: 'linkedin', platform_status: 'error', platform_post_id: '', platform_error: 'token expired' },
         ],
+        dry_run: false,
       },
     });
     expect(hits[0]!.headers['x-service-event-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

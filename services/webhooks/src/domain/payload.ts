@@ -16,6 +16,8 @@ export interface PostTerminalEvent {
   status: string;
   occurredAt: Date;
   platforms: PlatformResult[];
+  /** The post was a dry run (its targets are `dry_run`, published nowhere). */
+  dryRun?: boolean | undefined;
 }
 
 const EVENT_OF_STATUS: Record<string, PostEventKind> = { posted: 'post.published', failed: 'post.failed', partial: 'post.partial_failure' };
@@ -25,7 +27,7 @@ export function eventKindOf(status: string): PostEventKind | undefined {
 }
 
 /** The public JSON body, exactly as in the contract (snake_case, platform_error null when absent). */
-export function payloadJson(id: string, event: EventKind, postId: number, occurredAt: Date, status: string, platforms: PlatformResult[]): string {
+export function payloadJson(id: string, event: EventKind, postId: number, occurredAt: Date, status: string, platforms: PlatformResult[], dryRun = false): string {
   return JSON.stringify({
     id,
     event,
@@ -36,9 +38,11 @@ export function payloadJson(id: string, event: EventKind, postId: number, occurr
       platforms: platforms.map((p) => ({
         platform: p.platform,
         platform_status: p.platformStatus,
-        platform_post_id: p.platformPostId,
+        // A dry run's targets have no post on the platform.
+        platform_post_id: p.platformStatus === 'dry_run' ? null : p.platformPostId,
         platform_error: p.platformError ?? null,
       })),
+      dry_run: dryRun,
     },
   });
 }

@@ -33,7 +33,7 @@ export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminal
   let created = 0;
   for (const webhook of webhooks) {
     const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) =>
-      payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms),
+      payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun),
     );
     if (await deps.store.insertDelivery(delivery)) created++;
   }

@@ -17,6 +17,7 @@ export function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>)
     postId: e.postId,
     status: e.status,
     occurredAt: new Date(e.occurredAt),
+    dryRun: e.dryRun ?? false,
     platforms: e.platforms.map((p) => ({ platform: p.platform, platformStatus: p.platformStatus, platformPostId: p.platformPostId, platformError: p.platformError })),
   };
 }

@@ -4,7 +4,8 @@ import type { SandboxPost } from '../state.js';
 /**
  * Pinterest API v5: POST /v5/pins (board_id, title, description, link, media_source image_url |
  * multiple_image_urls), GET /v5/boards/:board_id/pins, DELETE /v5/pins/:id, GET /v5/pins/:id/analytics
- * (start_date, end_date, metric_types → all.summary_metrics), GET /v5/user_account.
+ * (start_date, end_date, metric_types → all.summary_metrics), GET /v5/user_account, GET /v5/boards (three boards per
+ * account, `page_size` and `bookmark` paging).
  * Errors are `{code, message}`.
  */
 const error = (status: number, code: number, message: string): SandboxResponse => ({ status, body: { code, message } });
@@ -80,6 +81,23 @@ export const pinterest: SandboxPlatform = {
         if (Date.parse(start) < Date.now() - 91 * 86_400_000) return error(400, 1, 'Invalid parameters: start_date is more than 90 days ago.');
         const summary = Object.fromEntries(types.split(',').filter((t) => t in SUMMARY).map((t) => [t, SUMMARY[t]]));
         return { status: 200, body: { all: { daily_metrics: [], summary_metrics: summary, lifetime_metrics: summary } } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v5/boards',
+      handle: (req) => {
+        const all = ['Ideas', 'Recipes', 'Travel'].map((name, i) => ({
+          id: `${req.account}-board-${i + 1}`,
+          name,
+          description: i === 0 ? `${req.account}'s ideas` : null,
+          privacy: i === 2 ? 'SECRET' : 'PUBLIC',
+          owner: { username: req.account },
+        }));
+        const size = Math.min(Math.max(Number(req.query.get('page_size') ?? 25), 1), 250);
+        const start = Number(req.query.get('bookmark') ?? 0);
+        const items = all.slice(start, start + size);
+        return { status: 200, body: { items, bookmark: start + size < all.length ? String(start + size) : null } };
       },
     },
     {

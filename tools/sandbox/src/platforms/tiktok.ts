@@ -8,7 +8,8 @@ import type { SandboxPost } from '../state.js';
  * (PROCESSING_DOWNLOAD once, then PUBLISH_COMPLETE with `publicaly_available_post_id` — empty for SELF_ONLY —
  * or FAILED when the video URL is not MP4/MOV/WebM; ids are sent as strings — the docs type them int64, which JSON
  * numbers cannot carry exactly), POST /v2/video/list/, POST /v2/video/query/,
- * GET /v2/user/info/. Every answer carries `error: {code, message, log_id}` (`ok` on success).
+ * GET /v2/user/info/, POST /v2/post/publish/creator_info/query/ (an account whose name contains `locked` has
+ * comments, duets and stitches disabled and a 15 s video limit; others none disabled and 600 s). Every answer carries `error: {code, message, log_id}` (`ok` on success).
  */
 const PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 const logId = () => `2026${Date.now()}${Math.floor(Math.random() * 1e6)}`;
@@ -113,6 +114,23 @@ export const tiktok: SandboxPlatform = {
         if (!ids.length || ids.length > 20) return invalid('filters.video_ids must have 1 to 20 ids');
         const videos = state.postsOf('tiktok', req.account).filter((p) => ids.includes(p.id)).map((p) => video(p, fields));
         return ok({ videos, cursor: 0, has_more: false });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/post/publish/creator_info/query/',
+      handle: (req) => {
+        const locked = (req.account ?? '').includes('locked');
+        return ok({
+          creator_avatar_url: `https://p16-sign.tiktokcdn.com/avatar/${req.account}.jpeg`,
+          creator_username: req.account,
+          creator_nickname: `${req.account} (sandbox)`,
+          privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+          comment_disabled: locked,
+          duet_disabled: locked,
+          stitch_disabled: locked,
+          max_video_post_duration_sec: locked ? 15 : 600,
+        });
       },
     },
     {
