@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SandboxOAuth } from './oauth/store.js';
 
 /** A post as a sandbox platform stored it. */
 export interface SandboxPost {
@@ -19,6 +20,8 @@ export class SandboxState {
   readonly posts: SandboxPost[] = [];
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
+  /** The platforms' authorization servers: codes, issued tokens, refreshes. */
+  readonly oauth = new SandboxOAuth();
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
 
@@ -71,5 +74,6 @@ export class SandboxState {
     this.media.clear();
     this.faults.length = 0;
     this.latencyMs = 0;
+    this.oauth.reset();
   }
 }

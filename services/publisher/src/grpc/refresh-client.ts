@@ -1,0 +1,15 @@
+import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { createClient } from '@spa/grpc';
+import type { RefreshCredentials } from '../connectors/refresh-on-401.js';
+
+/** The accounts service's RefreshSocialAccount (waits up to 10 s there for a refresh another replica runs). */
+export function refreshPort(address: string): { refresh: RefreshCredentials; close(): void } {
+  const client = createClient(AccountsServiceClient, address, { deadlineMs: 20_000 });
+  return {
+    refresh: async (socialAccountId) => {
+      const r = await client.refreshSocialAccount({ socialAccountId });
+      return { credentials: r.account?.credentials, disconnected: r.disconnected, reason: r.reason };
+    },
+    close: () => client.close(),
+  };
+}
