@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  // The refresh job runs every 300 ms and renews tokens expiring within a minute.
+  stack = await startStack({ publishing: true, accountsEnv: { TOKEN_REFRESH_INTERVAL_MS: '300', TOKEN_REFRESH_AHEAD_MS: '60000' } });
   ws = await createWorkspace(stack);
 }, 120_000);
 afterAll(async () => {
@@ -35,6 +36,9 @@ async function callback(url: string) {
   const answer = await fetch(url, { redirect: 'manual' });
   return { status: answer.status, html: await answer.text() };
 }
+
+const refreshesOf = async (platform: string, user: string) =>
+  ((await sandbox('/_sandbox/oauth/refreshes')).json.refreshes as Array<{ platform: string; account: string }>).filter((r) => r.platform === platform && r.account === user).length;
 
 async function connect(platform: string, user: string): Promise<number> {
   const { callbackUrl } = await authorize(await connectUrl(platform), { sandbox_user: user });
@@ -77,12 +81,23 @@ describe('connect → list → publish → token expires → refreshed → publi
     expect(social_account.username).toBeTruthy();
     const first = await publish(id, `hello from ${platform} 1`);
     expect(first.status, JSON.stringify(first.post_accounts)).toBe('posted');
-    if (OAUTH_PLATFORMS[platform as 'twitter']!.refresh !== 'none') {
+    const style = OAUTH_PLATFORMS[platform as 'twitter']!.refresh;
+    if (style === 'long_lived_exchange') {
+      // Graph tokens cannot be renewed once expired: the background job renews them before (token_expires_at within the minute ahead).
+      await sandbox('/_sandbox/oauth/ttl', { seconds: 30 });
+      const soon = await connect(platform, `${user}_soon`);
+      await sandbox('/_sandbox/oauth/ttl', { seconds: 3600 });
+      await expect.poll(() => refreshesOf(platform, `${user}_soon`), { timeout: 15_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(async () => Date.parse((await call(`/social_accounts/${soon}`)).json.social_account.token_expires_at) - Date.now(), { timeout: 5_000 }).toBeGreaterThan(60_000);
+      // The tokens it replaced expire: publishing goes on with the renewed one (Facebook: with the page token).
+      await sandbox('/_sandbox/oauth/expire', { platform, keep_newest: true });
+      const second = await publish(soon, `hello from ${platform} 2`);
+      expect(second.status, JSON.stringify(second.post_accounts)).toBe('posted');
+    } else if (style !== 'none') {
       await sandbox('/_sandbox/oauth/expire', { platform });
       const second = await publish(id, `hello from ${platform} 2`);
       expect(second.status, JSON.stringify(second.post_accounts)).toBe('posted');
-      const refreshes = (await sandbox('/_sandbox/oauth/refreshes')).json.refreshes as Array<{ platform: string; account: string }>;
-      expect(refreshes.filter((r) => r.platform === platform && r.account === user).length).toBeGreaterThanOrEqual(1);
+      expect(await refreshesOf(platform, user)).toBeGreaterThanOrEqual(1);
     }
   });
 
@@ -148,8 +163,8 @@ describe('bad callbacks connect nothing and say why', () => {
 describe('reconnect and refresh failures', () => {
   it('reconnecting keeps the id, clears disconnected, and never stores an empty refresh token over a good one', async () => {
     const id = await connect('linkedin', 'again_user');
-    await stack.admin(['account', 'disconnect', '--workspace', String(ws.workspaceId), '--account', String(id)]).catch(() => undefined);
-    await stack.accounts.disconnectSocialAccount({ workspaceId: ws.workspaceId, socialAccountId: id });
+    // As the publisher does when a token is refused: the account is marked disconnected, its credentials kept.
+    await stack.accounts.markDisconnected({ workspaceId: ws.workspaceId, socialAccountId: id });
     expect((await call(`/social_accounts/${id}`)).json.social_account.disconnected).toBe(true);
     // LinkedIn's refresh tokens are reusable: the sandbox gives none on the second consent.
     expect(await connect('linkedin', 'again_user')).toBe(id);
@@ -191,9 +206,9 @@ describe('reconnect and refresh failures', () => {
     const id = await connect('twitter', 'race_user');
     await sandbox('/_sandbox/oauth/expire', { platform: 'twitter' });
     const refreshesBefore = ((await sandbox('/_sandbox/oauth/refreshes')).json.refreshes as Array<{ account: string }>).filter((r) => r.account === 'race_user').length;
-    const answers = await Promise.all(Array.from({ length: 6 }, () => stack.accounts.refreshSocialAccount({ socialAccountId: id })));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => stack.accounts.refreshSocialAccount({ socialAccountId: id, refusedTokenSha256: '' })));
     const refreshes = ((await sandbox('/_sandbox/oauth/refreshes')).json.refreshes as Array<{ account: string }>).filter((r) => r.account === 'race_user').length;
-    expect(refreshes - refreshesBefore).toBe(1);
+    expect(refreshes - refreshesBefore, JSON.stringify(answers.map((a) => [a.disconnected, a.reason]))).toBe(1);
     const tokens = new Set(answers.map((a) => a.account?.credentials.access_token));
     expect(tokens.size).toBe(1);
     expect(answers.every((a) => !a.disconnected)).toBe(true);
@@ -206,9 +221,27 @@ describe('no token in any API answer or process log', () => {
     const id = await connect('twitter', 'secret_user');
     const list = (await call('/social_accounts')).text + (await call(`/social_accounts/${id}`)).text;
     expect(list).not.toMatch(/sbx_(at|rt|code)_/);
+    expect(list).not.toMatch(/access_token|refresh_token/);
     const dir = process.env.TEST_PROCESS_LOG_DIR;
     const logs = stack.processes.map((p) => p.output()).join('\n') + (dir ? (await Promise.all((await readdir(dir)).map((f) => readFile(path.join(dir, f), 'utf8').catch(() => '')))).join('\n') : '');
     expect(logs).not.toMatch(/sbx_(at|rt)_/);
     expect(logs).not.toContain('sandbox-secret');
   });
 });
+
+describe('disconnecting', () => {
+  it('revokes at the platform, deletes the credentials, and a scheduled post then fails with a clear error', async () => {
+    const id = await connect('twitter', 'leaving_user');
+    const { revokedAtPlatform } = await stack.accounts.disconnectSocialAccount({ workspaceId: ws.workspaceId, socialAccountId: id });
+    expect(revokedAtPlatform).toBe(true);
+    const account = (await call(`/social_accounts/${id}`)).json.social_account;
+    expect(account).toMatchObject({ disconnected: true, token_expires_at: null });
+    const failed = await publish(id, 'after disconnect');
+    expect(failed.status).toBe('failed');
+    expect(String(failed.post_accounts[0]?.platform_error)).toContain('reconnect');
+    expect(await sandboxPostsOf('twitter', 'leaving_user')).toHaveLength(0);
+  });
+});
+
+const sandboxPostsOf = async (platform: string, account: string) =>
+  ((await sandbox(`/_sandbox/posts?platform=${platform}`)).json.posts as Array<{ account: string }>).filter((p) => p.account === account);

@@ -126,14 +126,16 @@ async function handle(route: Route, req: SandboxRequest, state: SandboxState): P
 }
 
 /**
- * OAuth controls: `POST /_sandbox/oauth/expire {platform?}` expires live access tokens now;
+ * OAuth controls: `POST /_sandbox/oauth/expire {platform?, keep_newest?}` expires live expiring access tokens now (all but each account's newest);
  * `POST /_sandbox/oauth/refuse {platform, answer: invalid_grant|checkpoint|server_error|rate_limited, times}`
  * refuses the next refreshes; `POST /_sandbox/oauth/ttl {seconds}` sets new access tokens' lifetime;
  * `GET /_sandbox/oauth/refreshes` lists the refreshes honoured.
  */
 function oauthControl(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse | undefined {
-  const b = (body ?? {}) as { platform?: string; answer?: RefreshRefusal; times?: number; seconds?: number };
-  if (method === 'POST' && url.pathname === '/_sandbox/oauth/expire') return { status: 200, body: { expired: state.oauth.expire(b.platform) } };
+  const b = (body ?? {}) as { platform?: string; answer?: RefreshRefusal; times?: number; seconds?: number; keep_newest?: boolean };
+  if (method === 'POST' && url.pathname === '/_sandbox/oauth/expire') {
+    return { status: 200, body: { expired: state.oauth.expire(b.platform, b.keep_newest === true) } };
+  }
   if (method === 'POST' && url.pathname === '/_sandbox/oauth/refuse' && b.platform && b.answer) {
     state.oauth.addRefusal(b.platform, b.answer, b.times ?? 1);
     return { status: 204 };

@@ -38,8 +38,8 @@ export function connectHandlers(deps: ConnectDeps) {
       return { socialAccountId: r.socialAccountId, workspaceId: r.workspaceId, platform: r.platform, username: r.username, displayName: r.displayName, reconnected: r.reconnected };
     },
     disconnectSocialAccount: async (req: { workspaceId: number; socialAccountId: number }) => disconnectAccount(deps, req.workspaceId, req.socialAccountId),
-    refreshSocialAccount: async (req: { socialAccountId: number }) => {
-      const outcome = await refreshAccount(deps, req.socialAccountId, { force: true, waitMs: 10_000 });
+    refreshSocialAccount: async (req: { socialAccountId: number; refusedTokenSha256: string }) => {
+      const outcome = await refreshAccount(deps, req.socialAccountId, { force: true, waitMs: 10_000, refusedTokenSha256: req.refusedTokenSha256 || undefined });
       switch (outcome.kind) {
         case 'refreshed':
         case 'fresh':

@@ -2,7 +2,7 @@ import type { Platform } from '@spa/vocabulary';
 import { ConnectorError, type Connector, type PublishRequest, type TargetAccount } from './types.js';
 
 /** Asks the accounts service to refresh an account's token (single-flight there); fresh credentials, or why not. */
-export type RefreshCredentials = (socialAccountId: number) => Promise<{ credentials?: Record<string, string> | undefined; disconnected: boolean; reason: string }>;
+export type RefreshCredentials = (socialAccountId: number, refusedAccessToken: string) => Promise<{ credentials?: Record<string, string> | undefined; disconnected: boolean; reason: string }>;
 
 /**
  * Wraps every connector so that a publish refused with 401 (ConnectorError `auth`) refreshes the
@@ -20,7 +20,7 @@ export function withRefreshOn401(connectors: Partial<Record<Platform, Connector>
         return await connector.publish(request);
       } catch (err) {
         if (!(err instanceof ConnectorError) || err.kind !== 'auth') throw err;
-        const answer = await refresh(request.target.socialAccountId).catch((e: unknown) => {
+        const answer = await refresh(request.target.socialAccountId, request.target.credentials.access_token ?? '').catch((e: unknown) => {
           throw new ConnectorError('transient', `the token was refused and could not be refreshed now: ${(e as Error).message}`);
         });
         if (answer.disconnected) throw new ConnectorError('auth', answer.reason);

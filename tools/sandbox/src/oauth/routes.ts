@@ -127,7 +127,9 @@ function tokenRoute(facts: OAuthPlatformFacts): Route {
         const r = state.oauth.redeem(f.code ?? '', client.id, f.redirect_uri ?? '', f.code_verifier);
         if (!r.ok) return grantError(facts, r.reason);
         if (r.platform !== facts.platform) return grantError(facts, 'code issued for another platform');
-        return { status: 200, body: tokens(state, facts, r.account, r.grant) };
+        // Like Google: a refresh token that stays valid is only given on the account's first consent.
+        const again = facts.refresh === 'reusable' && !state.oauth.firstConsent(facts.platform, r.account);
+        return { status: 200, body: tokens(state, facts, r.account, r.grant, again ? 'kept' : undefined) };
       }
       if (f.grant_type === 'refresh_token') {
         const refusal = state.oauth.takeRefusal(facts.platform);
@@ -155,7 +157,7 @@ function longLived(state: SandboxState, facts: OAuthPlatformFacts, token: string
 function longLivedRoutes(facts: OAuthPlatformFacts): Route[] {
   const ll = facts.longLived;
   if (!ll) return [];
-  const paths = [...new Set([pathOf(ll.exchangeUrl), pathOf(ll.refreshUrl)])].filter((p) => p !== pathOf(facts.tokenUrl));
+  const paths = [...new Set([pathOf(ll.exchangeUrl), pathOf(ll.refreshUrl)])];
   return paths.map((path) => ({
     method: 'GET',
     path,

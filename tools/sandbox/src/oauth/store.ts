@@ -17,6 +17,7 @@ interface Token {
   account: string;
   kind: 'access' | 'refresh';
   expiresAt: number | undefined;
+  issuedAt: number;
   alive: boolean;
 }
 
@@ -31,6 +32,15 @@ export class SandboxOAuth {
   /** Token requests refused on purpose: the next `times` refreshes of `platform` get `answer`. */
   readonly refusals: Array<{ platform: string; answer: RefreshRefusal; remaining: number }> = [];
   accessTtlSeconds = 3600;
+  readonly consented = new Set<string>();
+
+  /** True the first time an account of `platform` authorizes the app. */
+  firstConsent(platform: string, account: string): boolean {
+    const key = `${platform}:${account}`;
+    if (this.consented.has(key)) return false;
+    this.consented.add(key);
+    return true;
+  }
 
   issueCode(c: Omit<Code, 'expiresAt' | 'used' | 'issued'>): string {
     const code = `sbx_code_${randomBytes(12).toString('base64url')}`;
@@ -59,7 +69,7 @@ export class SandboxOAuth {
 
   issue(platform: string, account: string, kind: 'access' | 'refresh', ttlSeconds?: number, grant?: { issued: string[] }): string {
     const token = `sbx_${kind === 'access' ? 'at' : 'rt'}_${randomBytes(18).toString('base64url')}`;
-    this.tokens.set(token, { platform, account, kind, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : undefined, alive: true });
+    this.tokens.set(token, { platform, account, kind, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : undefined, issuedAt: Date.now(), alive: true });
     grant?.issued.push(token);
     return token;
   }
@@ -100,11 +110,17 @@ export class SandboxOAuth {
     for (const t of this.tokens.values()) if (t.platform === platform && t.account === account) t.alive = false;
   }
 
-  /** Makes every access token (of `platform`, or all) expire now. */
-  expire(platform?: string): number {
+  /** Makes every expiring access token (of `platform`, or all; but each account's newest with `keepNewest`) expire now; tokens that never expire (page tokens) stay. */
+  expire(platform?: string, keepNewest = false): number {
     let n = 0;
+    const newest = new Map<string, Token>();
     for (const t of this.tokens.values()) {
-      if (t.kind === 'access' && t.alive && (!platform || t.platform === platform)) {
+      const key = `${t.platform}:${t.account}`;
+      if (t.kind === 'access' && (newest.get(key)?.issuedAt ?? -1) <= t.issuedAt) newest.set(key, t);
+    }
+    for (const t of this.tokens.values()) {
+      if (keepNewest && newest.get(`${t.platform}:${t.account}`) === t) continue;
+      if (t.kind === 'access' && t.alive && t.expiresAt !== undefined && (!platform || t.platform === platform)) {
         t.expiresAt = Date.now() - 1;
         n += 1;
       }
@@ -128,6 +144,7 @@ export class SandboxOAuth {
     this.tokens.clear();
     this.refreshes.length = 0;
     this.refusals.length = 0;
+    this.consented.clear();
     this.accessTtlSeconds = 3600;
   }
 }

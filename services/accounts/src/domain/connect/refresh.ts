@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OAUTH_PLATFORMS } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import type { SocialAccount } from '../model.js';
@@ -23,11 +24,12 @@ function reasonOf(platform: string, err: PlatformAuthError): string {
  * Refreshes one account's token, single-flight across replicas: the work runs under the account's
  * credential lease (claimed by unique insert), and re-reads the account once it holds it, so a
  * refresh that another replica just made is used rather than repeated (rotating refresh tokens die
- * on first use). `force` (a 401 at publish time) refreshes unless a refresh happened in the last 30 s.
+ * on first use). `force` (a 401 at publish time) refreshes while the refused token is still the stored
+ * one (or, without it, unless a refresh happened in the last 30 s).
  * Only the platform's invalid-grant or checkpoint answer disconnects (once, with the reason); any
  * other failure is logged and retried on the next run.
  */
-export async function refreshAccount(deps: ConnectDeps, socialAccountId: number, opts: { force: boolean; waitMs: number }): Promise<RefreshOutcome> {
+export async function refreshAccount(deps: ConnectDeps, socialAccountId: number, opts: { force: boolean; waitMs: number; refusedTokenSha256?: string }): Promise<RefreshOutcome> {
   const result = await withLease(deps, socialAccountId, opts.waitMs, async (): Promise<RefreshOutcome> => {
     const account = await deps.connections.findAccount(socialAccountId);
     if (!account) return { kind: 'failed', error: 'no such account' };
@@ -36,7 +38,8 @@ export async function refreshAccount(deps: ConnectDeps, socialAccountId: number,
     const now = deps.clock.now().getTime();
     const due = account.tokenExpiresAt !== undefined && account.tokenExpiresAt.getTime() - now <= deps.connectConfig.refreshAheadMs;
     const recently = account.lastRefreshAt !== undefined && now - account.lastRefreshAt.getTime() < 30_000;
-    if (!(opts.force ? !recently : due)) return { kind: 'fresh', account, credentials };
+    const stillRefused = opts.refusedTokenSha256 ? createHash('sha256').update(credentials.access_token ?? '').digest('hex') === opts.refusedTokenSha256 : !recently;
+    if (!(opts.force ? stillRefused : due)) return { kind: 'fresh', account, credentials };
     const platform = account.platform as Platform;
     try {
       const facts = OAUTH_PLATFORMS[platform];

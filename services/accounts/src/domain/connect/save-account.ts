@@ -83,7 +83,6 @@ export async function saveConnectedAccount(
       sealedCredentials: deps.secrets.encrypt(JSON.stringify(credentials)),
       tokenExpiresAt: tokens.expiresAt ?? null,
       connectedAt: now,
-      lastRefreshAt: now,
       disconnected: false,
       disconnectedReason: '',
     });
