@@ -27,9 +27,12 @@ async function authorize(url: string, extra: Record<string, string> = {}): Promi
   return { callbackUrl: answer.headers.get('location')! };
 }
 
+/** `spa-admin account connect-url` prints the authorization URL. */
 async function connectUrl(platform: string, workspaceId = ws.workspaceId): Promise<string> {
-  const instanceUrl = platform === 'mastodon' ? `${stack.sandboxUrl}/mastodon` : '';
-  return (await stack.accounts.startConnect({ workspaceId, platform, instanceUrl })).authorizationUrl;
+  const instance = platform === 'mastodon' ? ['--instance', `${stack.sandboxUrl}/mastodon`] : [];
+  const out = await stack.admin(['account', 'connect-url', '--workspace', String(workspaceId), '--platform', platform, ...instance]);
+  expect(out.code, out.stderr).toBe(0);
+  return JSON.parse(out.stdout).authorization_url as string;
 }
 
 async function callback(url: string) {
@@ -105,6 +108,20 @@ describe('connect → list → publish → token expires → refreshed → publi
     const id = await connect(platform, `u_${platform}`);
     const list = (await call('/social_accounts')).json.social_accounts as Array<{ id: number; platform: string }>;
     expect(list.find((a) => a.id === id)?.platform).toBe(platform);
+  });
+});
+
+describe('connect-url', () => {
+  it('names what is wrong: a credential platform, a missing instance, an unknown platform', async () => {
+    const run = (...args: string[]) => stack.admin(['account', 'connect-url', '--workspace', String(ws.workspaceId), ...args]);
+    const bluesky = await run('--platform', 'bluesky');
+    expect(bluesky.code).toBe(1);
+    expect(bluesky.stderr).toContain('INVALID_PARAMETERS');
+    expect((await run('--platform', 'mastodon')).stderr).toContain('instance_url is required');
+    expect((await run('--platform', 'myspace')).stderr).toContain('platform must be one of');
+    const url = new URL(await connectUrl('twitter'));
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe(`${stack.baseUrl}/oauth/twitter/callback`);
   });
 });
 
@@ -232,8 +249,8 @@ describe('no token in any API answer or process log', () => {
 describe('disconnecting', () => {
   it('revokes at the platform, deletes the credentials, and a scheduled post then fails with a clear error', async () => {
     const id = await connect('twitter', 'leaving_user');
-    const { revokedAtPlatform } = await stack.accounts.disconnectSocialAccount({ workspaceId: ws.workspaceId, socialAccountId: id });
-    expect(revokedAtPlatform).toBe(true);
+    const out = await stack.admin(['account', 'disconnect', '--account', String(id)]);
+    expect(JSON.parse(out.stdout)).toEqual({ social_account_id: id, disconnected: true, revoked_at_platform: true });
     const account = (await call(`/social_accounts/${id}`)).json.social_account;
     expect(account).toMatchObject({ disconnected: true, token_expires_at: null });
     const failed = await publish(id, 'after disconnect');

@@ -12,7 +12,8 @@ import { openCredentials, withLease } from './save-account.js';
  */
 export async function disconnectAccount(deps: ConnectDeps, workspaceId: number, socialAccountId: number): Promise<{ revokedAtPlatform: boolean }> {
   const account = await deps.connections.findAccount(socialAccountId);
-  if (!account || account.workspaceId !== workspaceId) throw notFound(`Social account ${socialAccountId}`);
+  // workspaceId 0: an operator naming the account alone (spa-admin account disconnect --account A).
+  if (!account || (workspaceId !== 0 && account.workspaceId !== workspaceId)) throw notFound(`Social account ${socialAccountId}`);
   const result = await withLease(deps, socialAccountId, 15_000, async () => {
     const fresh = (await deps.connections.findAccount(socialAccountId)) ?? account;
     const credentials = openCredentials(deps, fresh.sealedCredentials);
@@ -29,7 +30,7 @@ export async function disconnectAccount(deps: ConnectDeps, workspaceId: number, 
     await deps.connections.saveConnection(socialAccountId, {
       sealedCredentials: null, tokenExpiresAt: null, disconnected: true, disconnectedReason: 'Disconnected by an operator: reconnect the account to publish again.',
     });
-    deps.log.info({ social_account_id: socialAccountId, workspace_id: workspaceId, platform, revoked_at_platform: revoked }, 'social account disconnected');
+    deps.log.info({ social_account_id: socialAccountId, workspace_id: fresh.workspaceId, platform, revoked_at_platform: revoked }, 'social account disconnected');
     return revoked;
   });
   if (result === 'busy') throw new AppError('SERVICE_UNAVAILABLE', 'The account is being refreshed right now; try again in a moment');
