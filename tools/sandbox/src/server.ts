@@ -5,6 +5,7 @@ import { SandboxState, type Fault } from './state.js';
 import { IDENTITY_ROUTES } from './oauth/identities.js';
 import { oauthRoutes } from './oauth/routes.js';
 
+const GRAPH_STANDINS = new Set(['facebook', 'instagram', 'threads']);
 const TOKEN = /^(?:Bearer|Bot|OAuth)\s+(\S+)$/i;
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
@@ -53,10 +54,15 @@ export interface Sandbox {
  * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
  * `POST /_sandbox/latency {ms}`.
  */
-export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1'): Promise<Sandbox> {
+export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1', opts: { oauth?: boolean } = {}): Promise<Sandbox> {
   const state = new SandboxState();
-  // Each platform's authorization server and identity endpoints come first (Graph and Threads have catch-all `/:id` routes).
-  const routesOf = (p: SandboxPlatform) => [...oauthRoutes(p.name), ...(IDENTITY_ROUTES[p.name] ?? []), ...p.routes];
+  // With `oauth` (the sandbox process), each platform's authorization server and identity endpoints: after its API routes, except on the Graph
+  // stand-ins, whose catch-all `GET /:id` would answer `/me` and `/access_token`.
+  const routesOf = (p: SandboxPlatform) => {
+    if (!opts.oauth) return p.routes;
+    const auth = [...oauthRoutes(p.name), ...(IDENTITY_ROUTES[p.name] ?? [])];
+    return GRAPH_STANDINS.has(p.name) ? [...auth, ...p.routes] : [...p.routes, ...auth];
+  };
   const table = platforms.flatMap((p) => routesOf(p).map((r) => ({ platform: p, route: r, pattern: compile(`/${p.name}${r.path}`) })));
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
