@@ -13,6 +13,7 @@ import { authorize } from './http/policy.js';
 import { recordLimit } from './http/rate-limit-headers.js';
 import { validate } from './http/validate.js';
 import { mountDocs } from './openapi/docs-page.js';
+import { oauthCallbackRouter } from './oauth/callback.js';
 import { BUCKETS, GLOBAL_LIMIT, limitStateOf, type LimitState, type RateLimits } from './rate-limit/limits.js';
 import { Answer, type Route } from './routes/route.js';
 
@@ -116,6 +117,7 @@ export function createApp(deps: GatewayDeps): express.Express {
     res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not_ready', failures: state.failures });
   });
   mountDocs(app);
+  app.use(oauthCallbackRouter(deps.clients, deps.logger));
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);
 

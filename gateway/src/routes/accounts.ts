@@ -1,6 +1,22 @@
+import type { SocialAccount } from '@spa/contracts/accounts/v1/accounts';
 import { z } from 'zod';
 import { route } from './route.js';
 import { SiteStatusSchema, SocialAccountSchema } from './schemas.js';
+
+/** The public shape of a social account (identity and token state; never a token). */
+const socialAccountJson = (a: SocialAccount) => ({
+  id: a.id,
+  platform: a.platform,
+  username: a.username,
+  display_name: a.displayName || null,
+  avatar_url: a.avatarUrl || null,
+  disconnected: a.disconnected,
+  disconnected_reason: a.disconnectedReason || null,
+  sandbox: a.sandbox,
+  connected_at: a.connectedAt ?? a.createdAt,
+  token_expires_at: a.tokenExpiresAt ?? null,
+  created_at: a.createdAt,
+});
 
 export const accountRoutes = [
   route({
@@ -16,16 +32,26 @@ export const accountRoutes = [
     handle: async ({ clients, principal }) => {
       const { socialAccounts } = await clients.accounts.listSocialAccounts({ workspaceId: principal.workspaceId, ids: [] });
       return {
-        social_accounts: socialAccounts.map((a) => ({
-          id: a.id,
-          platform: a.platform,
-          username: a.username,
-          disconnected: a.disconnected,
-          sandbox: a.sandbox,
-          created_at: a.createdAt,
-        })),
+        social_accounts: socialAccounts.map(socialAccountJson),
         meta: { total_count: socialAccounts.length },
       };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/social_accounts/{id}',
+    tag: 'Accounts',
+    summary: 'One connected social account',
+    description: 'Never carries a token. 404 for an account of another workspace.',
+    audience: 'api_key',
+    scope: 'accounts:read',
+    plan: 'paid',
+    status: 200,
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    response: z.object({ social_account: SocialAccountSchema }),
+    handle: async ({ clients, principal, params }) => {
+      const { socialAccount } = await clients.accounts.getSocialAccount({ workspaceId: principal.workspaceId, socialAccountId: params.id });
+      return { social_account: socialAccountJson(socialAccount!) };
     },
   }),
   route({

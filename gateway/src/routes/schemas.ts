@@ -172,8 +172,13 @@ export const SocialAccountSchema = z.object({
   id: z.number().int(),
   platform: z.enum(PLATFORMS),
   username: z.string(),
+  display_name: z.string().nullable(),
+  avatar_url: z.string().nullable(),
   disconnected: z.boolean(),
+  disconnected_reason: z.string().nullable().describe('Why the account is disconnected and what to do (null while connected).'),
   sandbox: z.boolean(),
+  connected_at: dateTime,
+  token_expires_at: dateTime.nullable().describe('When the current access token expires (refreshed before then); null when it does not expire.'),
   created_at: dateTime,
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { createClient, type PromiseClient } from '@spa/grpc';
+import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
 import { request, type HttpOptions, type HttpResponse } from './http.js';
 import { runAdmin, startProcess, type RunningProcess } from './processes.js';
@@ -47,11 +48,25 @@ export interface StackOptions {
   mediaEnv?: Record<string, string>;
   /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
   generationEnv?: Record<string, string>;
+  /** Extra environment of the accounts service (e.g. token refresh timing). */
+  accountsEnv?: Record<string, string>;
   publishing?: boolean;
   /** Extra environment of every service process (e.g. an OTLP endpoint). */
   serviceEnv?: Record<string, string>;
   /** Starts the webhooks service too (the dashboard's webhook pages; any receiver address allowed). */
   webhooks?: boolean;
+}
+
+/** Accounts settings that connect every OAuth platform through the sandbox (its clients are `sandbox-<platform>` / `sandbox-secret`). */
+export function sandboxOAuthEnv(sandboxUrl: string, callbackBaseUrl: string): Record<string, string> {
+  const env: Record<string, string> = { SANDBOX_URL: sandboxUrl, OAUTH_CALLBACK_BASE_URL: callbackBaseUrl };
+  for (const facts of Object.values(OAUTH_PLATFORMS)) {
+    if (facts.perInstance) continue;
+    const names = clientEnvNames(facts.platform);
+    env[names.id] = `sandbox-${facts.platform}`;
+    env[names.secret] = 'sandbox-secret';
+  }
+  return env;
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
@@ -97,8 +112,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const generationDb = uniqueName('t_generation');
   const rateLimitPrefix = uniqueName('t_rl');
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs'), ...opts.serviceEnv };
-  const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
-  const processes: RunningProcess[] = [accountsProc];
+  // Media answers public URLs under the first gateway's /media relay, and OAuth callbacks come back to it: that gateway gets this port.
+  const gatewayPort = await freePort();
+  // With publishing, accounts connects accounts through the sandbox's authorization servers (sandbox clients, callback at the gateway).
+  const sandboxProc = opts.publishing ? await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' }) : undefined;
+  const oauthEnv: Record<string, string> = sandboxProc ? sandboxOAuthEnv(`http://${sandboxProc.address}`, `http://127.0.0.1:${gatewayPort}`) : {};
+  const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY, ...oauthEnv, ...opts.accountsEnv });
+  const processes: RunningProcess[] = [...(sandboxProc ? [sandboxProc] : []), accountsProc];
   /** Starts one more replica of the posts service (its scheduler runs too). */
   const startPosts = async () => {
     const proc = await startProcess('posts', 'services/posts/dist/main.js', { ...common, MONGO_DB: postsDb, ACCOUNTS_ADDR: accountsProc.address });
@@ -109,8 +129,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   // Media calls the publisher (LinkedIn uploads), which starts later: the first publisher gets this port.
   const publisherPort = opts.publishing ? String(await freePort()) : undefined;
   const publisherEnv: Record<string, string> = publisherPort ? { PUBLISHER_ADDR: `127.0.0.1:${publisherPort}` } : {};
-  // Media answers public URLs under the first gateway's /media relay: that gateway gets this port.
-  const gatewayPort = await freePort();
   const mediaBaseUrl = `http://127.0.0.1:${gatewayPort}/media`;
   const mediaDir = await mkdtemp(path.join(tmpdir(), 'spa-media-'));
   const mediaProc = await startProcess('media', 'services/media/dist/main.js', {
@@ -156,10 +174,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     processes.push(proc);
     return proc;
   };
-  if (opts.publishing) {
-    const sandbox = await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' });
-    processes.push(sandbox);
-    sandboxUrl = `http://${sandbox.address}`;
+  if (sandboxProc) {
+    sandboxUrl = `http://${sandboxProc.address}`;
     await startPublisher(publisherPort);
   }
   const webhooksDb = uniqueName('t_webhooks');

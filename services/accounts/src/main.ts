@@ -1,15 +1,20 @@
+import { createHash } from 'node:crypto';
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { createSecretBox } from '@spa/secret-box';
-import { loadAccountsConfig } from './config.js';
+import { loadAccountsConfig, oauthClients } from './config.js';
 import { argon2Hasher } from './data/argon2-hasher.js';
+import { MongoConnectionStore } from './data/connection-store.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
 import { MongoAccountsStore } from './data/mongo-store.js';
+import type { ConnectDeps } from './domain/connect/deps.js';
+import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
+import { oauthClient } from './platform-auth/oauth-client.js';
 
 runMain(async () => {
   const config = loadAccountsConfig();
@@ -17,14 +22,24 @@ runMain(async () => {
   const metrics = await startProcessRuntime('accounts', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoAccountsStore(mongo);
-  const deps = {
+  const deps: ConnectDeps & Parameters<typeof dashboardService>[0] = {
     store,
     clock: { now: () => new Date() },
     secrets: createSecretBox(config.SECRETS_KEY),
     dashboard: new MongoDashboardStore(mongo, store.models),
     passwords: argon2Hasher,
+    connections: new MongoConnectionStore(mongo),
+    oauth: oauthClient({ sandboxUrl: config.SANDBOX_URL }),
+    connectConfig: {
+      callbackBaseUrl: config.OAUTH_CALLBACK_BASE_URL,
+      clients: oauthClients(config),
+      stateKey: createHash('sha256').update(`oauth-state|${config.SECRETS_KEY}`).digest(),
+      refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+    },
+    log: logger,
   };
   await syncIndexes(mongo);
+  const refreshJob = startRefreshJob(deps, config.TOKEN_REFRESH_INTERVAL_MS);
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
@@ -40,6 +55,7 @@ runMain(async () => {
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
+    ['token refresh', () => refreshJob.stop()],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -15,6 +15,8 @@ import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
 import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
 import { publisherService } from './grpc/publisher-service.js';
+import { refreshPort } from './grpc/refresh-client.js';
+import { withRefreshOn401 } from './connectors/refresh-on-401.js';
 import { consumePublishJobs } from './jobs/consumer.js';
 
 runMain(async () => {
@@ -28,11 +30,12 @@ runMain(async () => {
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const baseUrls = config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {};
   const assetRecords = linkedInAssetRecords(config.MEDIA_ADDR);
+  const tokens = refreshPort(config.ACCOUNTS_ADDR);
   const deps = {
     posts,
     accounts,
     attempts,
-    connectors: { ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) },
+    connectors: withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, tokens.refresh),
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
@@ -51,7 +54,7 @@ runMain(async () => {
     ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
     ['nats', () => nc.drain()],
-    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close())],
+    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close(), tokens.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

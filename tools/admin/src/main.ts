@@ -6,6 +6,7 @@ import { AppError } from '@spa/errors';
 import { createClient, type PromiseClient } from '@spa/grpc';
 import { USER_COMMANDS, USER_FLAGS, USER_USAGE } from './user-commands.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_FLAGS, WEBHOOK_USAGE } from './webhook-commands.js';
+import { ACCOUNT_COMMANDS, ACCOUNT_FLAGS, ACCOUNT_USAGE } from './account-commands.js';
 
 /**
  * spa-admin: the operators' stand-in for the dashboard. Talks gRPC to the services and prints
@@ -28,6 +29,7 @@ const USAGE = `usage: spa-admin <command> [flags]
   key revoke --workspace W
   site create --workspace W --name N --url U
   account connect --workspace W --platform P --username U [--sandbox]
+${ACCOUNT_USAGE}
 ${WEBHOOK_USAGE}
 ${USER_USAGE}
 environment: ACCOUNTS_ADDR (default 127.0.0.1:50051)`;
@@ -111,7 +113,7 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
   },
 };
 
-const STRING_FLAGS = ['name', 'tier', 'status', 'period-end', 'cancel-at-period-end', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username', ...WEBHOOK_FLAGS, ...USER_FLAGS];
+const STRING_FLAGS = ['name', 'tier', 'status', 'period-end', 'cancel-at-period-end', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username', ...WEBHOOK_FLAGS, ...USER_FLAGS, ...ACCOUNT_FLAGS];
 const OPTIONS: Record<string, { type: 'string' | 'boolean' }> = {
   ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])),
   sandbox: { type: 'boolean' },
@@ -126,7 +128,7 @@ async function main(argv: string[]): Promise<number> {
     options: OPTIONS,
   });
   const flags = values as Flags;
-  const command = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...USER_COMMANDS }[positionals.slice(0, 2).join(' ')];
+  const command = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...USER_COMMANDS, ...ACCOUNT_COMMANDS }[positionals.slice(0, 2).join(' ')];
   if (flags.help || !command || positionals.length !== 2) throw new UsageError(flags.help ? '' : `unknown command: ${positionals.join(' ') || '(none)'}`);
   const config = loadConfig(z.object({ ACCOUNTS_ADDR: env.address('127.0.0.1:50051') }));
   const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, { deadlineMs: 10_000 });

@@ -1,8 +1,12 @@
 import http from 'node:http';
+import type { RefreshRefusal } from './oauth/store.js';
 import { compile, type Route, type SandboxPlatform, type SandboxRequest, type SandboxResponse } from './router.js';
 import { SandboxState, type Fault } from './state.js';
+import { IDENTITY_ROUTES } from './oauth/identities.js';
+import { oauthRoutes } from './oauth/routes.js';
 
-const TOKEN = /^(?:Bearer|Bot|OAuth)\s+sandbox-(\S+)$/i;
+const GRAPH_STANDINS = new Set(['facebook', 'instagram', 'threads']);
+const TOKEN = /^(?:Bearer|Bot|OAuth)\s+(\S+)$/i;
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
   if (!raw.length) return undefined;
@@ -50,9 +54,16 @@ export interface Sandbox {
  * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
  * `POST /_sandbox/latency {ms}`, `GET /_sandbox/requests?platform=` (every platform call received).
  */
-export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1'): Promise<Sandbox> {
+export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1', opts: { oauth?: boolean } = {}): Promise<Sandbox> {
   const state = new SandboxState();
-  const table = platforms.flatMap((p) => p.routes.map((r) => ({ platform: p, route: r, pattern: compile(`/${p.name}${r.path}`) })));
+  // With `oauth` (the sandbox process), each platform's authorization server and identity endpoints: after its API routes, except on the Graph
+  // stand-ins, whose catch-all `GET /:id` would answer `/me` and `/access_token`.
+  const routesOf = (p: SandboxPlatform) => {
+    if (!opts.oauth) return p.routes;
+    const auth = [...oauthRoutes(p.name), ...(IDENTITY_ROUTES[p.name] ?? [])];
+    return GRAPH_STANDINS.has(p.name) ? [...auth, ...p.routes] : [...p.routes, ...auth];
+  };
+  const table = platforms.flatMap((p) => routesOf(p).map((r) => ({ platform: p, route: r, pattern: compile(`/${p.name}${r.path}`) })));
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -65,7 +76,14 @@ export async function startSandbox(platforms: SandboxPlatform[], port = 0, host 
         const match = table.find((t) => t.route.method === req.method && t.pattern.test(url.pathname));
         if (!match) return send(res, { status: 404, body: { error: `sandbox: no route ${req.method} ${url.pathname}` } });
         if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
-        const account = TOKEN.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('access_token')?.replace(/^sandbox-/, '') ?? url.pathname.match(/\/botsandbox-([^/]+)\//)?.[1];
+        // A token the sandbox's authorization server issued names its account while it lives; `sandbox-<account>` always does.
+        const bearer = TOKEN.exec(req.headers.authorization ?? '')?.[1];
+        const queryToken = url.searchParams.get('access_token') ?? undefined;
+        const issued = [bearer, queryToken].map((t) => (t ? state.oauth.accountOf(match.platform.name, t) : undefined)).find((a) => a !== undefined);
+        const account =
+          issued === 'expired'
+            ? undefined
+            : (issued ?? (bearer?.startsWith('sandbox-') ? bearer.slice('sandbox-'.length) : undefined) ?? queryToken?.replace(/^sandbox-/, '') ?? url.pathname.match(/\/botsandbox-([^/]+)\//)?.[1]);
         state.requests.push({ platform: match.platform.name, method: req.method ?? 'GET', path: url.pathname, creates: match.route.creates === true, account, at: new Date() });
         if (match.route.auth !== false && !account) return send(res, match.platform.unauthorized());
         const sreq: SandboxRequest = {
@@ -114,6 +132,29 @@ async function handle(route: Route, req: SandboxRequest, state: SandboxState): P
   }
 }
 
+/**
+ * OAuth controls: `POST /_sandbox/oauth/expire {platform?, keep_newest?}` expires live expiring access tokens now (all but each account's newest);
+ * `POST /_sandbox/oauth/refuse {platform, answer: invalid_grant|checkpoint|server_error|rate_limited, times}`
+ * refuses the next refreshes; `POST /_sandbox/oauth/ttl {seconds}` sets new access tokens' lifetime;
+ * `GET /_sandbox/oauth/refreshes` lists the refreshes honoured.
+ */
+function oauthControl(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse | undefined {
+  const b = (body ?? {}) as { platform?: string; answer?: RefreshRefusal; times?: number; seconds?: number; keep_newest?: boolean };
+  if (method === 'POST' && url.pathname === '/_sandbox/oauth/expire') {
+    return { status: 200, body: { expired: state.oauth.expire(b.platform, b.keep_newest === true) } };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/oauth/refuse' && b.platform && b.answer) {
+    state.oauth.addRefusal(b.platform, b.answer, b.times ?? 1);
+    return { status: 204 };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/oauth/ttl' && typeof b.seconds === 'number') {
+    state.oauth.accessTtlSeconds = b.seconds;
+    return { status: 204 };
+  }
+  if (method === 'GET' && url.pathname === '/_sandbox/oauth/refreshes') return { status: 200, body: { refreshes: state.oauth.refreshes } };
+  return undefined;
+}
+
 function control(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse {
   const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number };
   if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
@@ -132,6 +173,8 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
     state.latencyMs = Number(b.ms ?? 0);
     return { status: 204 };
   }
+  const oauth = oauthControl(url, method, body, state);
+  if (oauth) return oauth;
   if (method === 'POST' && url.pathname === '/_sandbox/reset') {
     state.reset();
     return { status: 204 };

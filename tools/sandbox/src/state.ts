@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SandboxOAuth } from './oauth/store.js';
 
 /** A post as a sandbox platform stored it. */
 export interface SandboxPost {
@@ -32,6 +33,8 @@ export class SandboxState {
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
   readonly requests: SandboxRequestRecord[] = [];
+  /** The platforms' authorization servers: codes, issued tokens, refreshes. */
+  readonly oauth = new SandboxOAuth();
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
 
@@ -85,5 +88,6 @@ export class SandboxState {
     this.media.clear();
     this.faults.length = 0;
     this.latencyMs = 0;
+    this.oauth.reset();
   }
 }

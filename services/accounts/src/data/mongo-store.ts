@@ -15,7 +15,11 @@ import { RevisionLog } from './revisions.js';
 interface WorkspaceDoc extends WorkspaceState { _id: number; name: string; owner_user_id: number; created_at: Date }
 export interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null; prefix?: string | null }
 export interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
-interface SocialAccountDoc { _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null }
+export interface SocialAccountDoc {
+  _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null;
+  // Written by the connection store (connect flows, refresh).
+  display_name?: string; avatar_url?: string; connected_at?: Date | null; token_expires_at?: Date | null; last_refresh_at?: Date | null; disconnected_reason?: string;
+}
 
 /** Holds the schedule as created (revision 0). */
 interface ScheduleDoc extends ScheduleState { _id: number; workspace_id: number; social_account_id: number }
@@ -128,7 +132,7 @@ export const toSite = (d: SiteDoc): Site => ({
   lastPushAt: d.last_push_at ?? undefined,
   unmatchedPushes: d.unmatched_pushes,
 });
-const toSocialAccount = (d: SocialAccountDoc): SocialAccount => ({
+export const toSocialAccount = (d: SocialAccountDoc): SocialAccount => ({
   id: d._id,
   workspaceId: d.workspace_id,
   platform: d.platform as Platform,
@@ -137,6 +141,12 @@ const toSocialAccount = (d: SocialAccountDoc): SocialAccount => ({
   disconnected: d.disconnected,
   createdAt: d.created_at,
   sealedCredentials: d.sealed_credentials ?? undefined,
+  displayName: d.display_name,
+  avatarUrl: d.avatar_url,
+  connectedAt: d.connected_at ?? undefined,
+  tokenExpiresAt: d.token_expires_at ?? undefined,
+  lastRefreshAt: d.last_refresh_at ?? undefined,
+  disconnectedReason: d.disconnected_reason,
 });
 
 /** Revokes and creates racing for a workspace's active key slot retry at most this often (each retry means another request revoked a key). */

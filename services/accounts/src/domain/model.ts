@@ -54,6 +54,14 @@ export interface SocialAccount {
   createdAt: Date;
   /** The platform credentials, sealed (AES-256-GCM); opened only for the publisher. */
   sealedCredentials?: string | undefined;
+  /** From the platform's identity endpoint when connected for real (OAuth). */
+  displayName?: string | undefined;
+  avatarUrl?: string | undefined;
+  connectedAt?: Date | undefined;
+  tokenExpiresAt?: Date | undefined;
+  lastRefreshAt?: Date | undefined;
+  /** Why it is disconnected and what to do (empty while connected). */
+  disconnectedReason?: string | undefined;
 }
 
 export type CredentialKind = 'api_key' | 'site_token';

@@ -4,16 +4,16 @@ import {
   type CustomRule as CustomRuleMessage,
   type PostingSchedule as PostingScheduleMessage,
   type Preferences as PreferencesMessage,
-  type SocialAccount as SocialAccountMessage,
   type Workspace as WorkspaceMessage,
 } from '@spa/contracts/accounts/v1/accounts';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import { createCustomRule, deleteCustomRule, getCustomRule, listCustomRules, toggleCustomRule, updateCustomRule } from '../domain/custom-rules.js';
-import type { CustomRule, PostingSchedule, Preferences, SocialAccount, Workspace } from '../domain/model.js';
+import type { ConnectDeps } from '../domain/connect/deps.js';
+import type { CustomRule, PostingSchedule, Preferences, Workspace } from '../domain/model.js';
+import { connectHandlers, socialAccountMessage } from './connect-handlers.js';
 import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
-import type { AccountsDeps } from '../domain/ports.js';
 import { getPreferences, updatePreferences } from '../domain/preferences.js';
 import { createSite, getSite } from '../domain/sites.js';
 import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials } from '../domain/social-accounts.js';
@@ -40,15 +40,6 @@ const scheduleMessage = (s: PostingSchedule): PostingScheduleMessage => ({
   postingSlots: s.postingSlots.map((p) => ({ id: p.id, dayOfWeek: p.dayOfWeek, timeOfDay: p.timeOfDay, enabled: p.enabled, source: p.source })),
 });
 
-const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => ({
-  id: a.id,
-  platform: a.platform,
-  username: a.username,
-  sandbox: a.sandbox,
-  disconnected: a.disconnected,
-  createdAt: a.createdAt.toISOString(),
-});
-
 const preferencesMessage = (p: Preferences): PreferencesMessage => ({
   tone: p.tone,
   includeEmoji: p.includeEmoji,
@@ -73,8 +64,9 @@ const customRuleMessage = (r: CustomRule): CustomRuleMessage => ({
 });
 
 /** gRPC transport of the accounts service: proto messages in, domain calls, proto messages out. */
-export function accountsService(deps: AccountsDeps, hooks: { apiKeyUsed?: (keyId: number) => void } = {}): ServiceBinding {
+export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId: number) => void } = {}): ServiceBinding {
   return bindService('accounts.v1.AccountsService', AccountsServiceService, {
+    ...connectHandlers(deps),
     authenticate: async (req) => {
       const p = await authenticate(deps, req.token);
       if (p.kind === 'api_key') hooks.apiKeyUsed?.(p.keyId);

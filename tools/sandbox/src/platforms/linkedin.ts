@@ -309,7 +309,7 @@ export const linkedin: SandboxPlatform = {
     {
       method: 'GET',
       path: '/v2/userinfo',
-      handle: (req) => ({ status: 200, body: { sub: `sub-${req.account}`, name: req.account, email_verified: true, locale: { country: 'US', language: 'en' } } }),
+      handle: (req) => ({ status: 200, body: { sub: req.account, name: req.account, picture: `https://sandbox.invalid/avatars/${req.account}.jpg`, email_verified: true, locale: { country: 'US', language: 'en' } } }),
     },
   ],
 };

@@ -27,7 +27,7 @@ type Handler = (req: SandboxRequest, state: SandboxState, params: Record<string,
  * The account `throttled` gets Meta's application rate limit (code 4, status 400), as an app over its quota does.
  */
 export const withToken = (handler: Handler) => (req: SandboxRequest, state: SandboxState): SandboxResponse => {
-  if (!req.query.get('access_token')?.startsWith('sandbox-')) return graphUnauthorized();
+  if (!req.account || !/^(sandbox-|sbx_at_)/.test(req.query.get('access_token') ?? '')) return graphUnauthorized();
   if (req.account === 'throttled') return graphError(400, '(#4) Application request limit reached', 4, { is_transient: true });
   return handler(req, state, graphParams(req));
 };

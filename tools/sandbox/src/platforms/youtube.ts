@@ -106,7 +106,7 @@ export const youtube: SandboxPlatform = {
       path: '/youtube/v3/channels',
       handle: (req) => {
         if (req.query.get('mine') !== 'true' || !req.query.get('part')) return googleError(400, 'Required parameter: part; a filter such as mine=true', 'missingRequiredParameter', 'youtube.parameter');
-        return { status: 200, body: { kind: 'youtube#channelListResponse', items: [{ kind: 'youtube#channel', id: `UC${req.account}`, contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${req.account}` } } }] } };
+        return { status: 200, body: { kind: 'youtube#channelListResponse', items: [{ kind: 'youtube#channel', id: `UC${req.account}`, snippet: { title: req.account, customUrl: `@${req.account}`, thumbnails: { default: { url: `https://sandbox.invalid/avatars/${req.account}.jpg` } } }, contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${req.account}` } } }] } };
       },
     },
     {

@@ -1,0 +1,89 @@
+import type { Platform } from '@spa/vocabulary';
+
+/** Tokens as a platform's token endpoint gave them (never logged). */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  expiresAt?: Date | undefined;
+  /** Everything else the answer carried that identifies the account (TikTok open_id, Slack webhook channel, Discord webhook…). */
+  extras: Record<string, unknown>;
+}
+
+/** Who the tokens belong to, and what the connector needs besides the token. */
+export interface Identity {
+  externalId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string;
+  /** Credentials besides access/refresh tokens (page_id, author_urn, channel_id, instance_url…). */
+  credentials: Record<string, string>;
+  /** The access token the connector must use when it is not the user's (a Facebook page token). */
+  accessToken?: string | undefined;
+  /** Set when a selection step is missing (no page token, no channel): the account is not connected, and this says what to do. */
+  incomplete?: string | undefined;
+}
+
+/** A refusal from the platform, classified: only `invalid_grant` and `checkpoint` disconnect. */
+export class PlatformAuthError extends Error {
+  override name = 'PlatformAuthError';
+  constructor(
+    readonly kind: 'invalid_grant' | 'checkpoint' | 'transient',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OAuthClient {
+  /** Registers the app on a Mastodon instance (per-instance), answering its client. */
+  registerApp?(instanceUrl: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string }>;
+  authorizationUrl(platform: Platform, p: { clientId: string; redirectUri: string; state: string; codeChallenge: string | undefined; instanceUrl?: string | undefined }): string;
+  exchangeCode(platform: Platform, p: { client: { id: string; secret: string }; code: string; redirectUri: string; codeVerifier: string | undefined; instanceUrl?: string | undefined }): Promise<TokenSet>;
+  identify(platform: Platform, tokens: TokenSet, instanceUrl?: string): Promise<Identity>;
+  /** Renews the token (refresh grant, or the Graph long-lived exchange). */
+  refresh(platform: Platform, p: { client: { id: string; secret: string }; credentials: Record<string, string> }): Promise<TokenSet>;
+  /** Revokes at the platform; false when it has no revocation endpoint. */
+  revoke(platform: Platform, p: { client: { id: string; secret: string } | undefined; credentials: Record<string, string> }): Promise<boolean>;
+}
+
+/** An OAuth state as stored: bound to workspace, platform and the PKCE verifier. */
+export interface OAuthStateRecord {
+  id: string;
+  workspaceId: number;
+  platform: Platform;
+  /** Sealed JSON: {verifier, client_id?, client_secret?} (Mastodon's client is per instance). */
+  sealed: string;
+  instanceUrl?: string | undefined;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface ConnectionStore {
+  insertState(s: OAuthStateRecord): Promise<void>;
+  findState(id: string): Promise<OAuthStateRecord | null>;
+  /** Claims a state's single use by unique insert; false when it was used before. */
+  claimStateUse(id: string, at: Date): Promise<boolean>;
+  /** Claims (workspace, platform, external id) for an account; answers the account that holds it (maybe another, earlier one). */
+  claimIdentity(key: string, socialAccountId: number): Promise<number>;
+  /** Takes the account's credential lease (single-flight refresh/reconnect); false while another holder's lease is live. */
+  acquireLease(socialAccountId: number, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  releaseLease(socialAccountId: number, holder: string): Promise<void>;
+  /** Writes the account's connection (only the lease holder writes). */
+  saveConnection(socialAccountId: number, change: ConnectionChange): Promise<void>;
+  /** Connected accounts whose token expires before `before`. */
+  dueForRefresh(before: Date, limit: number): Promise<Array<{ id: number; workspaceId: number }>>;
+  findAccount(socialAccountId: number): Promise<import('../model.js').SocialAccount | null>;
+}
+
+export interface ConnectionChange {
+  username?: string;
+  displayName?: string;
+  avatarUrl?: string;
+  externalId?: string;
+  sealedCredentials?: string | null;
+  tokenExpiresAt?: Date | null;
+  connectedAt?: Date;
+  lastRefreshAt?: Date;
+  disconnected?: boolean;
+  disconnectedReason?: string;
+}
