@@ -5,6 +5,7 @@ import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
 import { LinkedInAssetsServiceClient } from '@spa/contracts/media/v1/linkedin_assets';
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
 
 /** One long-lived gRPC client per backend service, shared by every request. */
@@ -16,9 +17,10 @@ export interface Clients {
   contentPlans: PromiseClient<ContentPlansServiceClient>;
   settings: PromiseClient<SettingsServiceClient>;
   generation: PromiseClient<GenerationServiceClient>;
+  imageWeek: PromiseClient<ImageWeekServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; IMAGE_WEEK_ADDR: string }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
@@ -28,6 +30,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
     settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
     generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),
+    imageWeek: createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, defaults),
   };
 }
 
@@ -39,4 +42,5 @@ export function closeClients(clients: Clients): void {
   clients.contentPlans.close();
   clients.settings.close();
   clients.generation.close();
+  clients.imageWeek.close();
 }

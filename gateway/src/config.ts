@@ -9,6 +9,7 @@ export const configSchema = z.object({
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   GENERATION_ADDR: env.address('127.0.0.1:50054'),
   MEDIA_ADDR: env.address('127.0.0.1:50055'),
+  IMAGE_WEEK_ADDR: env.address('127.0.0.1:50059'),
   /** The media service's HTTP server: /media/<r2_key> (reads, presigned PUTs) is relayed to it, streaming. */
   MEDIA_HTTP_URL: z.url().default('http://127.0.0.1:8095'),
   /** Deadline of one base64 upload's stream to the media service (large videos take a while). */

@@ -37,6 +37,10 @@ export interface Stack {
   startPosts(): Promise<RunningProcess>;
   /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
   startPublisher(): Promise<RunningProcess>;
+  /** The image-week service (Quote Week). */
+  imageWeekAddr: string;
+  /** Starts one more image-week replica on the same database and job namespace. */
+  startImageWeek(env?: Record<string, string>): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
   stop(): Promise<void>;
 }
@@ -48,6 +52,8 @@ export interface StackOptions {
   /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
   generationEnv?: Record<string, string>;
   publishing?: boolean;
+  /** Extra environment of the image-week service (e.g. a test template set). */
+  imageWeekEnv?: Record<string, string>;
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
@@ -91,6 +97,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const publisherDb = uniqueName('t_publisher');
   const mediaDb = uniqueName('t_media');
   const generationDb = uniqueName('t_generation');
+  const imageWeekDb = uniqueName('t_image_week');
   const rateLimitPrefix = uniqueName('t_rl');
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs') };
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY });
@@ -132,6 +139,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...opts.generationEnv,
   });
   processes.push(generationProc);
+  const startImageWeek = async (env: Record<string, string> = {}) => {
+    const proc = await startProcess('image-week', 'services/image-week/dist/main.js', {
+      ...common,
+      MONGO_DB: imageWeekDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
+      GENERATION_ADDR: generationProc.address,
+      // A dead replica's work is taken over sooner than in production.
+      IMAGE_WEEK_LEASE_MS: '6000',
+      IMAGE_WEEK_JOB_ACK_WAIT_MS: '5000',
+      IMAGE_WEEK_STALE_MS: '15000',
+      IMAGE_WEEK_SWEEP_INTERVAL_MS: '3000',
+      ...opts.imageWeekEnv,
+      ...env,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  const imageWeekProc = await startImageWeek();
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
   const startPublisher = async (grpcPort = '0') => {
@@ -170,6 +197,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       POSTS_ADDR: postsProc.address,
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
+      IMAGE_WEEK_ADDR: imageWeekProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...opts.gatewayEnv,
       ...env,
@@ -196,11 +224,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startGateway,
     startPosts,
     startPublisher: () => startPublisher(),
+    imageWeekAddr: imageWeekProc.address,
+    startImageWeek,
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb]);
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
