@@ -33,7 +33,7 @@ export const configSchema = z.object({
   /** The card template set; `test-unreadable` is for tests only (its text never reads back). */
   IMAGE_WEEK_TEMPLATE_SET: z.enum(Object.keys(TEMPLATE_SETS) as [string, ...string[]]).default('quote-cards-v1'),
   /** An OpenAI-compatible API with a vision model reads the cards back when set (else the built-in OCR). */
-  VISION_BASE_URL: z.url().optional(),
+  VISION_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   VISION_API_KEY: z.string().default(''),
   VISION_MODEL: z.string().default('gpt-4o-mini'),
   VISION_TIMEOUT_MS: env.millis(20_000),

@@ -33,9 +33,18 @@ export function useRepositoryFonts(): void {
 }
 
 let boldFont: fontkit.Font | undefined;
+/** Advance widths in font units by text: wrapping measures the same words and prefixes many times. */
+const widths = new Map<string, number>();
+const MAX_CACHED = 20_000;
 
 /** Text width as librsvg sets it: the bold face's advance widths with its kerning, scaled to the size. */
 export const measureBold: Measure = (text, size) => {
   boldFont ??= fontkit.openSync(BOLD_FILE) as fontkit.Font;
-  return (boldFont.layout(text).advanceWidth * size) / boldFont.unitsPerEm;
+  let units = widths.get(text);
+  if (units === undefined) {
+    units = boldFont.layout(text).advanceWidth;
+    if (widths.size >= MAX_CACHED) widths.clear();
+    widths.set(text, units);
+  }
+  return (units * size) / boldFont.unitsPerEm;
 };
