@@ -35,6 +35,11 @@ export class MongoLeases implements Leases {
   async release(key: string, owner: string): Promise<void> {
     await this.m.Lease.collection.deleteOne({ _id: key, owner } as never);
   }
+
+  async holds(key: string, owner: string): Promise<boolean> {
+    const doc = await this.m.Lease.collection.findOne({ _id: key } as never);
+    return !!doc && doc.owner === owner && (doc.expires_at as Date).getTime() > Date.now();
+  }
 }
 
 /** One claim document per item: inserted by its worker before it creates the post, or by a cancel before that. */

@@ -31,6 +31,8 @@ export interface Leases {
   /** True when `owner` now holds `key` until now + ttlMs (taken when free or expired, renewed when already owned). */
   acquire(key: string, owner: string, ttlMs: number): Promise<boolean>;
   release(key: string, owner: string): Promise<void>;
+  /** Whether `owner` holds `key` now (not expired). */
+  holds(key: string, owner: string): Promise<boolean>;
 }
 
 /** Which one post an item becomes: a unique claim per item, taken by its worker or by a cancel. */

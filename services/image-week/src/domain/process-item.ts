@@ -13,9 +13,11 @@ const renderKey = (workspaceId: number, n: number) => `render:${workspaceId}:${n
 
 /** Takes (or keeps) one of the workspace's render slots for the run: at most N runs of a workspace render at once. */
 async function holdRenderSlot(deps: ImageWeekDeps, run: RunRecord): Promise<boolean> {
-  for (let n = 0; n < deps.settings.rendersPerWorkspace; n++) {
-    if (await deps.leases.acquire(renderKey(run.workspaceId, n), `run:${run.id}`, deps.settings.leaseMs)) return true;
-  }
+  const owner = `run:${run.id}`;
+  const keys = Array.from({ length: deps.settings.rendersPerWorkspace }, (_, n) => renderKey(run.workspaceId, n));
+  // A run keeps (renews) the slot it has rather than taking a second one.
+  for (const key of keys) if (await deps.leases.holds(key, owner)) return deps.leases.acquire(key, owner, deps.settings.leaseMs);
+  for (const key of keys) if (await deps.leases.acquire(key, owner, deps.settings.leaseMs)) return true;
   return false;
 }
 
