@@ -127,6 +127,7 @@ const CreateBody = z
   .strict();
 
 const RunEnvelope = z.object({ image_week_run: RunWithItems });
+const CREATE_DEADLINE_MS = 30_000;
 const NOTE =
   'Items are planned one per free posting slot (libs/slots rules, as publishing) of each configured account within cutoff_days; each quote comes from the generation service in the workspace voice and counts one daily AI generation. Every card is read back (OCR built in, or a configured vision model) and re-laid out up to 3 times before its item fails.';
 
@@ -144,6 +145,7 @@ export const imageWeekRoutes = [
     status: 201,
     response: RunEnvelope,
     handle: async ({ clients, principal, body }) => {
+      // Validation reads the accounts and the quota claim may retry a few times under concurrent creates.
       const { imageWeekRun } = await clients.imageWeek.createRun({
         workspaceId: principal.workspaceId,
         topic: body.topic,
@@ -156,7 +158,7 @@ export const imageWeekRoutes = [
         dryRun: body.dry_run ?? false,
         contentPlanId: body.content_plan_id,
         pack: body.pack,
-      });
+      }, { deadlineMs: CREATE_DEADLINE_MS });
       return { image_week_run: withItems(imageWeekRun!) };
     },
   }),
