@@ -17,7 +17,7 @@ beforeAll(async () => {
   const imageWeek = await stack.startImageWeek({ IMAGE_WEEK_TEMPLATE_SET: 'test-unreadable', JOBS_NAMESPACE: uniqueName('jobs_unreadable'), MONGO_DB: failingDb });
   const gateway = await stack.startGateway({ IMAGE_WEEK_ADDR: imageWeek.address });
   failing = { gateway, imageWeek };
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await stack?.stop();
   await dropDatabases([failingDb]);

@@ -16,7 +16,7 @@ beforeAll(async () => {
   ws = await createWorkspace(stack, { tier: 'pro' });
   instagram = await connect(ws, 'instagram');
   pinterest = await connect(ws, 'pinterest');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await ocr.close();
   await stack?.stop();
