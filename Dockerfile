@@ -35,6 +35,7 @@ RUN npm prune --omit=dev \
       [ -f "$ws/package.json" ] || continue; \
       mkdir -p "/out/$ws" && cp -a "$ws/package.json" "/out/$ws/"; \
       if [ -d "$ws/dist" ]; then cp -a "$ws/dist" "/out/$ws/"; fi; \
+      if [ -d "$ws/fonts" ]; then cp -a "$ws/fonts" "/out/$ws/"; fi; \
     done
 
 # ---------------------------------------------------------------------------
