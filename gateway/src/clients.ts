@@ -6,6 +6,7 @@ import { LinkedInAssetsServiceClient } from '@spa/contracts/media/v1/linkedin_as
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { PublisherServiceClient } from '@spa/contracts/publisher/v1/publisher';
+import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
 
 /** One long-lived gRPC client per backend service, shared by every request. */
@@ -18,9 +19,10 @@ export interface Clients {
   settings: PromiseClient<SettingsServiceClient>;
   generation: PromiseClient<GenerationServiceClient>;
   publisher: PromiseClient<PublisherServiceClient>;
+  imageWeek: PromiseClient<ImageWeekServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; PUBLISHER_ADDR: string }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; PUBLISHER_ADDR: string; IMAGE_WEEK_ADDR: string }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
@@ -31,6 +33,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
     generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),
     publisher: createClient(PublisherServiceClient, config.PUBLISHER_ADDR, defaults),
+    imageWeek: createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, defaults),
   };
 }
 
@@ -43,4 +46,5 @@ export function closeClients(clients: Clients): void {
   clients.settings.close();
   clients.generation.close();
   clients.publisher.close();
+  clients.imageWeek.close();
 }

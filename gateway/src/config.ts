@@ -12,6 +12,7 @@ export const configSchema = z.object({
   MEDIA_ADDR: env.address('127.0.0.1:50055'),
   /** The publisher: account lookups on the platforms (TikTok creator info) go through its connectors. */
   PUBLISHER_ADDR: env.address('127.0.0.1:50053'),
+  IMAGE_WEEK_ADDR: env.address('127.0.0.1:50059'),
   /** The media service's HTTP server: /media/<r2_key> (reads, presigned PUTs) is relayed to it, streaming. */
   MEDIA_HTTP_URL: z.url().default('http://127.0.0.1:8095'),
   /** Deadline of one base64 upload's stream to the media service (large videos take a while). */

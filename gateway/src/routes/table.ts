@@ -10,6 +10,7 @@ import { platformRoutes } from './platforms.js';
 import { postRoutes } from './posts.js';
 import { preferenceRoutes } from './preferences.js';
 import { scheduleRoutes } from './schedules.js';
+import { imageWeekRoutes } from './image-week.js';
 import type { Route } from './route.js';
 import { accountLookupRoutes } from './account-lookups.js';
 
@@ -17,4 +18,4 @@ import { accountLookupRoutes } from './account-lookups.js';
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
  * Order matters where paths overlap: fixed paths (/posts/next_slot) before parameters (/posts/{id}).
  */
-export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes, ...accountLookupRoutes];
+export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes, ...accountLookupRoutes, ...imageWeekRoutes];

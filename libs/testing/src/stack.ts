@@ -38,6 +38,10 @@ export interface Stack {
   startPosts(): Promise<RunningProcess>;
   /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
   startPublisher(): Promise<RunningProcess>;
+  /** The image-week service (Quote Week). */
+  imageWeekAddr: string;
+  /** Starts one more image-week replica on the same database and job namespace. */
+  startImageWeek(env?: Record<string, string>): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
   stop(): Promise<void>;
 }
@@ -55,6 +59,8 @@ export interface StackOptions {
   serviceEnv?: Record<string, string>;
   /** Starts the webhooks service too (the dashboard's webhook pages; any receiver address allowed). */
   webhooks?: boolean;
+  /** Extra environment of the image-week service (e.g. a test template set). */
+  imageWeekEnv?: Record<string, string>;
 }
 
 /** Accounts settings that connect every OAuth platform through the sandbox (its clients are `sandbox-<platform>` / `sandbox-secret`). */
@@ -110,6 +116,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const publisherDb = uniqueName('t_publisher');
   const mediaDb = uniqueName('t_media');
   const generationDb = uniqueName('t_generation');
+  const imageWeekDb = uniqueName('t_image_week');
   const rateLimitPrefix = uniqueName('t_rl');
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs'), ...opts.serviceEnv };
   // Media answers public URLs under the first gateway's /media relay, and OAuth callbacks come back to it: that gateway gets this port.
@@ -154,6 +161,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...opts.generationEnv,
   });
   processes.push(generationProc);
+  const startImageWeek = async (env: Record<string, string> = {}) => {
+    const proc = await startProcess('image-week', 'services/image-week/dist/main.js', {
+      ...common,
+      MONGO_DB: imageWeekDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
+      GENERATION_ADDR: generationProc.address,
+      // A dead replica's work is taken over sooner than in production.
+      IMAGE_WEEK_LEASE_MS: '6000',
+      IMAGE_WEEK_JOB_ACK_WAIT_MS: '5000',
+      IMAGE_WEEK_STALE_MS: '15000',
+      IMAGE_WEEK_SWEEP_INTERVAL_MS: '3000',
+      ...opts.imageWeekEnv,
+      ...env,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  const imageWeekProc = await startImageWeek();
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
   const startPublisher = async (grpcPort = '0') => {
@@ -204,6 +231,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       POSTS_ADDR: postsProc.address,
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
+      IMAGE_WEEK_ADDR: imageWeekProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...webhooksEnv,
       ...publisherEnv,
@@ -232,11 +260,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startGateway,
     startPosts,
     startPublisher: () => startPublisher(),
+    imageWeekAddr: imageWeekProc.address,
+    startImageWeek,
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address, ...webhooksEnv }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, ...(webhooksProc ? [webhooksDb] : [])]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, ...(webhooksProc ? [webhooksDb] : [])]);
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
       await rm(mediaDir, { recursive: true, force: true });
     },

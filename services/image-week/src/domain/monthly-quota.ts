@@ -1,0 +1,46 @@
+import { randomInt } from 'node:crypto';
+import { AppError } from '@spa/errors';
+import type { AccountsPort, RunQuotaClaims } from './ports.js';
+
+/** Quote Week runs a workspace may start per calendar month (its time zone); dry runs are exempt. */
+export const RUNS_PER_MONTH: Readonly<Record<string, number>> = { free: 0, starter: 4, pro: 12, team: 12 };
+/** How often a claim reads the slots again after losing every race for the free ones. */
+const MAX_ROUNDS = 25;
+
+/** The calendar month (YYYY-MM) `now` falls in, in `zone` (UTC when the zone is unusable). */
+export function localMonth(now: Date, zone: string): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone || 'UTC', year: 'numeric', month: '2-digit' }).formatToParts(now);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit' }).formatToParts(now);
+  }
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}`;
+}
+
+/**
+ * Takes one of the month's run slots for `runId`: slot n ∈ 1..limit is a uniquely keyed document, so however many
+ * creates race (on any number of replicas, on a store without atomic updates) at most `limit` runs get one.
+ * Throws 422 quota_exceeded when every slot is taken. Returns the month the slot belongs to (to give it back).
+ */
+export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<string> {
+  const { tier, timezone } = await deps.accounts.plan(workspaceId);
+  const limit = RUNS_PER_MONTH[tier] ?? 0;
+  const month = localMonth(now, timezone);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const taken = new Set(await deps.quota.claimed(workspaceId, month));
+    const free: number[] = [];
+    for (let slot = 1; slot <= limit; slot++) if (!taken.has(slot)) free.push(slot);
+    if (free.length === 0) break;
+    // Random order: concurrent creates rarely try the same slot.
+    for (let i = free.length - 1; i > 0; i--) {
+      const j = randomInt(i + 1);
+      [free[i], free[j]] = [free[j]!, free[i]!];
+    }
+    for (const slot of free) if (await deps.quota.claim(workspaceId, month, slot, runId)) return month;
+  }
+  throw new AppError('quota_exceeded', `This workspace has used its ${limit} Quote Week runs of ${month} (${tier} plan); dry runs are not counted`, {
+    details: [`monthly Quote Week run quota: ${limit} on the ${tier} plan`],
+  });
+}

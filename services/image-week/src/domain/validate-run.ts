@@ -1,0 +1,127 @@
+import { invalidParameters } from '@spa/errors';
+import { QUOTE_PLATFORMS, type QuotePlatform, type RunSettings, type ScheduleMode, type Target } from './model.js';
+import type { AccountsPort } from './ports.js';
+
+export const TOPIC_MAX = 500;
+export const WATERMARK_MAX = 60;
+export const CUTOFF_MIN = 1;
+export const CUTOFF_MAX = 14;
+export const CUTOFF_DEFAULT = 7;
+
+/** A create request as it arrives (transport-neutral). */
+export interface RunInput {
+  topic: string;
+  platformConfig: unknown;
+  cutoffDays?: number | undefined;
+  scheduleMode?: string | undefined;
+  watermarkEnabled?: boolean | undefined;
+  watermarkText?: string | undefined;
+  watermarkEveryN?: number | undefined;
+  dryRun?: boolean | undefined;
+  contentPlanId?: number | undefined;
+  pack?: string | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+function httpUrl(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length > 2048) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** The targets named by platform_config, with every structural problem (accounts are checked afterwards). */
+function parseTargets(config: unknown, problems: string[]): Target[] {
+  if (!isObject(config)) {
+    problems.push('platform_config must be an object keyed by platform (instagram, pinterest)');
+    return [];
+  }
+  const targets: Target[] = [];
+  const keys = Object.keys(config);
+  if (keys.length === 0) problems.push('platform_config must configure at least one platform (instagram, pinterest)');
+  for (const key of keys) {
+    const where = `platform_config.${key}`;
+    const value = config[key];
+    if (!(QUOTE_PLATFORMS as readonly string[]).includes(key)) {
+      problems.push(`${where}: ${key} is not a Quote Week platform; use ${QUOTE_PLATFORMS.join(' or ')}`);
+      continue;
+    }
+    if (!isObject(value)) {
+      problems.push(`${where} must be an object with social_account_id`);
+      continue;
+    }
+    const platform = key as QuotePlatform;
+    const allowed = platform === 'pinterest' ? ['social_account_id', 'board_id', 'link'] : ['social_account_id', 'aspect'];
+    for (const field of Object.keys(value)) if (!allowed.includes(field)) problems.push(`${where}.${field} is not a known field (allowed: ${allowed.join(', ')})`);
+    if (!isId(value.social_account_id)) problems.push(`${where}.social_account_id must be a positive integer`);
+    const target: Target = { platform, socialAccountId: isId(value.social_account_id) ? value.social_account_id : 0 };
+    if (platform === 'instagram') {
+      if (value.aspect !== undefined && value.aspect !== 'portrait' && value.aspect !== 'square') problems.push(`${where}.aspect must be portrait or square`);
+      else target.aspect = (value.aspect as 'portrait' | 'square' | undefined) ?? 'portrait';
+    } else {
+      if (typeof value.board_id !== 'string' || !value.board_id.trim()) problems.push(`${where}.board_id is required for Pinterest (the board the pins go to)`);
+      else if (value.board_id.length > 200) problems.push(`${where}.board_id is longer than 200 characters`);
+      else target.boardId = value.board_id.trim();
+      if (value.link === undefined) problems.push(`${where}.link is required for Pinterest (an http(s) URL the pins link to)`);
+      else if (!httpUrl(value.link)) problems.push(`${where}.link must be an http(s) URL`);
+      else target.link = value.link as string;
+    }
+    targets.push(target);
+  }
+  return targets;
+}
+
+/** Checks that each target names a connected account of the workspace on that platform. */
+async function checkAccounts(accounts: AccountsPort, workspaceId: number, targets: Target[], problems: string[]): Promise<void> {
+  const ids = targets.map((t) => t.socialAccountId).filter((id) => id > 0);
+  if (ids.length === 0) return;
+  const found = await accounts.socialAccounts(workspaceId, ids);
+  for (const t of targets) {
+    if (!t.socialAccountId) continue;
+    const where = `platform_config.${t.platform}.social_account_id`;
+    const account = found.find((a) => a.id === t.socialAccountId);
+    if (!account) problems.push(`${where} ${t.socialAccountId} is not a connected account of this workspace`);
+    else if (account.platform !== t.platform) problems.push(`${where} ${t.socialAccountId} is a ${account.platform} account, not ${t.platform}`);
+    else if (account.disconnected) problems.push(`${where} ${t.socialAccountId} is disconnected; reconnect it first`);
+  }
+}
+
+/** Every problem of a create request at once (422 INVALID_PARAMETERS naming each field), or the run's settings. */
+export async function validateRun(accounts: AccountsPort, workspaceId: number, input: RunInput): Promise<RunSettings> {
+  const problems: string[] = [];
+  const topic = (input.topic ?? '').trim();
+  if (!topic) problems.push('topic is required');
+  else if ([...topic].length > TOPIC_MAX) problems.push(`topic is ${[...topic].length} characters; the limit is ${TOPIC_MAX}`);
+  const targets = parseTargets(input.platformConfig, problems);
+  const cutoffDays = input.cutoffDays ?? CUTOFF_DEFAULT;
+  if (!Number.isInteger(cutoffDays) || cutoffDays < CUTOFF_MIN || cutoffDays > CUTOFF_MAX) problems.push(`cutoff_days must be an integer from ${CUTOFF_MIN} to ${CUTOFF_MAX}`);
+  const scheduleMode = input.scheduleMode ?? 'draft';
+  if (scheduleMode !== 'draft' && scheduleMode !== 'scheduled') problems.push('schedule_mode must be draft or scheduled');
+  const watermarkText = input.watermarkText?.trim() || undefined;
+  if (watermarkText && [...watermarkText].length > WATERMARK_MAX) problems.push(`watermark_text is longer than ${WATERMARK_MAX} characters`);
+  if (input.watermarkEnabled && !watermarkText) problems.push('watermark_text is required when watermark_enabled is true');
+  const watermarkEveryN = input.watermarkEveryN ?? 1;
+  if (!Number.isInteger(watermarkEveryN) || watermarkEveryN < 1 || watermarkEveryN > 100) problems.push('watermark_every_n must be an integer from 1 to 100');
+  if (input.pack !== undefined && (typeof input.pack !== 'string' || input.pack.length > 100)) problems.push('pack must be a string of at most 100 characters');
+  if (input.contentPlanId !== undefined && !isId(input.contentPlanId)) problems.push('content_plan_id must be a positive integer');
+  await checkAccounts(accounts, workspaceId, targets, problems);
+  if (problems.length) throw invalidParameters(problems);
+  return {
+    topic,
+    pack: input.pack || undefined,
+    platformConfig: input.platformConfig as Record<string, unknown>,
+    targets,
+    cutoffDays,
+    scheduleMode: scheduleMode as ScheduleMode,
+    watermarkEnabled: !!input.watermarkEnabled,
+    watermarkText,
+    watermarkEveryN,
+    dryRun: !!input.dryRun,
+    contentPlanId: input.contentPlanId,
+  };
+}

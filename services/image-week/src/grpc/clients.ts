@@ -1,0 +1,127 @@
+import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
+import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
+import { MediaServiceClient } from '@spa/contracts/media/v1/media';
+import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { AppError } from '@spa/errors';
+import { createClient } from '@spa/grpc';
+import type { AccountsPort, MediaPort, PostsPort, QuotesPort } from '../domain/ports.js';
+
+/** The other services as the Quote Week domain sees them, over gRPC. */
+
+export function accountsPort(address: string, deadlineMs: number): AccountsPort & { close(): void } {
+  const client = createClient(AccountsServiceClient, address, { deadlineMs });
+  return {
+    async socialAccounts(workspaceId, ids) {
+      const { socialAccounts } = await client.listSocialAccounts({ workspaceId, ids });
+      return socialAccounts.map((a) => ({ id: a.id, platform: a.platform, disconnected: a.disconnected }));
+    },
+    async postingSchedule(workspaceId, socialAccountId) {
+      try {
+        const { postingSchedule: s } = await client.getPostingSchedule({ workspaceId, socialAccountId });
+        if (!s) return undefined;
+        return {
+          timezone: s.timezone,
+          max_posts_per_day: s.maxPostsPerDay,
+          paused: s.paused,
+          posting_slots: s.postingSlots.map((p) => ({ id: p.id, day_of_week: p.dayOfWeek, time_of_day: p.timeOfDay, enabled: p.enabled, source: p.source })),
+        };
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
+        throw err;
+      }
+    },
+    async plan(workspaceId) {
+      const { subscription, timezone } = await client.getSubscription({ workspaceId });
+      return { tier: subscription?.tier ?? 'free', timezone: timezone || 'UTC' };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Marker in a quote post's content metadata: finds the post again after a crash between creating and recording it. */
+const ITEM_MARKER = 'quote_week_item_id';
+
+export function postsPort(address: string, deadlineMs: number): PostsPort & { close(): void } {
+  const client = createClient(PostsServiceClient, address, { deadlineMs });
+  return {
+    async scheduledTimes(workspaceId, socialAccountId, from, to) {
+      const out: Date[] = [];
+      for (let offset = 0; ; offset += 200) {
+        const { posts, totalCount } = await client.listPosts({
+          workspaceId,
+          statuses: ['scheduled', 'publishing', 'pending_review'],
+          scheduledAfter: from.toISOString(),
+          scheduledBefore: to.toISOString(),
+          sort: 'scheduled_at',
+          sortDirection: 'asc',
+          limit: 200,
+          offset,
+        });
+        for (const p of posts) if (p.scheduledAt && p.postAccounts.some((a) => a.socialAccountId === socialAccountId)) out.push(new Date(p.scheduledAt));
+        if (posts.length === 0 || offset + posts.length >= totalCount) break;
+      }
+      return out;
+    },
+    async createPost(input) {
+      const metadata: Record<string, unknown> = { media: [{ r2_key: input.r2Key, type: 'image' }], [ITEM_MARKER]: input.itemId, quote_week_run_id: input.runId };
+      if (input.platform === 'pinterest') Object.assign(metadata, { board_id: input.boardId, link: input.link, title: input.caption.slice(0, 100) });
+      const { post } = await client.createPost({
+        workspaceId: input.workspaceId,
+        body: input.caption,
+        status: input.scheduledAt ? 'scheduled' : 'draft',
+        scheduledAt: input.scheduledAt?.toISOString(),
+        flexible: false,
+        recurrenceJitterEnabled: false,
+        evergreen: false,
+        evergreenVariations: [],
+        dryRun: false,
+        postContents: [{ platform: input.platform, body: input.caption, contentType: 'image', metadataJson: JSON.stringify(metadata) }],
+        socialAccountIds: [input.socialAccountId],
+        source: 'quote_week',
+      });
+      return post!.id;
+    },
+    async findItemPost(workspaceId, itemId) {
+      for (let offset = 0; ; offset += 200) {
+        const { posts, totalCount } = await client.listPosts({ workspaceId, statuses: [], source: 'quote_week', sort: 'created_at', sortDirection: 'desc', limit: 200, offset });
+        const hit = posts.find((p) => p.postContents.some((c) => (JSON.parse(c.metadataJson || '{}') as Record<string, unknown>)[ITEM_MARKER] === itemId));
+        if (hit) return hit.id;
+        if (posts.length === 0 || offset + posts.length >= totalCount) return undefined;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+export function mediaPort(address: string, deadlineMs: number): MediaPort & { close(): void } {
+  const client = createClient(MediaServiceClient, address, { deadlineMs });
+  return {
+    async storePng(workspaceId, png) {
+      const stored = await client.storeObject({ workspaceId, contentType: 'image/png', data: png, purpose: 'quote_card' });
+      return { url: stored.url, r2Key: stored.r2Key };
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Quotes from the generation service's GenerateBatch (the workspace's voice, preferences, custom rules and
+ * near-duplicate checks; each text counts one daily generation). Texts are written for Bluesky, whose short limit
+ * (300) gives quote-length texts; image-week turns each into a card quote.
+ */
+export function quotesPort(address: string, deadlineMs: number): QuotesPort & { close(): void } {
+  const generation = createClient(GenerationServiceClient, address, { deadlineMs });
+  const settings = createClient(SettingsServiceClient, address, { deadlineMs: 5_000 });
+  return {
+    async remaining(workspaceId) {
+      const { quota } = await settings.getBillingSummary({ workspaceId });
+      return quota?.remainingToday ?? 0;
+    },
+    async write(workspaceId, topic, count) {
+      const { posts } = await generation.generateBatch({ workspaceId, category: topic, count, platform: 'bluesky' });
+      return posts;
+    },
+    close: () => (generation.close(), settings.close()),
+  };
+}
