@@ -1,4 +1,4 @@
-import { env, loadConfig, z } from '@spa/config';
+import { env, loadConfig, z, operationsEnv } from '@spa/config';
 import { TEMPLATE_SETS } from './render/templates.js';
 
 export const configSchema = z.object({
@@ -8,6 +8,7 @@ export const configSchema = z.object({
   NATS_URL: env.natsUrl,
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50059),
+  ...operationsEnv(9471),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   GENERATION_ADDR: env.address('127.0.0.1:50054'),

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { runMain } from '@spa/config';
-import { onShutdown, startGrpcServer } from '@spa/grpc';
+import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes } from '@spa/mongo';
-import { connectNats } from '@spa/nats';
+import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
+import { connectNats, natsDependency } from '@spa/nats';
 import { loadImageWeekConfig } from './config.js';
 import { MongoLeases, MongoPostClaims, MongoRunQuotaClaims } from './data/claims.js';
 import { registerModels } from './data/models.js';
@@ -22,6 +22,7 @@ import { VisionReader } from './verify/vision.js';
 runMain(async () => {
   const config = loadImageWeekConfig();
   const logger = createLogger('image-week', config.LOG_LEVEL);
+  const metrics = await startProcessRuntime('image-week', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'image-week')]);
   const models = registerModels(mongo);
   await syncIndexes(mongo);
@@ -62,11 +63,12 @@ runMain(async () => {
     retryDelayMs: 1_000,
   });
   const sweeper = startSweeper(deps, logger, { intervalMs: config.IMAGE_WEEK_SWEEP_INTERVAL_MS, staleMs: config.IMAGE_WEEK_STALE_MS });
-  const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services: [imageWeekService(deps)], logger });
+  const server = await startGrpcServer({ dependencies: [mongoDependency(mongo), natsDependency(nc)], host: config.GRPC_HOST, port: config.GRPC_PORT, services: [imageWeekService(deps)], logger });
   logger.info({ port: server.port, templates: config.IMAGE_WEEK_TEMPLATE_SET, reader: config.VISION_BASE_URL ? 'vision' : 'ocr' }, 'image-week listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
+    ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
     ['sweeper', () => sweeper.stop()],
     ['nats', () => nc.drain()],
