@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
+import compression from 'compression';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
@@ -93,7 +94,9 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  mountDocs(app);
+  // The reference (document and docs page) is large and compresses well; API answers stay uncompressed.
+  const compress = compression();
+  mountDocs(app, compress);
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
 
   const api = express.Router();
@@ -101,8 +104,9 @@ export function createApp(deps: GatewayDeps): express.Express {
     await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
     next();
   });
-  api.get('/openapi.json', (_req, res) => {
-    res.json(deps.openapi);
+  const openapiJson = JSON.stringify(deps.openapi);
+  api.get('/openapi.json', compress, (_req, res) => {
+    res.type('json').send(openapiJson);
   });
   for (const route of deps.routes) {
     const upload = uploadSpecOf(route);

@@ -4,6 +4,7 @@ import { createLogger } from '@spa/logger';
 import { connectRedis } from '@spa/redis';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
+import { answerClientErrorsInEnvelope } from './http/client-error.js';
 import { closeClients, createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
 import { Idempotency } from './http/idempotency.js';
@@ -28,6 +29,7 @@ runMain(async () => {
     mediaHttpUrl: config.MEDIA_HTTP_URL,
   });
   const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  answerClientErrorsInEnvelope(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

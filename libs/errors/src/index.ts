@@ -5,6 +5,7 @@ import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js
  * Services throw AppError with a code; the gRPC boundary and the gateway map it from here.
  */
 export const ERROR_TABLE = {
+  BAD_REQUEST: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
   UNAUTHORIZED: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   ENDPOINT_NOT_AVAILABLE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   INSUFFICIENT_SCOPE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
@@ -12,6 +13,7 @@ export const ERROR_TABLE = {
   TIER_UPGRADE_REQUIRED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   WORKSPACE_FORBIDDEN: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  REQUEST_TIMEOUT: { http: 408, grpc: GrpcStatus.DEADLINE_EXCEEDED },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT },
   INVALID_PARAMETERS: { http: 422, grpc: GrpcStatus.INVALID_ARGUMENT },
   API_KEY_LIMIT_REACHED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
@@ -19,6 +21,7 @@ export const ERROR_TABLE = {
   INVALID_STATE: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   GENERATION_FAILED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
   quota_exceeded: { http: 422, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
+  REQUEST_HEADERS_TOO_LARGE: { http: 431, grpc: GrpcStatus.INVALID_ARGUMENT },
   RATE_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },
