@@ -26,7 +26,11 @@ type Op = {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'];
 const operations = (doc: Doc) =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method, op })));
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op })),
+  );
 
 /** A route as someone adding a feature would write it: no examples, no error list, an undeclared path parameter. */
 const bareRoute: Route = route({
@@ -84,8 +88,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every error code an operation can answer, one example each', () => {
-    const codes = (path: string, method: string) =>
-      Object.values(doc.paths[path]![method]!.responses).flatMap((r) => Object.keys(r.content?.['application/json']?.examples ?? {}));
+    const codes = (path: string, method: string) => Object.values(doc.paths[path]![method]!.responses).flatMap((r) => Object.keys(r.content?.['application/json']?.examples ?? {}));
     expect(codes('/posts/{id}/approve', 'post')).toEqual(
       expect.arrayContaining(['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'NO_ACTIVE_SUBSCRIPTION', 'TIER_UPGRADE_REQUIRED', 'NOT_FOUND', 'INVALID_PARAMETERS', 'INVALID_STATE', 'RATE_LIMIT_EXCEEDED']),
     );

@@ -45,7 +45,7 @@ class OperationBuilder {
 
   /** Path parameters: every `{name}` of the path, typed from the route's params schema when it declares one. */
   private pathParameters(route: Route): JsonSchema[] {
-    const declared = route.params ? (this.components.convert(route.params, 'input') as { properties?: Record<string, JsonSchema> }).properties ?? {} : {};
+    const declared = route.params ? ((this.components.convert(route.params, 'input') as { properties?: Record<string, JsonSchema> }).properties ?? {}) : {};
     return [...route.path.matchAll(PATH_PARAM)].map(([, name = '']) => {
       const schema = declared[name] ?? (name === 'id' || name.endsWith('_id') ? { type: 'integer', minimum: 1 } : { type: 'string', minLength: 1 });
       return { name, in: 'path', required: true, ...(typeof schema.description === 'string' ? { description: schema.description } : {}), ...this.withExample(schema, name) };
@@ -106,14 +106,15 @@ class OperationBuilder {
         }
       : {};
     return {
-      operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      operationId: `${route.method}${route.path
+        .replace(/[{}]/g, '')
+        .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())
+        .replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}`,
       summary: route.summary,
       description: [route.description, ...rules].filter(Boolean).join('\n\n'),
       tags: [route.tag],
       parameters: [...pathParams, ...this.queryParameters(route), ...(route.method === 'post' && reachable ? [IDEMPOTENCY_HEADER] : [])],
-      ...(route.body && reachable
-        ? { requestBody: { required: true, content: { 'application/json': this.withExample(this.components.convert(route.body, 'input')) } } }
-        : {}),
+      ...(route.body && reachable ? { requestBody: { required: true, content: { 'application/json': this.withExample(this.components.convert(route.body, 'input')) } } } : {}),
       responses: { ...success, ...this.errorResponses(errorCodesOf(route, pathParams.length > 0)) },
     };
   }
@@ -132,7 +133,10 @@ function tagDescription(tag: string, routes: readonly Route[]): string {
   return summaries.length ? `${summaries.join('; ')}.` : tag;
 }
 
-const ERROR_CODES_TABLE = () => `| code | HTTP |\n|---|---|\n${Object.entries(ERROR_TABLE).map(([code, m]) => `| ${code} | ${m.http} |`).join('\n')}`;
+const ERROR_CODES_TABLE = () =>
+  `| code | HTTP |\n|---|---|\n${Object.entries(ERROR_TABLE)
+    .map(([code, m]) => `| ${code} | ${m.http} |`)
+    .join('\n')}`;
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and its zod schemas: named schemas in

@@ -45,7 +45,11 @@ export class ComponentSchemas {
   readonly schemas: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $schema: _drop, $defs, ...root } = enumKeyedRecordsAsProperties(z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' })) as JsonSchema & {
+    const {
+      $schema: _drop,
+      $defs,
+      ...root
+    } = enumKeyedRecordsAsProperties(z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' })) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
     const defs = $defs ?? {};

@@ -33,7 +33,10 @@ export function mediaRelayPath(): Record<string, unknown> {
         ...(head ? {} : { content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' }, example: '<bytes>' } } }),
       },
       '404': { description: 'NOT_FOUND: no media file under this key', ...(head ? {} : { content: errorJson('NOT_FOUND', 'No media file under this key') }) },
-      '503': { description: 'SERVICE_UNAVAILABLE: the media service is unavailable; retry shortly', ...(head ? {} : { content: errorJson('SERVICE_UNAVAILABLE', 'The media service is unavailable; retry shortly') }) },
+      '503': {
+        description: 'SERVICE_UNAVAILABLE: the media service is unavailable; retry shortly',
+        ...(head ? {} : { content: errorJson('SERVICE_UNAVAILABLE', 'The media service is unavailable; retry shortly') }),
+      },
     },
   });
   return {

@@ -41,7 +41,12 @@ function examplePayload(kind: WebhookEventKind): z.infer<typeof WebhookEventSche
     kind === 'webhook.test'
       ? []
       : [
-          { platform: 'mastodon', platform_status: kind === 'post.failed' ? 'failed' : 'posted', platform_post_id: kind === 'post.failed' ? '' : '113456789', platform_error: kind === 'post.failed' ? 'The instance refused the status: 422' : null },
+          {
+            platform: 'mastodon',
+            platform_status: kind === 'post.failed' ? 'failed' : 'posted',
+            platform_post_id: kind === 'post.failed' ? '' : '113456789',
+            platform_error: kind === 'post.failed' ? 'The instance refused the status: 422' : null,
+          },
           ...(kind === 'post.partial_failure' ? [{ platform: 'bluesky', platform_status: 'failed', platform_post_id: '', platform_error: 'Session expired; reconnect the account' }] : []),
         ];
   return {
@@ -78,7 +83,14 @@ export function webhooksSection(ref: object): Record<string, object> {
             parameters: [
               { name: SIGNATURE_HEADER, in: 'header', required: true, description: SIGNATURE_DESCRIPTION, schema: { type: 'string' }, example: signatureHeader([EXAMPLE_SECRET], EXAMPLE_TIME, body) },
               { name: 'X-Service-Event-Id', in: 'header', required: true, description: 'Same value as the payload `id`', schema: { type: 'string', format: 'uuid' }, example: examplePayload(kind).id },
-              { name: 'X-Service-Attempt', in: 'header', required: true, description: 'Starts at 1; increments on each retry or manual redelivery', schema: { type: 'integer', minimum: 1 }, example: 1 },
+              {
+                name: 'X-Service-Attempt',
+                in: 'header',
+                required: true,
+                description: 'Starts at 1; increments on each retry or manual redelivery',
+                schema: { type: 'integer', minimum: 1 },
+                example: 1,
+              },
             ],
             requestBody: { required: true, content: { 'application/json': { schema: ref, example: examplePayload(kind) } } },
             responses: {

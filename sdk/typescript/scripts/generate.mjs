@@ -29,7 +29,9 @@ try {
     let current = '';
     try {
       current = readFileSync(target, 'utf8');
-    } catch {}
+    } catch {
+      // no file yet: it differs
+    }
     if (current !== generated) {
       console.error('sdk/typescript/src/generated/openapi.ts is not what the OpenAPI document gives: run `npm run generate -w @spa/sdk` and commit it');
       process.exit(1);

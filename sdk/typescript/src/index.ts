@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import { ApiError, unwrap } from './errors.js';
+import { unwrap } from './errors.js';
 import type { components, operations, paths } from './generated/openapi.js';
 import { retryingFetch, type RetryOptions } from './retry.js';
 
@@ -55,7 +55,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
   client.use(idempotency(options.idempotencyKey ?? randomUUID));
   async function* listAllPosts(query: ListPostsQuery = {}): AsyncGenerator<Post, void, undefined> {
     const limit = query.limit ?? 200;
-    for (let offset = query.offset ?? 0; ; ) {
+    for (let offset = query.offset ?? 0; ;) {
       const page = await unwrap(client.GET('/posts', { params: { query: { ...query, limit, offset } } }));
       yield* page.posts;
       offset += page.posts.length;
@@ -64,4 +64,3 @@ export function createApiClient(options: ClientOptions): ApiClient {
   }
   return Object.assign(client, { listAllPosts });
 }
-

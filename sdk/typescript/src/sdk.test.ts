@@ -53,7 +53,10 @@ describe('the SDK client', () => {
   });
 
   it('keeps a caller-given Idempotency-Key and sends none on a GET', async () => {
-    start([{ status: 201, body: { post: { id: 1 } } }, { status: 200, body: { post: { id: 1 } } }]);
+    start([
+      { status: 201, body: { post: { id: 1 } } },
+      { status: 200, body: { post: { id: 1 } } },
+    ]);
     await unwrap(api().POST('/posts', { body: { post: {} }, headers: { 'Idempotency-Key': 'mine' } }));
     await unwrap(api().GET('/posts/{id}', { params: { path: { id: 1 } } }));
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['mine', undefined]);

@@ -24,12 +24,7 @@ export interface VerifyWebhookOptions {
  * before any JSON parsing. `secrets` may list several secrets of yours (your own rotation): any may match.
  * Throws WebhookVerificationError when the delivery is not authentic.
  */
-export function verifyWebhook(
-  rawBody: string | Uint8Array,
-  signatureHeader: string | string[] | undefined,
-  secrets: string | readonly string[],
-  options: VerifyWebhookOptions = {},
-): WebhookEvent {
+export function verifyWebhook(rawBody: string | Uint8Array, signatureHeader: string | string[] | undefined, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): WebhookEvent {
   const header = Array.isArray(signatureHeader) ? signatureHeader.join(',') : signatureHeader;
   const opts = { toleranceSeconds: options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS, ...(options.nowSeconds === undefined ? {} : { nowSeconds: options.nowSeconds }) };
   let reason = 'no secret given';
