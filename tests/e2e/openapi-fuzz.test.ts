@@ -14,7 +14,7 @@ import { operationsOf, urlOf, type Json, type Operation } from '../support/fuzz/
  * fast-check seed.
  */
 const SEED = 20_261_123;
-const RUNS_PER_OPERATION = 14;
+const RUNS_PER_OPERATION = 8;
 
 let stack: Stack;
 let valid: TestWorkspace;
@@ -123,8 +123,11 @@ describe('fuzzing every operation of the OpenAPI document', () => {
 
   it('answers hostile variants of every operation without a 5xx, in the envelope, storing nothing when refused', { timeout: 300_000 }, async () => {
     const collections = ops.filter((op) => op.method === 'get' && op.security && !op.parameters.some((p) => p.in === 'path' || p.required) && op.server === '/api/v1');
-    const probe = await Promise.all(collections.map(async (op) => [op, (await send(op, { url: urlOf(op, { query: {} }), method: 'get' }, hostile.apiKey)).status] as const));
-    const stable = probe.filter(([, status]) => status === 200).map(([op]) => op);
+    // Collections whose answer is the same on two reads (a computed `updated_at` is not).
+    const read = async (op: Operation) => send(op, { url: urlOf(op, { query: {} }), method: 'get' }, hostile.apiKey);
+    const probe = await Promise.all(collections.map(async (op) => [op, await read(op), await read(op)] as const));
+    const stable = probe.filter(([, a, b]) => a.status === 200 && a.text === b.text).map(([op]) => op);
+    expect(stable.map((op) => op.path)).toContain('/posts');
     let before = await snapshot(stable, hostile.apiKey);
     for (const op of ops) {
       await fc.assert(

@@ -2,7 +2,7 @@ import type { ContentIdea, ContentPlan, ContentPlanFields, ContentPlanRun } from
 import { PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime, idParam } from './schemas.js';
+import { dateTime, idParam, limitParam, offsetParam } from './schemas.js';
 
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
@@ -338,8 +338,8 @@ export const contentPlanRoutes = [
     plan: 'paid',
     query: z
       .object({
-        limit: z.coerce.number().int().min(1).default(50).describe('Default 50; values above 200 are clamped to 200').transform((n) => Math.min(n, 200)),
-        offset: z.coerce.number().int().min(0).default(0),
+        limit: limitParam(50, 200),
+        offset: offsetParam(),
         platform: z.enum(PLATFORMS).optional(),
         unused: z.enum(['true', 'false']).optional().describe('true: only ideas not used yet').transform((v) => v === 'true'),
       })

@@ -5,6 +5,21 @@ import { z } from 'zod';
 
 export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const dateTime = z.iso.datetime({ offset: true });
+
+/** Largest value of a gRPC int32 field: a query integer beyond it is refused (422), never wrapped on the wire. */
+export const INT32_MAX = 2_147_483_647;
+/** A page size from the query: at least 1, `fallback` when absent, clamped to `max`. */
+export const limitParam = (fallback: number, max: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(INT32_MAX)
+    .default(fallback)
+    .describe(`Default ${fallback}; values above ${max} are clamped to ${max}`)
+    .transform((n) => Math.min(n, max));
+/** How many items a page skips, from the query. */
+export const offsetParam = () => z.coerce.number().int().min(0).max(INT32_MAX).default(0);
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const PostMetricSchema = z.object({
@@ -91,8 +106,8 @@ export const ListPostsQuerySchema = z
     platform: z.enum(PLATFORMS).optional().describe('Posts targeting this platform'),
     sort: z.enum(['scheduled_at', 'created_at', 'posted_at', 'id']).default('created_at'),
     sort_direction: z.enum(['asc', 'desc']).default('desc'),
-    limit: z.coerce.number().int().min(1).default(100).describe('Default 100; values above 200 are clamped to 200').transform((n) => Math.min(n, 200)),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: limitParam(100, 200),
+    offset: offsetParam(),
   })
   .strict();
 
