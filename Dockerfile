@@ -50,6 +50,8 @@ COPY tools/bench/package.json tools/bench/
 COPY tools/deploy-check/package.json tools/deploy-check/
 COPY tools/sandbox/package.json tools/sandbox/
 COPY dashboard/package.json dashboard/
+COPY sdk/typescript/package.json sdk/typescript/
+COPY tools/lint/package.json tools/lint/
 COPY tests/bluesky-pds/package.json tests/bluesky-pds/
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
+import compression from 'compression';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { httpServerDuration, SpanKind, startSpan } from '@spa/telemetry';
 import type { Authenticator } from './auth/authenticator.js';
@@ -116,7 +117,9 @@ export function createApp(deps: GatewayDeps): express.Express {
     const state = deps.readiness?.() ?? { ready: true, failures: {} };
     res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not_ready', failures: state.failures });
   });
-  mountDocs(app);
+  // The reference (document and docs page) is large and compresses well; API answers stay uncompressed.
+  const compress = compression();
+  mountDocs(app, compress);
   app.use(oauthCallbackRouter(deps.clients, deps.logger));
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);
@@ -126,8 +129,9 @@ export function createApp(deps: GatewayDeps): express.Express {
     await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
     next();
   });
-  api.get('/openapi.json', (_req, res) => {
-    res.json(deps.openapi);
+  const openapiJson = JSON.stringify(deps.openapi);
+  api.get('/openapi.json', compress, (_req, res) => {
+    res.type('json').send(openapiJson);
   });
   for (const route of deps.routes) {
     const upload = uploadSpecOf(route);

@@ -5,6 +5,7 @@ import { createLogger } from '@spa/logger';
 import { connectRedis } from '@spa/redis';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
+import { answerClientErrorsInEnvelope } from './http/client-error.js';
 import { closeClients, createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
 import { closeDashboardClients, createDashboardClients } from './dashboard/clients.js';
@@ -64,6 +65,7 @@ runMain(async () => {
     }),
   });
   const server = app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  answerClientErrorsInEnvelope(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

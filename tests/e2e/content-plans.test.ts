@@ -7,7 +7,6 @@ import {
   startStack,
   uniqueName,
   type HttpOptions,
-  type HttpResponse,
   type RunningProcess,
   type Stack,
   type TestWorkspace,
@@ -25,14 +24,13 @@ let stack: Stack;
 let ws: TestWorkspace;
 let twitter: number;
 let linkedin: number;
-let instagram: number;
 
 beforeAll(async () => {
   stack = await startStack({ generationEnv });
   ws = await createWorkspace(stack);
   twitter = await connect(ws, 'twitter');
   linkedin = await connect(ws, 'linkedin');
-  instagram = await connect(ws, 'instagram');
+  await connect(ws, 'instagram');
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

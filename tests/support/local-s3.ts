@@ -23,7 +23,7 @@ export async function createTestBucket(): Promise<{ bucket: string; remove(): Pr
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
   } catch (err) {
     client.destroy();
-    throw new Error(`the local S3-compatible server at ${LOCAL_S3.endpoint} is not usable (run scripts/infra up): ${String(err)}`);
+    throw new Error(`the local S3-compatible server at ${LOCAL_S3.endpoint} is not usable (run scripts/infra up): ${String(err)}`, { cause: err });
   }
   return {
     bucket,

@@ -1,4 +1,4 @@
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-dist';
 
 const PAGE = `<!doctype html>
@@ -18,7 +18,8 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#docs', deepLinking: true });`;
 
 /** The human docs page: Swagger UI (served from the swagger-ui-dist package) over /api/v1/openapi.json. */
-export function mountDocs(app: express.Express): void {
+export function mountDocs(app: express.Express, compress: RequestHandler): void {
+  app.use('/docs', compress);
   app.use('/docs/assets', express.static(swaggerUi.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
   app.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@spa/errors';
 import type { Scope } from '@spa/vocabulary';
 import type { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
@@ -41,6 +42,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   bodyLimit?: string;
   status: 200 | 201 | 202;
   response?: z.ZodType;
+  /** Error codes the backend may answer besides those the policy implies (the OpenAPI document lists them). */
+  errors?: readonly ErrorCode[];
   /** The one backend call of the route, returning the public JSON. */
   handle?: (input: HandlerInput<P, Q, B>) => Promise<unknown>;
 }

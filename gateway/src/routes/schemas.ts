@@ -17,6 +17,7 @@ export const pageLimit = (def: number, max = 200) =>
 /** A page offset: 0 to 2147483647 (larger is 422 naming `offset`). */
 export const pageOffset = queryInt(0).default(0).describe(`Default 0; at most ${MAX_QUERY_INT}`);
 export const dateTime = z.iso.datetime({ offset: true });
+
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
 export const PostMetricSchema = z.object({

@@ -5,6 +5,7 @@ import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js
  * Services throw AppError with a code; the gRPC boundary and the gateway map it from here.
  */
 export const ERROR_TABLE = {
+  BAD_REQUEST: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT },
   UNAUTHORIZED: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED },
   ENDPOINT_NOT_AVAILABLE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   INSUFFICIENT_SCOPE: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
@@ -14,6 +15,7 @@ export const ERROR_TABLE = {
   // A resource (a Tumblr media file) exists but belongs to another workspace: the contract's 403 for a file not the caller's.
   MEDIA_NOT_OWNED: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED },
   NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND },
+  REQUEST_TIMEOUT: { http: 408, grpc: GrpcStatus.DEADLINE_EXCEEDED },
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT },
   INVALID_PARAMETERS: { http: 422, grpc: GrpcStatus.INVALID_ARGUMENT },
   API_KEY_LIMIT_REACHED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
@@ -23,6 +25,7 @@ export const ERROR_TABLE = {
   quota_exceeded: { http: 422, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   // The platform's API offers no way to do this (e.g. Instagram has no audio search): documented per route.
   PLATFORM_UNSUPPORTED: { http: 422, grpc: GrpcStatus.FAILED_PRECONDITION },
+  REQUEST_HEADERS_TOO_LARGE: { http: 431, grpc: GrpcStatus.INVALID_ARGUMENT },
   RATE_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   DAILY_LIMIT_EXCEEDED: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   INTERNAL_ERROR: { http: 500, grpc: GrpcStatus.INTERNAL },

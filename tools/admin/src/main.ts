@@ -7,6 +7,7 @@ import { createClient, type PromiseClient } from '@spa/grpc';
 import { USER_COMMANDS, USER_FLAGS, USER_USAGE } from './user-commands.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_FLAGS, WEBHOOK_USAGE } from './webhook-commands.js';
 import { ACCOUNT_COMMANDS, ACCOUNT_FLAGS, ACCOUNT_USAGE } from './account-commands.js';
+import { helpText } from './help.js';
 
 /**
  * spa-admin: the operators' stand-in for the dashboard. Talks gRPC to the services and prints
@@ -128,8 +129,14 @@ async function main(argv: string[]): Promise<number> {
     options: OPTIONS,
   });
   const flags = values as Flags;
+  if (flags.help || positionals[0] === 'help') {
+    const help = helpText(USAGE, positionals);
+    if (help === undefined) throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+    process.stdout.write(help);
+    return 0;
+  }
   const command = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...USER_COMMANDS, ...ACCOUNT_COMMANDS }[positionals.slice(0, 2).join(' ')];
-  if (flags.help || !command || positionals.length !== 2) throw new UsageError(flags.help ? '' : `unknown command: ${positionals.join(' ') || '(none)'}`);
+  if (!command || positionals.length !== 2) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   const config = loadConfig(z.object({ ACCOUNTS_ADDR: env.address('127.0.0.1:50051') }));
   const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, { deadlineMs: 10_000 });
   try {

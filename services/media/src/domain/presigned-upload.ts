@@ -1,6 +1,6 @@
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { AppError, invalidParameters } from '@spa/errors';
-import { ruleAccepts, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
+import { ruleAccepts, UPLOAD_PLATFORMS, type UploadPlatform } from '@spa/platforms';
 import { CAPABILITIES } from '@spa/platforms';
 import { canonicalType, sniffType, SNIFF_BYTES } from './inspect.js';
 import { newMediaKey } from './keys.js';

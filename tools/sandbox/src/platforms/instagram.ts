@@ -1,5 +1,4 @@
-import type { Route, SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
-import type { SandboxPost, SandboxState } from '../state.js';
+import type { Route, SandboxPlatform } from '../router.js';
 import {
   graphError,
   graphUnauthorized,
