@@ -441,6 +441,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/image_week_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Quote Week runs
+         * @description Newest first. Items are not included (GET a run for them).
+         *
+         *     Scope: `image_week:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getImageWeekRuns"];
+        put?: never;
+        /**
+         * Start a Quote Week run
+         * @description Answers 201 at once; the work runs in the background (poll GET /image_week_runs/{id}). Monthly quota: 4 runs on Starter, 12 on Pro and Team, in the calendar month of the workspace time zone, exact under concurrent requests; dry runs are exempt; exhausted: 422 quota_exceeded. At most 2 runs of a workspace render at once (others wait). Items are planned one per free posting slot (libs/slots rules, as publishing) of each configured account within cutoff_days; each quote comes from the generation service in the workspace voice and counts one daily AI generation. Every card is read back (OCR built in, or a configured vision model) and re-laid out up to 3 times before its item fails.
+         *
+         *     Scope: `image_week:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        post: operations["postImageWeekRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/image_week_runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Quote Week run with its items
+         * @description Scope: `image_week:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getImageWeekRunsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/image_week_runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a Quote Week run
+         * @description Items not finished become canceled; nothing more is rendered or posted (posts already built stay). On a completed, failed or canceled run: no-op answering the run.
+         *
+         *     Scope: `image_week:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        post: operations["postImageWeekRunsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/image_week_runs/{image_week_run_id}/items/{id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate a failed Quote Week item
+         * @description Only a failed item: attempt count reset; a new quote, render, verify, post build and slot fill for that item only. Otherwise 422 INVALID_STATE. Answers the run and the item.
+         *
+         *     Scope: `image_week:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        post: operations["postImageWeekRunsImageWeekRunIdItemsIdRegenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instagram/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Instagram audio (not offered by Instagram)
+         * @description Instagram's APIs (the Instagram Graph API and Instagram API with Instagram Login) have no endpoint that searches or lists the music and audio library: reels can only be published with their own soundtrack. So that no data is invented, this answers 422 `PLATFORM_UNSUPPORTED` for an Instagram account of the workspace (after checking it is one: 404 otherwise). No other platform we publish to offers an audio search either.
+         *
+         *     Scope: `accounts:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getInstagramAudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/instagram/media_uploads": {
         parameters: {
             query?: never;
@@ -581,6 +707,30 @@ export interface paths {
          *     Plan: a paid plan with an active or trialing subscription.
          */
         post: operations["postMediaUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pinterest/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Pinterest account's boards
+         * @description Asked of Pinterest each time (its `GET /v5/boards`, every page, at most 1000 boards). A board's `id` is what a content plan's Pinterest channel takes as `board_id`. 404 when the account is not a Pinterest account of this workspace; 422 INVALID_STATE when Pinterest refuses its token (the account is marked disconnected).
+         *
+         *     Scope: `accounts:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getPinterestBoards"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1079,6 +1229,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/social_accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One connected social account
+         * @description Never carries a token. 404 for an account of another workspace.
+         *
+         *     Scope: `accounts:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getSocialAccountsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/telegram/media_uploads": {
         parameters: {
             query?: never;
@@ -1097,6 +1271,30 @@ export interface paths {
          *     Plan: a paid plan with an active or trialing subscription.
          */
         post: operations["postTelegramMediaUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tiktok/creator_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A TikTok account's creator info
+         * @description Asked of TikTok each time (its `POST /v2/post/publish/creator_info/query/`; TikTok allows 20 per minute per account). `comment_disabled`, `duet_disabled` and `stitch_disabled` are the creator's own settings: at publish time they override the post's `metadata.disable_comment` / `disable_duet` / `disable_stitch`, and a video longer than `max_video_post_duration_sec` fails its target before anything is sent to TikTok. 404 when the account is not a TikTok account of this workspace; 422 INVALID_STATE when TikTok refuses its token (the account is marked disconnected).
+         *
+         *     Scope: `accounts:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getTiktokCreatorInfo"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1139,7 +1337,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an uploaded Tumblr media file
-         * @description The r2_key goes in the path URL-encoded (its slashes as %2F). 403 WORKSPACE_FORBIDDEN when the file belongs to another workspace (the contract asks for 403 here, unlike other resources); 404 when no Tumblr upload has this key.
+         * @description The r2_key goes in the path URL-encoded (its slashes as %2F). 403 MEDIA_NOT_OWNED when the file belongs to another workspace (the contract asks for 403 here, unlike other resources); 404 when no Tumblr upload has this key.
          *
          *     Scope: `publish:write`.
          *
@@ -1571,6 +1769,76 @@ export interface components {
             model_degraded: boolean;
             tweets: string[];
         };
+        ImageWeekItem: {
+            /** @description Renders of this item so far (at most 3; reset by regenerate) */
+            attempt_count: number;
+            id: number;
+            /** @description The accepted card, stored like any upload */
+            image: {
+                height: number;
+                r2_key: string;
+                url: string;
+                width: number;
+            } | null;
+            last_error: string | null;
+            /** @enum {string} */
+            platform: "instagram" | "pinterest";
+            /** @description Order of the item in the run (slot order) */
+            position: number;
+            /** @description The post built from the card (null for a dry run) */
+            post_id: number | null;
+            quote: string | null;
+            /** @description The planned slot */
+            scheduled_at: string | null;
+            social_account_id: number;
+            /** @enum {string} */
+            status: "pending" | "generating" | "verifying" | "completed" | "failed" | "canceled";
+            /** @description Template of the last render */
+            template: string | null;
+            watermarked: boolean;
+        };
+        ImageWeekRun: {
+            canceled_items: number;
+            completed_items: number;
+            content_plan_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            cutoff_days: number;
+            dry_run: boolean;
+            /** @description From creation to finish (to now while pending) */
+            duration_ms: number;
+            error_message: string | null;
+            /** @description 0 with the built-in OCR; the configured vision model price otherwise */
+            est_cost_cents: number;
+            failed_items: number;
+            finished_at: string | null;
+            /** @description Renders whose read-back did not match the quote */
+            garble_count: number;
+            id: number;
+            images_generated: number;
+            pack: string | null;
+            platform_config: {
+                [key: string]: unknown;
+            };
+            retry_count: number;
+            /** @enum {string} */
+            schedule_mode: "draft" | "scheduled";
+            /** @description Why fewer items than free slots were planned: the daily AI generation quota, or no free slot */
+            shortfall_reason: ("quota" | "no_slots") | null;
+            /**
+             * @description pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed" | "canceled";
+            template_version: string;
+            topic: string;
+            total_items: number;
+            /** Format: date-time */
+            updated_at: string;
+            watermark_enabled: boolean;
+            watermark_every_n: number;
+            watermark_text: string | null;
+        };
         LinkedInAssetUpload: {
             /** @description LinkedIn's URN of the uploaded asset (urn:li:image:… or urn:li:video:…). Put it in a LinkedIn post content's metadata.asset_urn; only the account that uploaded it can publish it. */
             asset_urn: string;
@@ -1589,6 +1857,13 @@ export interface components {
             url: string;
             /** @description Image width in pixels (null for video) */
             width: number | null;
+        };
+        PinterestBoard: {
+            description: string | null;
+            id: string;
+            name: string;
+            /** @description PUBLIC, PROTECTED or SECRET */
+            privacy: string;
         };
         /** @description Fields that do not apply to a platform are omitted. */
         PlatformCapabilities: {
@@ -1739,6 +2014,16 @@ export interface components {
             r2_key: string;
             /** @description PUT the bytes here with the same Content-Type and Content-Length */
             upload_url: string;
+        };
+        TikTokCreatorInfo: {
+            avatar_url: string;
+            comment_disabled: boolean;
+            duet_disabled: boolean;
+            max_video_post_duration_sec: number;
+            nickname: string;
+            privacy_level_options: string[];
+            stitch_disabled: boolean;
+            username: string;
         };
         VoiceProfile: {
             /** @description Characters per post */
@@ -2535,7 +2820,10 @@ export interface operations {
                  * @example 50
                  */
                 limit?: number;
-                /** @example 0 */
+                /**
+                 * @description Default 0; at most 2147483647
+                 * @example 0
+                 */
                 offset?: number;
                 /** @example twitter */
                 platform?: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
@@ -5891,6 +6179,1410 @@ export interface operations {
             };
         };
     };
+    getImageWeekRuns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Default 20; values above 100 are clamped to 100
+                 * @example 20
+                 */
+                limit?: number;
+                /** @example 0 */
+                offset?: number;
+                /** @example pending */
+                status?: "pending" | "completed" | "failed" | "canceled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "image_week_runs": [
+                     *         {
+                     *           "id": 1,
+                     *           "status": "pending",
+                     *           "content_plan_id": 1,
+                     *           "schedule_mode": "draft",
+                     *           "topic": "example topic",
+                     *           "pack": "example pack",
+                     *           "platform_config": {},
+                     *           "cutoff_days": 1,
+                     *           "watermark_enabled": false,
+                     *           "watermark_text": "example watermark text",
+                     *           "watermark_every_n": 1,
+                     *           "dry_run": false,
+                     *           "template_version": "example template version",
+                     *           "total_items": 1,
+                     *           "completed_items": 1,
+                     *           "failed_items": 1,
+                     *           "canceled_items": 1,
+                     *           "shortfall_reason": "quota",
+                     *           "error_message": "example error message",
+                     *           "images_generated": 1,
+                     *           "retry_count": 1,
+                     *           "garble_count": 1,
+                     *           "est_cost_cents": 1,
+                     *           "duration_ms": 1,
+                     *           "finished_at": "2026-03-02T09:30:00Z",
+                     *           "created_at": "2026-03-02T09:30:00Z",
+                     *           "updated_at": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "total_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        image_week_runs: components["schemas"]["ImageWeekRun"][];
+                        meta: {
+                            limit: number;
+                            offset: number;
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImageWeekRuns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "topic": "example topic",
+                 *       "platform_config": {},
+                 *       "cutoff_days": 1,
+                 *       "schedule_mode": "example schedule mode",
+                 *       "watermark_enabled": false,
+                 *       "watermark_text": "example watermark text",
+                 *       "watermark_every_n": 1,
+                 *       "dry_run": false,
+                 *       "content_plan_id": 1,
+                 *       "pack": "example pack"
+                 *     }
+                 */
+                "application/json": {
+                    content_plan_id?: number;
+                    /** @description 1-14, default 7: slots within this many days are planned */
+                    cutoff_days?: number;
+                    /** @description Renders and verifies, creates no post, uses no monthly run */
+                    dry_run?: boolean;
+                    pack?: string;
+                    /** @description Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id, link (http(s) URL)} (1000x1500). Accounts must be connected accounts of the workspace on that platform. */
+                    platform_config: {
+                        [key: string]: unknown;
+                    };
+                    /** @description draft (default) or scheduled (each post scheduled into its planned slot) */
+                    schedule_mode?: string;
+                    /** @description What the quotes are about (1-500 characters) */
+                    topic: string;
+                    watermark_enabled?: boolean;
+                    /** @description 1-100, default 1: the watermark goes on every n-th card of each account */
+                    watermark_every_n?: number;
+                    /** @description Required when watermark_enabled; at most 60 characters */
+                    watermark_text?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "image_week_run": {
+                     *         "id": 1,
+                     *         "status": "pending",
+                     *         "content_plan_id": 1,
+                     *         "schedule_mode": "draft",
+                     *         "topic": "example topic",
+                     *         "pack": "example pack",
+                     *         "platform_config": {},
+                     *         "cutoff_days": 1,
+                     *         "watermark_enabled": false,
+                     *         "watermark_text": "example watermark text",
+                     *         "watermark_every_n": 1,
+                     *         "dry_run": false,
+                     *         "template_version": "example template version",
+                     *         "total_items": 1,
+                     *         "completed_items": 1,
+                     *         "failed_items": 1,
+                     *         "canceled_items": 1,
+                     *         "shortfall_reason": "quota",
+                     *         "error_message": "example error message",
+                     *         "images_generated": 1,
+                     *         "retry_count": 1,
+                     *         "garble_count": 1,
+                     *         "est_cost_cents": 1,
+                     *         "duration_ms": 1,
+                     *         "finished_at": "2026-03-02T09:30:00Z",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "position": 1,
+                     *             "platform": "instagram",
+                     *             "social_account_id": 1,
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "quote": "example quote",
+                     *             "template": "example template",
+                     *             "image": {
+                     *               "url": "https://example.com/articles/launch",
+                     *               "r2_key": "example r2 key",
+                     *               "width": 1,
+                     *               "height": 1
+                     *             },
+                     *             "post_id": 1,
+                     *             "scheduled_at": "2026-03-02T09:30:00Z",
+                     *             "watermarked": false,
+                     *             "last_error": "example last error"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        image_week_run: {
+                            canceled_items: number;
+                            completed_items: number;
+                            content_plan_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            cutoff_days: number;
+                            dry_run: boolean;
+                            /** @description From creation to finish (to now while pending) */
+                            duration_ms: number;
+                            error_message: string | null;
+                            /** @description 0 with the built-in OCR; the configured vision model price otherwise */
+                            est_cost_cents: number;
+                            failed_items: number;
+                            finished_at: string | null;
+                            /** @description Renders whose read-back did not match the quote */
+                            garble_count: number;
+                            id: number;
+                            images_generated: number;
+                            items: components["schemas"]["ImageWeekItem"][];
+                            pack: string | null;
+                            platform_config: {
+                                [key: string]: unknown;
+                            };
+                            retry_count: number;
+                            /** @enum {string} */
+                            schedule_mode: "draft" | "scheduled";
+                            /** @description Why fewer items than free slots were planned: the daily AI generation quota, or no free slot */
+                            shortfall_reason: ("quota" | "no_slots") | null;
+                            /**
+                             * @description pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled
+                             * @enum {string}
+                             */
+                            status: "pending" | "completed" | "failed" | "canceled";
+                            template_version: string;
+                            topic: string;
+                            total_items: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                            watermark_enabled: boolean;
+                            watermark_every_n: number;
+                            watermark_text: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `quota_exceeded`: the monthly Quote Week run quota is exhausted
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImageWeekRunsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "image_week_run": {
+                     *         "id": 1,
+                     *         "status": "pending",
+                     *         "content_plan_id": 1,
+                     *         "schedule_mode": "draft",
+                     *         "topic": "example topic",
+                     *         "pack": "example pack",
+                     *         "platform_config": {},
+                     *         "cutoff_days": 1,
+                     *         "watermark_enabled": false,
+                     *         "watermark_text": "example watermark text",
+                     *         "watermark_every_n": 1,
+                     *         "dry_run": false,
+                     *         "template_version": "example template version",
+                     *         "total_items": 1,
+                     *         "completed_items": 1,
+                     *         "failed_items": 1,
+                     *         "canceled_items": 1,
+                     *         "shortfall_reason": "quota",
+                     *         "error_message": "example error message",
+                     *         "images_generated": 1,
+                     *         "retry_count": 1,
+                     *         "garble_count": 1,
+                     *         "est_cost_cents": 1,
+                     *         "duration_ms": 1,
+                     *         "finished_at": "2026-03-02T09:30:00Z",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "position": 1,
+                     *             "platform": "instagram",
+                     *             "social_account_id": 1,
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "quote": "example quote",
+                     *             "template": "example template",
+                     *             "image": {
+                     *               "url": "https://example.com/articles/launch",
+                     *               "r2_key": "example r2 key",
+                     *               "width": 1,
+                     *               "height": 1
+                     *             },
+                     *             "post_id": 1,
+                     *             "scheduled_at": "2026-03-02T09:30:00Z",
+                     *             "watermarked": false,
+                     *             "last_error": "example last error"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        image_week_run: {
+                            canceled_items: number;
+                            completed_items: number;
+                            content_plan_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            cutoff_days: number;
+                            dry_run: boolean;
+                            /** @description From creation to finish (to now while pending) */
+                            duration_ms: number;
+                            error_message: string | null;
+                            /** @description 0 with the built-in OCR; the configured vision model price otherwise */
+                            est_cost_cents: number;
+                            failed_items: number;
+                            finished_at: string | null;
+                            /** @description Renders whose read-back did not match the quote */
+                            garble_count: number;
+                            id: number;
+                            images_generated: number;
+                            items: components["schemas"]["ImageWeekItem"][];
+                            pack: string | null;
+                            platform_config: {
+                                [key: string]: unknown;
+                            };
+                            retry_count: number;
+                            /** @enum {string} */
+                            schedule_mode: "draft" | "scheduled";
+                            /** @description Why fewer items than free slots were planned: the daily AI generation quota, or no free slot */
+                            shortfall_reason: ("quota" | "no_slots") | null;
+                            /**
+                             * @description pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled
+                             * @enum {string}
+                             */
+                            status: "pending" | "completed" | "failed" | "canceled";
+                            template_version: string;
+                            topic: string;
+                            total_items: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                            watermark_enabled: boolean;
+                            watermark_every_n: number;
+                            watermark_text: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImageWeekRunsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "image_week_run": {
+                     *         "id": 1,
+                     *         "status": "pending",
+                     *         "content_plan_id": 1,
+                     *         "schedule_mode": "draft",
+                     *         "topic": "example topic",
+                     *         "pack": "example pack",
+                     *         "platform_config": {},
+                     *         "cutoff_days": 1,
+                     *         "watermark_enabled": false,
+                     *         "watermark_text": "example watermark text",
+                     *         "watermark_every_n": 1,
+                     *         "dry_run": false,
+                     *         "template_version": "example template version",
+                     *         "total_items": 1,
+                     *         "completed_items": 1,
+                     *         "failed_items": 1,
+                     *         "canceled_items": 1,
+                     *         "shortfall_reason": "quota",
+                     *         "error_message": "example error message",
+                     *         "images_generated": 1,
+                     *         "retry_count": 1,
+                     *         "garble_count": 1,
+                     *         "est_cost_cents": 1,
+                     *         "duration_ms": 1,
+                     *         "finished_at": "2026-03-02T09:30:00Z",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "position": 1,
+                     *             "platform": "instagram",
+                     *             "social_account_id": 1,
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "quote": "example quote",
+                     *             "template": "example template",
+                     *             "image": {
+                     *               "url": "https://example.com/articles/launch",
+                     *               "r2_key": "example r2 key",
+                     *               "width": 1,
+                     *               "height": 1
+                     *             },
+                     *             "post_id": 1,
+                     *             "scheduled_at": "2026-03-02T09:30:00Z",
+                     *             "watermarked": false,
+                     *             "last_error": "example last error"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        image_week_run: {
+                            canceled_items: number;
+                            completed_items: number;
+                            content_plan_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            cutoff_days: number;
+                            dry_run: boolean;
+                            /** @description From creation to finish (to now while pending) */
+                            duration_ms: number;
+                            error_message: string | null;
+                            /** @description 0 with the built-in OCR; the configured vision model price otherwise */
+                            est_cost_cents: number;
+                            failed_items: number;
+                            finished_at: string | null;
+                            /** @description Renders whose read-back did not match the quote */
+                            garble_count: number;
+                            id: number;
+                            images_generated: number;
+                            items: components["schemas"]["ImageWeekItem"][];
+                            pack: string | null;
+                            platform_config: {
+                                [key: string]: unknown;
+                            };
+                            retry_count: number;
+                            /** @enum {string} */
+                            schedule_mode: "draft" | "scheduled";
+                            /** @description Why fewer items than free slots were planned: the daily AI generation quota, or no free slot */
+                            shortfall_reason: ("quota" | "no_slots") | null;
+                            /**
+                             * @description pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled
+                             * @enum {string}
+                             */
+                            status: "pending" | "completed" | "failed" | "canceled";
+                            template_version: string;
+                            topic: string;
+                            total_items: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                            watermark_enabled: boolean;
+                            watermark_every_n: number;
+                            watermark_text: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postImageWeekRunsImageWeekRunIdItemsIdRegenerate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 1 */
+                id: number;
+                /** @example 1 */
+                image_week_run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "image_week_run": {
+                     *         "id": 1,
+                     *         "status": "pending",
+                     *         "content_plan_id": 1,
+                     *         "schedule_mode": "draft",
+                     *         "topic": "example topic",
+                     *         "pack": "example pack",
+                     *         "platform_config": {},
+                     *         "cutoff_days": 1,
+                     *         "watermark_enabled": false,
+                     *         "watermark_text": "example watermark text",
+                     *         "watermark_every_n": 1,
+                     *         "dry_run": false,
+                     *         "template_version": "example template version",
+                     *         "total_items": 1,
+                     *         "completed_items": 1,
+                     *         "failed_items": 1,
+                     *         "canceled_items": 1,
+                     *         "shortfall_reason": "quota",
+                     *         "error_message": "example error message",
+                     *         "images_generated": 1,
+                     *         "retry_count": 1,
+                     *         "garble_count": 1,
+                     *         "est_cost_cents": 1,
+                     *         "duration_ms": 1,
+                     *         "finished_at": "2026-03-02T09:30:00Z",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "position": 1,
+                     *             "platform": "instagram",
+                     *             "social_account_id": 1,
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "quote": "example quote",
+                     *             "template": "example template",
+                     *             "image": {
+                     *               "url": "https://example.com/articles/launch",
+                     *               "r2_key": "example r2 key",
+                     *               "width": 1,
+                     *               "height": 1
+                     *             },
+                     *             "post_id": 1,
+                     *             "scheduled_at": "2026-03-02T09:30:00Z",
+                     *             "watermarked": false,
+                     *             "last_error": "example last error"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "item": {
+                     *         "id": 1,
+                     *         "position": 1,
+                     *         "platform": "instagram",
+                     *         "social_account_id": 1,
+                     *         "status": "pending",
+                     *         "attempt_count": 1,
+                     *         "quote": "example quote",
+                     *         "template": "example template",
+                     *         "image": {
+                     *           "url": "https://example.com/articles/launch",
+                     *           "r2_key": "example r2 key",
+                     *           "width": 1,
+                     *           "height": 1
+                     *         },
+                     *         "post_id": 1,
+                     *         "scheduled_at": "2026-03-02T09:30:00Z",
+                     *         "watermarked": false,
+                     *         "last_error": "example last error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        image_week_run: {
+                            canceled_items: number;
+                            completed_items: number;
+                            content_plan_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            cutoff_days: number;
+                            dry_run: boolean;
+                            /** @description From creation to finish (to now while pending) */
+                            duration_ms: number;
+                            error_message: string | null;
+                            /** @description 0 with the built-in OCR; the configured vision model price otherwise */
+                            est_cost_cents: number;
+                            failed_items: number;
+                            finished_at: string | null;
+                            /** @description Renders whose read-back did not match the quote */
+                            garble_count: number;
+                            id: number;
+                            images_generated: number;
+                            items: components["schemas"]["ImageWeekItem"][];
+                            pack: string | null;
+                            platform_config: {
+                                [key: string]: unknown;
+                            };
+                            retry_count: number;
+                            /** @enum {string} */
+                            schedule_mode: "draft" | "scheduled";
+                            /** @description Why fewer items than free slots were planned: the daily AI generation quota, or no free slot */
+                            shortfall_reason: ("quota" | "no_slots") | null;
+                            /**
+                             * @description pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled
+                             * @enum {string}
+                             */
+                            status: "pending" | "completed" | "failed" | "canceled";
+                            template_version: string;
+                            topic: string;
+                            total_items: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                            watermark_enabled: boolean;
+                            watermark_every_n: number;
+                            watermark_text: string | null;
+                        };
+                        item: components["schemas"]["ImageWeekItem"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `INVALID_STATE`: the resource is not in a state the action applies to
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstagramAudio: {
+        parameters: {
+            query: {
+                /**
+                 * @description What to search for
+                 * @example example q
+                 */
+                q?: string;
+                /** @example 1 */
+                social_account_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "audio": [
+                     *         {
+                     *           "id": "example id",
+                     *           "title": "example title"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        audio: {
+                            id: string;
+                            title: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `PLATFORM_UNSUPPORTED`: the platform's API offers no way to do this (documented per route)
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postInstagramMediaUploads: {
         parameters: {
             query?: never;
@@ -6895,6 +8587,155 @@ export interface operations {
             };
         };
     };
+    getPinterestBoards: {
+        parameters: {
+            query: {
+                /** @example 1 */
+                social_account_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "boards": [
+                     *         {
+                     *           "id": "example id",
+                     *           "name": "example name",
+                     *           "description": "example description",
+                     *           "privacy": "example privacy"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        boards: components["schemas"]["PinterestBoard"][];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `INVALID_STATE`: the resource is not in a state the action applies to
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPlatforms: {
         parameters: {
             query?: never;
@@ -7418,7 +9259,10 @@ export interface operations {
                  * @example 100
                  */
                 limit?: number;
-                /** @example 0 */
+                /**
+                 * @description Default 0; at most 2147483647
+                 * @example 0
+                 */
                 offset?: number;
                 /**
                  * @description Posts targeting this platform
@@ -11494,8 +13338,13 @@ export interface operations {
                      *           "id": 1,
                      *           "platform": "twitter",
                      *           "username": "example username",
+                     *           "display_name": "example display name",
+                     *           "avatar_url": "https://example.com/articles/launch",
                      *           "disconnected": false,
+                     *           "disconnected_reason": "example disconnected reason",
                      *           "sandbox": false,
+                     *           "connected_at": "2026-03-02T09:30:00Z",
+                     *           "token_expires_at": "2026-03-02T09:30:00Z",
                      *           "created_at": "2026-03-02T09:30:00Z"
                      *         }
                      *       ],
@@ -11509,13 +13358,21 @@ export interface operations {
                             total_count: number;
                         };
                         social_accounts: {
+                            avatar_url: string | null;
+                            /** Format: date-time */
+                            connected_at: string;
                             /** Format: date-time */
                             created_at: string;
                             disconnected: boolean;
+                            /** @description Why the account is disconnected and what to do (null while connected). */
+                            disconnected_reason: string | null;
+                            display_name: string | null;
                             id: number;
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             sandbox: boolean;
+                            /** @description When the current access token expires (refreshed before then); null when it does not expire. */
+                            token_expires_at: string | null;
                             username: string;
                         }[];
                     };
@@ -11546,6 +13403,188 @@ export interface operations {
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
             403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSocialAccountsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "social_account": {
+                     *         "id": 1,
+                     *         "platform": "twitter",
+                     *         "username": "example username",
+                     *         "display_name": "example display name",
+                     *         "avatar_url": "https://example.com/articles/launch",
+                     *         "disconnected": false,
+                     *         "disconnected_reason": "example disconnected reason",
+                     *         "sandbox": false,
+                     *         "connected_at": "2026-03-02T09:30:00Z",
+                     *         "token_expires_at": "2026-03-02T09:30:00Z",
+                     *         "created_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        social_account: {
+                            avatar_url: string | null;
+                            /** Format: date-time */
+                            connected_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            disconnected: boolean;
+                            /** @description Why the account is disconnected and what to do (null while connected). */
+                            disconnected_reason: string | null;
+                            display_name: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+                            sandbox: boolean;
+                            /** @description When the current access token expires (refreshed before then); null when it does not expire. */
+                            token_expires_at: string | null;
+                            username: string;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
                 headers: {
                     /** @description Requests allowed in the window of the most restrictive limiter that applied */
                     "RateLimit-Limit"?: number;
@@ -11719,6 +13758,155 @@ export interface operations {
                 };
             };
             /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTiktokCreatorInfo: {
+        parameters: {
+            query: {
+                /** @example 1 */
+                social_account_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "nickname": "example nickname",
+                     *       "username": "example username",
+                     *       "avatar_url": "https://example.com/articles/launch",
+                     *       "privacy_level_options": [
+                     *         "example privacy level options"
+                     *       ],
+                     *       "comment_disabled": false,
+                     *       "duet_disabled": false,
+                     *       "stitch_disabled": false,
+                     *       "max_video_post_duration_sec": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TikTokCreatorInfo"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `INVALID_STATE`: the resource is not in a state the action applies to
+             */
             422: {
                 headers: {
                     /** @description Requests allowed in the window of the most restrictive limiter that applied */
@@ -12014,6 +14202,8 @@ export interface operations {
              *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
              *
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             *
+             *     `MEDIA_NOT_OWNED`: the media file belongs to another workspace
              */
             403: {
                 headers: {
