@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { AnalyticsServiceClient } from '@spa/contracts/analytics/v1/analytics';
 import { ContentPlansServiceClient } from '@spa/contracts/generation/v1/content_plans';
 import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
 import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
@@ -16,9 +17,10 @@ export interface Clients {
   contentPlans: PromiseClient<ContentPlansServiceClient>;
   settings: PromiseClient<SettingsServiceClient>;
   generation: PromiseClient<GenerationServiceClient>;
+  analytics: PromiseClient<AnalyticsServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; ANALYTICS_ADDR: string }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
@@ -28,6 +30,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
     settings: createClient(SettingsServiceClient, config.GENERATION_ADDR, defaults),
     generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),
+    analytics: createClient(AnalyticsServiceClient, config.ANALYTICS_ADDR, defaults),
   };
 }
 
@@ -39,4 +42,5 @@ export function closeClients(clients: Clients): void {
   clients.contentPlans.close();
   clients.settings.close();
   clients.generation.close();
+  clients.analytics.close();
 }

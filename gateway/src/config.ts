@@ -22,6 +22,7 @@ export const configSchema = z.object({
   GRPC_DEADLINE_MS: env.millis(5_000),
   /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
+  ANALYTICS_ADDR: env.address('127.0.0.1:50058'),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -53,3 +53,4 @@ export async function publishEvent(js: JetStreamClient, subject: string, payload
 
 export { jetstream };
 export { POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
+export { ANALYTICS_STREAM, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, metricSnapshotSubject } from './streams.js';

@@ -37,6 +37,10 @@ export interface Stack {
   startPosts(): Promise<RunningProcess>;
   /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
   startPublisher(): Promise<RunningProcess>;
+  /** The analytics service (metric snapshots, timeseries, rollups, best times). */
+  analyticsAddr: string;
+  /** Starts one more analytics replica on the same database and namespace. */
+  startAnalytics(): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
   stop(): Promise<void>;
 }
@@ -48,6 +52,8 @@ export interface StackOptions {
   /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
   generationEnv?: Record<string, string>;
   publishing?: boolean;
+  /** Extra environment of the analytics service (e.g. its fetch schedule). */
+  analyticsEnv?: Record<string, string>;
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
@@ -102,6 +108,25 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return proc;
   };
   const postsProc = await startPosts();
+  const analyticsDb = uniqueName('t_analytics');
+  /** Starts one more analytics replica; the local schedule fetches metrics seconds after posting. */
+  const startAnalytics = async () => {
+    const proc = await startProcess('analytics', 'services/analytics/dist/main.js', {
+      ...common,
+      MONGO_DB: analyticsDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      METRICS_FETCH_OFFSETS: '2s,6s,15s',
+      METRICS_FETCH_JITTER: '0',
+      METRICS_SLOT_MS: '500',
+      METRICS_DISPATCH_INTERVAL_MS: '250',
+      METRICS_RESULT_ACK_WAIT_MS: '5000',
+      ...opts.analyticsEnv,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  const analyticsProc = await startAnalytics();
   // Media calls the publisher (LinkedIn uploads), which starts later: the first publisher gets this port.
   const publisherPort = opts.publishing ? String(await freePort()) : undefined;
   const publisherEnv: Record<string, string> = publisherPort ? { PUBLISHER_ADDR: `127.0.0.1:${publisherPort}` } : {};
@@ -148,6 +173,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
       PUBLISH_ATTEMPT_LEASE_MS: '8000',
       PUBLISH_JOB_ACK_WAIT_MS: '5000',
+      METRICS_JOB_ACK_WAIT_MS: '5000',
     });
     processes.push(proc);
     return proc;
@@ -170,6 +196,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       POSTS_ADDR: postsProc.address,
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
+      ANALYTICS_ADDR: analyticsProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...opts.gatewayEnv,
       ...env,
@@ -196,11 +223,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startGateway,
     startPosts,
     startPublisher: () => startPublisher(),
+    analyticsAddr: analyticsProc.address,
+    startAnalytics,
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, analyticsDb]);
       await rm(mediaDir, { recursive: true, force: true });
     },
   };

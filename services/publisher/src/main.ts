@@ -14,6 +14,7 @@ import { accountsPort, postsPort } from './grpc/clients.js';
 import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
 import { publisherService } from './grpc/publisher-service.js';
 import { consumePublishJobs } from './jobs/consumer.js';
+import { consumeMetricJobs } from './metrics/consumer.js';
 
 runMain(async () => {
   const config = loadPublisherConfig();
@@ -36,6 +37,13 @@ runMain(async () => {
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
+  const metrics = await consumeMetricJobs(nc, deps, logger, {
+    namespace: config.JOBS_NAMESPACE,
+    concurrency: config.METRICS_CONCURRENCY,
+    ackWaitMs: config.METRICS_JOB_ACK_WAIT_MS,
+    maxDeliveries: config.METRICS_MAX_DELIVERIES,
+    maxRetryWaitMs: config.METRICS_MAX_RETRY_WAIT_MS,
+  });
   const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin) })];
   const server = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
@@ -43,6 +51,7 @@ runMain(async () => {
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],
     ['jobs', () => consumer.stop()],
+    ['metric jobs', () => metrics.stop()],
     ['nats', () => nc.drain()],
     ['clients', async () => (posts.close(), accounts.close(), assetRecords.close())],
     ['mongo', () => mongo.close()],

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { compile, type Route, type SandboxPlatform, type SandboxRequest, type SandboxResponse } from './router.js';
-import { SandboxState, type Fault } from './state.js';
+import { SandboxState, type Fault, type FaultTarget } from './state.js';
 
 const TOKEN = /^(?:Bearer|Bot|OAuth)\s+sandbox-(\S+)$/i;
 
@@ -47,8 +47,8 @@ export interface Sandbox {
 
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
- * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
- * `POST /_sandbox/latency {ms}`.
+ * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
+ * `POST /_sandbox/latency {ms}`, `POST /_sandbox/metrics_growth {per_minute}`.
  */
 export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1'): Promise<Sandbox> {
   const state = new SandboxState();
@@ -77,7 +77,7 @@ export async function startSandbox(platforms: SandboxPlatform[], port = 0, host 
           raw,
           account,
         };
-        const fault = match.route.creates ? state.takeFault(match.platform.name) : undefined;
+        const fault = match.route.creates ? state.takeFault(match.platform.name) : match.route.metrics ? state.takeFault(match.platform.name, 'metrics') : undefined;
         const early = fault ? faultAnswer(fault, match.platform) : undefined;
         if (early === 'hang') {
           hanging.add(res);
@@ -114,9 +114,9 @@ async function handle(route: Route, req: SandboxRequest, state: SandboxState): P
 }
 
 function control(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse {
-  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number };
+  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number; on?: FaultTarget; per_minute?: number };
   if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
-    state.addFault(b.platform, b.fault, b.times ?? 1);
+    state.addFault(b.platform, b.fault, b.times ?? 1, b.on === 'metrics' ? 'metrics' : 'create');
     return { status: 204 };
   }
   if (method === 'GET' && url.pathname === '/_sandbox/posts') {
@@ -125,6 +125,10 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
   }
   if (method === 'POST' && url.pathname === '/_sandbox/latency') {
     state.latencyMs = Number(b.ms ?? 0);
+    return { status: 204 };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/metrics_growth') {
+    state.metricsGrowthPerMinute = Number(b.per_minute ?? 0);
     return { status: 204 };
   }
   if (method === 'POST' && url.pathname === '/_sandbox/reset') {
