@@ -10,7 +10,7 @@ beforeAll(async () => {
   [ws, other] = await Promise.all([createWorkspace(stack), createWorkspace(stack)]);
   // Counts grow with each post's age, as on a real platform.
   await request(stack.sandboxUrl!, '/_sandbox/metrics_growth', { body: { per_minute: 6 } });
-}, 90_000);
+}, 240_000);
 afterAll(async () => {
   await stack?.stop();
 });
@@ -165,4 +165,29 @@ describe('fetch failures', () => {
       .poll(async () => ((await call('/social_accounts')).json.social_accounts as Array<{ id: number; disconnected: boolean }>).find((a) => a.id === x)?.disconnected, { timeout: 20_000, interval: 500 })
       .toBe(true);
   });
+});
+
+describe('SIGKILL during a fetch wave', () => {
+  it('loses no snapshot and counts none twice', async () => {
+    const extraAnalytics = await stack.startAnalytics();
+    const firstPublisher = stack.processes.find((p) => p.name === 'publisher')!;
+    await stack.startPublisher();
+    await sandbox('/_sandbox/latency', { ms: 300 }); // keep fetches in flight when the kill lands
+    const accounts = await Promise.all([0, 1, 2, 3].map((i) => connect('twitter', `wave_${i}`)));
+    const ids = await Promise.all(accounts.map((a, i) => publish(`wave post ${i}`, [a])));
+    await metricsOf(ids[0]!, (ts) => ts.every((t) => t.post_metric !== null));
+    await Promise.all([firstPublisher.stop('SIGKILL'), extraAnalytics.stop('SIGKILL')]);
+    await stack.startPublisher();
+    // Every target reaches its last scheduled fetch (15 s after posting) despite the kills.
+    for (const id of ids) {
+      const postedAt = Date.parse((await call(`/posts/${id}`)).json.post.posted_at);
+      await metricsOf(id, (ts) => ts.every((t) => Date.parse(t.post_metric?.fetched_at ?? '') - postedAt >= 15_000), ws, 90_000);
+    }
+    await sandbox('/_sandbox/latency', { ms: 0 });
+    // A snapshot applied twice would add its growth twice: each account's series equals its latest snapshot.
+    for (const [i, account] of accounts.entries()) {
+      const latest = ((await call(`/posts/${ids[i]}`)).json.post.post_accounts[0] as Target).post_metric!.impressions;
+      await expect.poll(async () => sum((await call(`/analytics/timeseries?social_account_id=${account}`)).json.current), { timeout: 15_000, interval: 500 }).toBe(latest);
+    }
+  }, 180_000);
 });
