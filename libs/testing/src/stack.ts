@@ -39,6 +39,8 @@ export interface Stack {
   startPublisher(): Promise<RunningProcess>;
   /** The analytics service (metric snapshots, timeseries, rollups, best times). */
   analyticsAddr: string;
+  /** JOBS_NAMESPACE of this stack's processes (names its publish and metric jobs). */
+  jobsNamespace: string;
   /** Starts one more analytics replica on the same database and namespace. */
   startAnalytics(): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
@@ -224,6 +226,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startPosts,
     startPublisher: () => startPublisher(),
     analyticsAddr: analyticsProc.address,
+    jobsNamespace: common.JOBS_NAMESPACE,
     startAnalytics,
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address }),
     stop: async () => {

@@ -16,6 +16,7 @@ import { benchPublishing } from './publishing.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchGeneration } from './generation.js';
 import { benchMedia } from './media.js';
+import { benchAnalytics } from './analytics.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   if (wanted('publishing')) await benchPublishing();
   if (wanted('generation')) await benchGeneration();
   if (wanted('media')) await benchMedia();
+  if (wanted('analytics')) await benchAnalytics();
 }
 
 async function benchGateway(): Promise<void> {
@@ -43,7 +45,7 @@ async function benchGateway(): Promise<void> {
 }
 
 /** BENCH_ONLY=gateway,webhooks,publishing,media,generation picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation'): boolean {
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'analytics'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }
