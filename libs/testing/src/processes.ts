@@ -16,9 +16,10 @@ export interface RunningProcess {
 
 /**
  * Starts one built process (e.g. services/posts/dist/main.js) with the given environment and waits
- * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long.
+ * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long
+ * (20 s, or SPA_TEST_START_TIMEOUT_MS on a loaded machine).
  */
-export function startProcess(name: string, script: string, env: Record<string, string>, timeoutMs = 20_000): Promise<RunningProcess> {
+export function startProcess(name: string, script: string, env: Record<string, string>, timeoutMs = Number(process.env.SPA_TEST_START_TIMEOUT_MS) || 20_000): Promise<RunningProcess> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
