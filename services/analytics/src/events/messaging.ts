@@ -19,7 +19,8 @@ export async function jetStreamMessaging(nc: NatsConnection, namespace: string):
         n: fetch.n,
         dueAt: fetch.dueAt.toISOString(),
       }).finish();
-      await publishEvent(js, metricFetchSubject(namespace), job, fetch.id);
+      // Message ids carry the namespace: deployments (and test stacks) sharing a NATS server share the streams' de-duplication.
+      await publishEvent(js, metricFetchSubject(namespace), job, `${namespace}:${fetch.id}`);
     },
     async announceSnapshot(track, s) {
       const event = MetricSnapshotRecorded.encode({
@@ -30,7 +31,7 @@ export async function jetStreamMessaging(nc: NatsConnection, namespace: string):
         engagementRate: engagementRate(s.metrics) ?? undefined,
         fetchedAt: s.fetchedAt.toISOString(),
       }).finish();
-      await publishEvent(js, metricSnapshotSubject(namespace), event, `snapshot-${track.postAccountId}:${track.last?.n ?? 0}`);
+      await publishEvent(js, metricSnapshotSubject(namespace), event, `${namespace}:snapshot-${track.postAccountId}:${track.last?.n ?? 0}`);
     },
   };
 }

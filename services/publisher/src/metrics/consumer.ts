@@ -48,7 +48,7 @@ export async function consumeMetricJobs(nc: NatsConnection, deps: Pick<Publisher
       fetchedAt: (outcome.kind === 'ok' ? outcome.fetchedAt : deps.clock.now()).toISOString(),
       error: outcome.kind === 'ok' ? undefined : outcome.error,
     }).finish();
-    await publishEvent(js, metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS), result, `result-${job.postAccountId}:${job.n}`);
+    await publishEvent(js, metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS), result, `${opts.namespace}:result-${job.postAccountId}:${job.n}`);
   };
 
   const handle = async (message: JsMsg): Promise<void> => {
