@@ -10,7 +10,9 @@ import type { AnalyticsDeps } from './ports.js';
 export async function dispatchDueFetches(deps: AnalyticsDeps, slotMs: number, maxSlots = 10_000): Promise<number> {
   // Only slots that have ended: a fetch scheduled later into the current slot is not missed.
   const lastEnded = Math.floor(deps.clock.now().getTime() / slotMs) - 1;
-  const cursor = (await deps.store.dispatchCursor()) ?? lastEnded;
+  // The first walk (no cursor stored yet) starts with the slot that just ended, and stores the cursor:
+  // starting past it would walk nothing, store nothing, and so never move on.
+  const cursor = (await deps.store.dispatchCursor()) ?? lastEnded - 1;
   let sent = 0;
   for (let slot = cursor + 1; slot <= Math.min(lastEnded, cursor + maxSlots); slot += 1) {
     const fetches = await deps.store.fetchesInSlot(slot);
