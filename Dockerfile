@@ -38,6 +38,7 @@ COPY libs/testing/package.json libs/testing/
 COPY libs/vocabulary/package.json libs/vocabulary/
 COPY libs/webhook-signature/package.json libs/webhook-signature/
 COPY services/accounts/package.json services/accounts/
+COPY services/analytics/package.json services/analytics/
 COPY services/generation/package.json services/generation/
 COPY services/image-week/package.json services/image-week/
 COPY services/media/package.json services/media/
@@ -65,7 +66,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 RUN npm run build \
  && mkdir -p /out \
- && for ws in libs/config libs/contracts libs/errors libs/grpc libs/logger libs/mongo libs/nats libs/platforms libs/redis libs/secret-box libs/slots libs/telemetry libs/vocabulary libs/webhook-signature services/accounts services/generation services/image-week services/media services/posts services/publisher services/webhooks gateway tools/admin; do \
+ && for ws in libs/config libs/contracts libs/errors libs/grpc libs/logger libs/mongo libs/nats libs/platforms libs/redis libs/secret-box libs/slots libs/telemetry libs/vocabulary libs/webhook-signature services/accounts services/analytics services/generation services/image-week services/media services/posts services/publisher services/webhooks gateway tools/admin; do \
       mkdir -p "/out/$ws" && cp -a "$ws/dist" "/out/$ws/"; \
       if [ -d "$ws/fonts" ]; then cp -a "$ws/fonts" "/out/$ws/"; fi; \
     done \
@@ -93,6 +94,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts \
       --workspace=libs/vocabulary \
       --workspace=libs/webhook-signature \
       --workspace=services/accounts \
+      --workspace=services/analytics \
       --workspace=services/generation \
       --workspace=services/image-week \
       --workspace=services/media \

@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { AnalyticsServiceClient } from '@spa/contracts/analytics/v1/analytics';
 import { ContentPlansServiceClient } from '@spa/contracts/generation/v1/content_plans';
 import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
 import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
@@ -20,9 +21,10 @@ export interface Clients {
   generation: PromiseClient<GenerationServiceClient>;
   publisher: PromiseClient<PublisherServiceClient>;
   imageWeek: PromiseClient<ImageWeekServiceClient>;
+  analytics: PromiseClient<AnalyticsServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; PUBLISHER_ADDR: string; IMAGE_WEEK_ADDR: string }): Clients {
+export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; PUBLISHER_ADDR: string; IMAGE_WEEK_ADDR: string; ANALYTICS_ADDR: string }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
@@ -34,6 +36,7 @@ export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: strin
     generation: createClient(GenerationServiceClient, config.GENERATION_ADDR, { deadlineMs: config.GENERATION_DEADLINE_MS }),
     publisher: createClient(PublisherServiceClient, config.PUBLISHER_ADDR, defaults),
     imageWeek: createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, defaults),
+    analytics: createClient(AnalyticsServiceClient, config.ANALYTICS_ADDR, defaults),
   };
 }
 
@@ -47,4 +50,5 @@ export function closeClients(clients: Clients): void {
   clients.generation.close();
   clients.publisher.close();
   clients.imageWeek.close();
+  clients.analytics.close();
 }

@@ -37,6 +37,7 @@ export const configSchema = z.object({
   DASHBOARD_CONNECT_URL: z.string().includes('{platform}').optional(),
   /** The built web app (dashboard/dist) to serve at /dashboard; default: the one beside the gateway. */
   DASHBOARD_BUNDLE_DIR: z.string().min(1).optional(),
+  ANALYTICS_ADDR: env.address('127.0.0.1:50058'),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

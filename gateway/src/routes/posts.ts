@@ -65,7 +65,7 @@ export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
             replies: a.postMetric.replies,
             reposts: a.postMetric.reposts,
             clicks: a.postMetric.clicks,
-            engagement_rate: a.postMetric.engagementRate,
+            engagement_rate: a.postMetric.engagementRate ?? null,
             fetched_at: a.postMetric.fetchedAt,
           }
         : null,

@@ -26,7 +26,7 @@ export const PostMetricSchema = z.object({
   replies: z.number().int(),
   reposts: z.number().int(),
   clicks: z.number().int(),
-  engagement_rate: z.number(),
+  engagement_rate: z.number().nullable().describe('(likes + replies + reposts + clicks) / impressions of the latest snapshot; null when impressions are 0 or unknown'),
   fetched_at: dateTime,
 });
 

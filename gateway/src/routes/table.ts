@@ -1,4 +1,5 @@
 import { accountRoutes } from './accounts.js';
+import { analyticsRoutes } from './analytics.js';
 import { billingRoutes } from './billing.js';
 import { contentPlanRoutes } from './content-plans.js';
 import { customRuleRoutes } from './custom-rules.js';
@@ -18,4 +19,4 @@ import { accountLookupRoutes } from './account-lookups.js';
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
  * Order matters where paths overlap: fixed paths (/posts/next_slot) before parameters (/posts/{id}).
  */
-export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes, ...accountLookupRoutes, ...imageWeekRoutes];
+export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes, ...accountLookupRoutes, ...imageWeekRoutes, ...analyticsRoutes];

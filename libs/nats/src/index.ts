@@ -74,3 +74,4 @@ export function traceCarrierOfHeaders(headers: { get(key: string): string } | un
   const tracestate = headers?.get('tracestate');
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
+export { ANALYTICS_STREAM, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, metricSnapshotSubject } from './streams.js';

@@ -13,3 +13,15 @@ export const PUBLISH_JOBS_STREAM: StreamSpec = { name: 'PUBLISH_JOBS', subjects:
  * sharing a NATS server each get their own jobs.
  */
 export const publishJobSubject = (namespace: string): string => `publisher.jobs.${namespace}.publish`;
+
+/** Metric fetch jobs (analytics → publisher) and their results (publisher → analytics): each consumed once. */
+export const METRICS_STREAM: StreamSpec = { name: 'METRICS', subjects: ['metrics.>'], retention: 'workqueue' };
+export const metricFetchSubject = (namespace: string): string => `metrics.${namespace}.fetch`;
+/** Results are partitioned by workspace, so one workspace's results are stored one at a time. */
+export const metricResultSubject = (namespace: string, partition: number | '*'): string => `metrics.${namespace}.result.${partition}`;
+
+/** Events of the analytics service: analytics.<namespace>.snapshot (the latest metrics of a target). */
+export const ANALYTICS_STREAM: StreamSpec = { name: 'ANALYTICS', subjects: ['analytics.>'] };
+export const metricSnapshotSubject = (namespace: string): string => `analytics.${namespace}.snapshot`;
+/** How many result partitions there are (every publisher and analytics replica must agree: a constant). */
+export const METRIC_RESULT_PARTITIONS = 16;

@@ -42,6 +42,12 @@ export interface Stack {
   imageWeekAddr: string;
   /** Starts one more image-week replica on the same database and job namespace. */
   startImageWeek(env?: Record<string, string>): Promise<RunningProcess>;
+  /** The analytics service (metric snapshots, timeseries, rollups, best times). */
+  analyticsAddr: string;
+  /** JOBS_NAMESPACE of this stack's processes (names its publish and metric jobs). */
+  jobsNamespace: string;
+  /** Starts one more analytics replica on the same database and namespace. */
+  startAnalytics(): Promise<RunningProcess>;
   admin(args: string[]): ReturnType<typeof runAdmin>;
   stop(): Promise<void>;
 }
@@ -61,6 +67,8 @@ export interface StackOptions {
   webhooks?: boolean;
   /** Extra environment of the image-week service (e.g. a test template set). */
   imageWeekEnv?: Record<string, string>;
+  /** Extra environment of the analytics service (e.g. its fetch schedule). */
+  analyticsEnv?: Record<string, string>;
 }
 
 /** Accounts settings that connect every OAuth platform through the sandbox (its clients are `sandbox-<platform>` / `sandbox-secret`). */
@@ -133,6 +141,25 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return proc;
   };
   const postsProc = await startPosts();
+  const analyticsDb = uniqueName('t_analytics');
+  /** Starts one more analytics replica; the local schedule fetches metrics seconds after posting. */
+  const startAnalytics = async () => {
+    const proc = await startProcess('analytics', 'services/analytics/dist/main.js', {
+      ...common,
+      MONGO_DB: analyticsDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      METRICS_FETCH_OFFSETS: '2s,6s,15s',
+      METRICS_FETCH_JITTER: '0',
+      METRICS_SLOT_MS: '500',
+      METRICS_DISPATCH_INTERVAL_MS: '250',
+      METRICS_RESULT_ACK_WAIT_MS: '5000',
+      ...opts.analyticsEnv,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  const analyticsProc = await startAnalytics();
   // Media calls the publisher (LinkedIn uploads), which starts later: the first publisher gets this port.
   const publisherPort = opts.publishing ? String(await freePort()) : undefined;
   const publisherEnv: Record<string, string> = publisherPort ? { PUBLISHER_ADDR: `127.0.0.1:${publisherPort}` } : {};
@@ -197,6 +224,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
       PUBLISH_ATTEMPT_LEASE_MS: '8000',
       PUBLISH_JOB_ACK_WAIT_MS: '5000',
+      METRICS_JOB_ACK_WAIT_MS: '5000',
     });
     processes.push(proc);
     return proc;
@@ -232,6 +260,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
       IMAGE_WEEK_ADDR: imageWeekProc.address,
+      ANALYTICS_ADDR: analyticsProc.address,
       RATE_LIMIT_PREFIX: rateLimitPrefix,
       ...webhooksEnv,
       ...publisherEnv,
@@ -262,11 +291,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startPublisher: () => startPublisher(),
     imageWeekAddr: imageWeekProc.address,
     startImageWeek,
+    analyticsAddr: analyticsProc.address,
+    jobsNamespace: common.JOBS_NAMESPACE,
+    startAnalytics,
     admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address, ...webhooksEnv }),
     stop: async () => {
       accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, ...(webhooksProc ? [webhooksDb] : [])]);
+      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, analyticsDb, ...(webhooksProc ? [webhooksDb] : [])]);
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
       await rm(mediaDir, { recursive: true, force: true });
     },

@@ -8,6 +8,7 @@ import { connectRedis } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
 import { publishJobs } from './events/publish-jobs.js';
+import { consumeMetricSnapshots } from './events/metric-snapshots.js';
 import { EventRelay } from './events/relay.js';
 import { startScheduler } from './events/scheduler.js';
 import { accountsPort } from './grpc/accounts-client.js';
@@ -27,6 +28,7 @@ runMain(async () => {
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
+  const metricSnapshots = await consumeMetricSnapshots(nc, store, logger, config.JOBS_NAMESPACE);
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST, port: config.GRPC_PORT, services: [postsService(deps)], logger,
@@ -37,6 +39,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['scheduler', () => scheduler.stop()],
+    ['metric snapshots', () => metricSnapshots.stop()],
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],

@@ -25,6 +25,14 @@ export const configSchema = z.object({
   PUBLISH_ATTEMPT_LEASE_MS: z.coerce.number().int().min(1_000).default(45_000),
   /** A job not acknowledged (nor reported in progress) within this time is delivered again. */
   PUBLISH_JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** Metric fetches run at once by this publisher. */
+  METRICS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
+  /** A metric fetch not acknowledged within this time (its publisher died) is delivered again. */
+  METRICS_JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** Tries of one metric fetch before it is recorded as failed (the next scheduled fetch still runs). */
+  METRICS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(8),
+  /** Longest wait honoured from a platform's rate-limit hint before a fetch is retried. */
+  METRICS_MAX_RETRY_WAIT_MS: z.coerce.number().int().min(100).default(15 * 60_000),
 });
 
 export type PublisherConfig = z.infer<typeof configSchema>;

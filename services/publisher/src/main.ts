@@ -18,6 +18,7 @@ import { publisherService } from './grpc/publisher-service.js';
 import { refreshPort } from './grpc/refresh-client.js';
 import { withRefreshOn401 } from './connectors/refresh-on-401.js';
 import { consumePublishJobs } from './jobs/consumer.js';
+import { consumeMetricJobs } from './metrics/consumer.js';
 
 runMain(async () => {
   const config = loadPublisherConfig();
@@ -42,6 +43,13 @@ runMain(async () => {
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
   const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
+  const metricJobs = await consumeMetricJobs(nc, deps, logger, {
+    namespace: config.JOBS_NAMESPACE,
+    concurrency: config.METRICS_CONCURRENCY,
+    ackWaitMs: config.METRICS_JOB_ACK_WAIT_MS,
+    maxDeliveries: config.METRICS_MAX_DELIVERIES,
+    maxRetryWaitMs: config.METRICS_MAX_RETRY_WAIT_MS,
+  });
   const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok), pinterest: pinterestConnector(baseUrls.pinterest) })];
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
@@ -53,6 +61,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
+    ['metric jobs', () => metricJobs.stop()],
     ['nats', () => nc.drain()],
     ['clients', async () => (posts.close(), accounts.close(), assetRecords.close(), tokens.close())],
     ['mongo', () => mongo.close()],

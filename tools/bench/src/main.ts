@@ -17,6 +17,7 @@ import { benchWebhooks } from './webhooks.js';
 import { benchGeneration } from './generation.js';
 import { benchMedia } from './media.js';
 import { benchImageWeek } from './image-week.js';
+import { benchAnalytics } from './analytics.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   if (wanted('generation')) await benchGeneration();
   if (wanted('media')) await benchMedia();
   if (wanted('image-week')) await benchImageWeek();
+  if (wanted('analytics')) await benchAnalytics();
 }
 
 async function benchGateway(): Promise<void> {
@@ -44,8 +46,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing,media,generation,image-week picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'image-week'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,generation,image-week,analytics picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'image-week' | 'analytics'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }

@@ -26,6 +26,8 @@ export interface Route {
   path: string;
   /** A create: the injected faults apply to it. */
   creates?: boolean;
+  /** A metrics read: faults injected with `on: 'metrics'` apply to it. */
+  metrics?: boolean;
   /** Requests need a sandbox token (default true). */
   auth?: boolean;
   handle(req: SandboxRequest, state: SandboxState): SandboxResponse | Promise<SandboxResponse>;

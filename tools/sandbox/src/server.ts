@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { RefreshRefusal } from './oauth/store.js';
 import { compile, type Route, type SandboxPlatform, type SandboxRequest, type SandboxResponse } from './router.js';
-import { SandboxState, type Fault } from './state.js';
+import { SandboxState, type Fault, type FaultTarget } from './state.js';
 import { IDENTITY_ROUTES } from './oauth/identities.js';
 import { oauthRoutes } from './oauth/routes.js';
 
@@ -51,8 +51,8 @@ export interface Sandbox {
 
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
- * `POST /_sandbox/faults {platform, fault, times}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
- * `POST /_sandbox/latency {ms}`, `GET /_sandbox/requests?platform=` (every platform call received).
+ * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
+ * `POST /_sandbox/latency {ms}`, `POST /_sandbox/metrics_growth {per_minute}`, `GET /_sandbox/requests?platform=` (every platform call received).
  */
 export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1', opts: { oauth?: boolean } = {}): Promise<Sandbox> {
   const state = new SandboxState();
@@ -96,7 +96,7 @@ export async function startSandbox(platforms: SandboxPlatform[], port = 0, host 
           raw,
           account,
         };
-        const fault = match.route.creates ? state.takeFault(match.platform.name) : undefined;
+        const fault = match.route.creates ? state.takeFault(match.platform.name) : match.route.metrics ? state.takeFault(match.platform.name, 'metrics') : undefined;
         const early = fault ? faultAnswer(fault, match.platform) : undefined;
         if (early === 'hang') {
           hanging.add(res);
@@ -156,9 +156,9 @@ function oauthControl(url: URL, method: string, body: unknown, state: SandboxSta
 }
 
 function control(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse {
-  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number };
+  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number; on?: FaultTarget; per_minute?: number };
   if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
-    state.addFault(b.platform, b.fault, b.times ?? 1);
+    state.addFault(b.platform, b.fault, b.times ?? 1, b.on === 'metrics' ? 'metrics' : 'create');
     return { status: 204 };
   }
   if (method === 'GET' && url.pathname === '/_sandbox/posts') {
@@ -175,6 +175,10 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
   }
   const oauth = oauthControl(url, method, body, state);
   if (oauth) return oauth;
+  if (method === 'POST' && url.pathname === '/_sandbox/metrics_growth') {
+    state.metricsGrowthPerMinute = Number(b.per_minute ?? 0);
+    return { status: 204 };
+  }
   if (method === 'POST' && url.pathname === '/_sandbox/reset') {
     state.reset();
     return { status: 204 };

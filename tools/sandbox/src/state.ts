@@ -25,29 +25,42 @@ export interface SandboxRequestRecord {
 }
 
 export type Fault = 'server_error' | 'rate_limited' | 'auth' | 'timeout' | 'drop_after_accept';
+/** Which requests a fault hits: creates (default) or metrics reads. */
+export type FaultTarget = 'create' | 'metrics';
 
 /** The sandbox's memory: posts per platform, creates per request key, faults waiting to fire. */
 export class SandboxState {
   readonly posts: SandboxPost[] = [];
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
-  readonly faults: Array<{ platform: string; fault: Fault; remaining: number }> = [];
+  readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
   readonly requests: SandboxRequestRecord[] = [];
   /** The platforms' authorization servers: codes, issued tokens, refreshes. */
   readonly oauth = new SandboxOAuth();
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
+  /**
+   * How fast reported metrics grow: a post's counts are its base counts × (1 + this × minutes since it
+   * was made). 0 (the default) keeps them constant, as connector tests expect.
+   */
+  metricsGrowthPerMinute = 0;
 
-  addFault(platform: string, fault: Fault, times = 1): void {
-    this.faults.push({ platform, fault, remaining: times });
+  addFault(platform: string, fault: Fault, times = 1, on: FaultTarget = 'create'): void {
+    this.faults.push({ platform, fault, remaining: times, on });
   }
 
-  /** The fault to apply to the next create on `platform`, if any (consumed). */
-  takeFault(platform: string): Fault | undefined {
-    const entry = this.faults.find((f) => (f.platform === platform || f.platform === '*') && f.remaining > 0);
+  /** The fault to apply to the next create (or metrics read) on `platform`, if any (consumed). */
+  takeFault(platform: string, on: FaultTarget = 'create'): Fault | undefined {
+    const entry = this.faults.find((f) => (f.platform === platform || f.platform === '*') && f.remaining > 0 && f.on === on);
     if (!entry) return undefined;
     entry.remaining -= 1;
     return entry.fault;
+  }
+
+  /** A metric of `post` now: `base` grown with the post's age (see metricsGrowthPerMinute). */
+  grow(post: SandboxPost, base: number): number {
+    const minutes = (Date.now() - post.createdAt.getTime()) / 60_000;
+    return Math.round(base * (1 + this.metricsGrowthPerMinute * minutes));
   }
 
   createPost(platform: string, account: string, text: string, details: Record<string, unknown> = {}, id = randomUUID().replace(/-/g, '').slice(0, 18)): SandboxPost {
@@ -89,5 +102,6 @@ export class SandboxState {
     this.faults.length = 0;
     this.latencyMs = 0;
     this.oauth.reset();
+    this.metricsGrowthPerMinute = 0;
   }
 }

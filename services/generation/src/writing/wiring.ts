@@ -40,7 +40,7 @@ export function createWriting(opts: {
     for (const model of catalog.remoteModels()) models.set(model.id, new RemoteWritingModel(model, provider));
   }
   const workspaces = new GrpcWorkspaceSource(opts.accounts);
-  const history = new GrpcPostHistory(opts.posts);
+  const history = new GrpcPostHistory(opts.posts, async (workspaceId) => (await opts.accounts.getPreferences({ workspaceId })).preferences?.usePostMetricsForAi ?? false);
   const voice = new VoiceProfiles({ store: new MongoVoiceProfileStore(opts.connection), history, maxAgeMs: config.VOICE_PROFILE_MAX_AGE_MS });
   const writer = new Writer({
     catalog,

@@ -1,7 +1,7 @@
 import type { Logger } from '@spa/logger';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Dispatch, Post, PostEvent } from '../domain/model.js';
+import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 
 /**
@@ -74,6 +74,12 @@ export class CachedPostsStore implements PostsStore {
     const removed = await this.inner.remove(current, event);
     if (removed) await this.bump(current.workspaceId);
     return removed;
+  }
+
+  async recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean> {
+    const saved = await this.inner.recordMetric(current, postAccountId, metric);
+    if (saved) await this.bump(current.workspaceId);
+    return saved;
   }
 
   async transition(...args: Parameters<PostsStore['transition']>): Promise<Post | null> {

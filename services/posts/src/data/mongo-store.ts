@@ -1,6 +1,6 @@
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
-import type { Dispatch, Post, PostEvent } from '../domain/model.js';
+import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { registerModels, type PostsModels } from './models.js';
 import { outboxEntry } from './outbox.js';
@@ -32,7 +32,7 @@ export interface PostDoc {
     id: number; social_account_id: number; platform: string; username: string;
     platform_status?: string | null; platform_post_id?: string | null; permalink?: string | null; platform_error?: string | null;
     dub_short_url?: string | null; dub_original_url?: string | null;
-    post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate: number; fetched_at: Date } | null;
+    post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate?: number | null; fetched_at: Date } | null;
   }>;
 }
 
@@ -84,7 +84,7 @@ export function toPost(d: PostDoc): Post {
       postMetric: a.post_metric
         ? {
             impressions: a.post_metric.impressions, likes: a.post_metric.likes, replies: a.post_metric.replies,
-            reposts: a.post_metric.reposts, clicks: a.post_metric.clicks, engagementRate: a.post_metric.engagement_rate,
+            reposts: a.post_metric.reposts, clicks: a.post_metric.clicks, engagementRate: a.post_metric.engagement_rate ?? null,
             fetchedAt: a.post_metric.fetched_at,
           }
         : undefined,
@@ -180,6 +180,14 @@ export class MongoPostsStore implements PostsStore {
     if (result.deletedCount === 1) return true;
     await this.models.Outbox.deleteOne({ _id: event.msgId });
     return false;
+  }
+
+  async recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean> {
+    // The whole target list is set (FerretDB 1.x has no positional `$` update), guarded by the post's
+    // updated_at so an edit that landed meanwhile is not overwritten; the metric leaves updated_at alone.
+    const accounts = toDoc({ ...current, postAccounts: current.postAccounts.map((a) => (a.id === postAccountId ? { ...a, postMetric: metric } : a)) }).post_accounts;
+    const result = await this.models.Post.updateOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, { $set: { post_accounts: accounts } });
+    return result.matchedCount === 1;
   }
 
   async get(workspaceId: number, postId: number): Promise<Post | null> {

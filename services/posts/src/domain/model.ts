@@ -6,7 +6,8 @@ export interface PostMetric {
   replies: number;
   reposts: number;
   clicks: number;
-  engagementRate: number;
+  /** (likes + replies + reposts + clicks) / impressions; null when impressions are 0 or unknown. */
+  engagementRate: number | null;
   fetchedAt: Date;
 }
 

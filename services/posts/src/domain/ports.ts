@@ -1,5 +1,5 @@
 import type { Platform, PostStatus } from '@spa/vocabulary';
-import type { Dispatch, Post, PostEvent } from './model.js';
+import type { Dispatch, Post, PostEvent, PostMetric } from './model.js';
 
 export interface ListPostsQuery {
   workspaceId: number;
@@ -51,6 +51,8 @@ export interface PostsStore {
   markDispatchSent(id: string, at: Date): Promise<void>;
   /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
+  /** Sets a target's latest metric snapshot unless the post changed since `current` was read (false then). */
+  recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean>;
 }
 
 /** The publisher's work queue. */

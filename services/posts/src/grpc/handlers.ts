@@ -61,7 +61,7 @@ export function postMessage(p: Post): PostMessage {
       platformError: a.platformError,
       dubShortUrl: a.dubShortUrl,
       dubOriginalUrl: a.dubOriginalUrl,
-      postMetric: a.postMetric && { ...a.postMetric, fetchedAt: a.postMetric.fetchedAt.toISOString() },
+      postMetric: a.postMetric && { ...a.postMetric, engagementRate: a.postMetric.engagementRate ?? undefined, fetchedAt: a.postMetric.fetchedAt.toISOString() },
     })),
   };
 }

@@ -114,10 +114,11 @@ export const facebook: SandboxPlatform = {
     {
       method: 'GET',
       path: '/:id/insights',
+      metrics: true,
       handle: withToken((req, state, params) => {
         const post = state.find('facebook', req.params.id!);
         if (!post) return notFound(req.params.id!);
-        return insightsAnswer(post.id, { post_total_media_view_unique: 900, post_clicks: 42, post_reactions_by_type_total: { like: 15, love: 2 } }, params);
+        return insightsAnswer(post.id, { post_total_media_view_unique: state.grow(post, 900), post_clicks: state.grow(post, 42), post_reactions_by_type_total: { like: state.grow(post, 15), love: state.grow(post, 2) } }, params);
       }),
     },
     {

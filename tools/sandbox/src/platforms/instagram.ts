@@ -98,10 +98,11 @@ const routes: Route[] = [
   {
     method: 'GET',
     path: '/:id/insights',
+    metrics: true,
     handle: withToken((req, state, params) => {
       const post = state.find('instagram', req.params.id!);
       if (!post) return notFound(req.params.id!);
-      return insightsAnswer(post.id, { views: 321, reach: 250, likes: 21, comments: (post.details.comments as string[]).length, shares: 4, saved: 3 }, params);
+      return insightsAnswer(post.id, { views: state.grow(post, 321), reach: state.grow(post, 250), likes: state.grow(post, 21), comments: (post.details.comments as string[]).length, shares: 4, saved: 3 }, params);
     }),
   },
   {

@@ -135,9 +135,11 @@ export const mastodon: SandboxPlatform = {
     {
       method: 'GET',
       path: '/api/v1/statuses/:id',
+      metrics: true,
       handle: (req, state) => {
         const post = state.find('mastodon', req.params.id!);
-        return post ? { status: 200, body: status(req, post) } : failure(404, 'Record not found');
+        if (!post) return failure(404, 'Record not found');
+        return { status: 200, body: { ...status(req, post), replies_count: state.grow(post, 4), reblogs_count: state.grow(post, 3), favourites_count: state.grow(post, 11) } };
       },
     },
     {

@@ -97,11 +97,12 @@ export const threads: SandboxPlatform = {
     {
       method: 'GET',
       path: '/:id/insights',
+      metrics: true,
       handle: withToken((req, state, params) => {
         const post = state.find('threads', req.params.id!);
         if (!post) return notFound(req.params.id!);
         const replies = state.postsOf('threads').filter((p) => p.details.reply_to_id === post.id).length;
-        return insightsAnswer(post.id, { views: 480, likes: 33, replies, reposts: 5, quotes: 2, shares: 1 }, params);
+        return insightsAnswer(post.id, { views: state.grow(post, 480), likes: state.grow(post, 33), replies, reposts: state.grow(post, 5), quotes: state.grow(post, 2), shares: state.grow(post, 1) }, params);
       }),
     },
     {

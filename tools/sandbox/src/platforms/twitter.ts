@@ -33,6 +33,7 @@ export const twitter: SandboxPlatform = {
     {
       method: 'GET',
       path: '/2/tweets/:id',
+      metrics: true,
       handle: (req, state) => {
         const post = state.find('twitter', req.params.id!);
         if (!post) return { status: 404, body: { errors: [{ message: 'Not Found' }] } };
@@ -42,8 +43,8 @@ export const twitter: SandboxPlatform = {
             data: {
               id: post.id,
               text: post.text,
-              public_metrics: { impression_count: 100, like_count: 7, reply_count: 2, retweet_count: 3, quote_count: 1, bookmark_count: 0 },
-              non_public_metrics: { url_link_clicks: 4 },
+              public_metrics: { impression_count: state.grow(post, 100), like_count: state.grow(post, 7), reply_count: state.grow(post, 2), retweet_count: state.grow(post, 3), quote_count: state.grow(post, 1), bookmark_count: 0 },
+              non_public_metrics: { url_link_clicks: state.grow(post, 4) },
             },
           },
         };

@@ -2,6 +2,7 @@ import type { Post, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient } from '@spa/grpc';
 import { POST_STATUSES } from '@spa/vocabulary';
 import type { PostHistory } from '../ports.js';
+import { rankByEngagement } from './best-performing.js';
 
 const PAGE_MAX = 200;
 /** Statuses an approved post can be in after its review (approval makes it scheduled or a draft, then it moves on). */
@@ -9,7 +10,11 @@ const AFTER_REVIEW = POST_STATUSES.filter((s) => s !== 'pending_review');
 
 /** PostHistory over the posts service's ListPosts. */
 export class GrpcPostHistory implements PostHistory {
-  constructor(private readonly posts: Pick<PromiseClient<PostsServiceClient>, 'listPosts'>) {}
+  constructor(
+    private readonly posts: Pick<PromiseClient<PostsServiceClient>, 'listPosts'>,
+    /** The workspace's `use_post_metrics_for_ai`: when on, the best-performing posted posts are the samples. */
+    private readonly usesPostMetrics: (workspaceId: number) => Promise<boolean> = async () => false,
+  ) {}
 
   async recentBodies(workspaceId: number, limit: number): Promise<string[]> {
     const posts = await this.list(workspaceId, [...POST_STATUSES], 'created_at', limit);
@@ -18,6 +23,10 @@ export class GrpcPostHistory implements PostHistory {
 
   /** Posted posts and approved posts, newest first, distinct, at most `limit`. */
   async voiceSamples(workspaceId: number, limit: number): Promise<string[]> {
+    if (await this.usesPostMetrics(workspaceId)) {
+      const ranked = rankByEngagement(await this.list(workspaceId, ['posted'], 'created_at', PAGE_MAX)).slice(0, limit);
+      if (ranked.length) return ranked.map((p) => mainBody(p)).filter(Boolean);
+    }
     const [posted, reviewed] = await Promise.all([
       this.list(workspaceId, ['posted'], 'created_at', limit),
       this.list(workspaceId, AFTER_REVIEW, 'created_at', PAGE_MAX),

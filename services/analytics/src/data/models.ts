@@ -1,0 +1,86 @@
+import { Schema, type Connection } from 'mongoose';
+
+/**
+ * Collections of the analytics database. Every query is an equality on an indexed field that narrows
+ * to a small set (a target, a slot, a workspace's month), never a range or sort over history, so it
+ * stays fast on MongoDB and on FerretDB (which pushes down equality only).
+ */
+export function registerModels(connection: Connection) {
+  const track = new Schema(
+    {
+      _id: Number, // post account id
+      workspace_id: { type: Number, required: true },
+      post_id: { type: Number, required: true },
+      social_account_id: { type: Number, required: true },
+      platform: { type: String, required: true },
+      platform_post_id: { type: String, required: true },
+      posted_at: { type: Date, required: true },
+      status: { type: String, required: true },
+      status_reason: String,
+      last: Schema.Types.Mixed,
+      best_time_rate: Number,
+    },
+    { collection: 'tracks', versionKey: false, minimize: false },
+  );
+  track.index({ workspace_id: 1, post_id: 1 });
+  const fetch = new Schema(
+    { _id: String, post_account_id: { type: Number, required: true }, n: { type: Number, required: true }, due_at: { type: Date, required: true }, slot: { type: Number, required: true } },
+    { collection: 'fetches', versionKey: false },
+  );
+  fetch.index({ slot: 1 });
+  const cursor = new Schema({ _id: String, slot: { type: Number, required: true } }, { collection: 'cursors', versionKey: false });
+  const snapshot = new Schema(
+    {
+      _id: String, // <post account id>:<n>
+      workspace_id: { type: Number, required: true },
+      post_id: { type: Number, required: true },
+      post_account_id: { type: Number, required: true },
+      social_account_id: { type: Number, required: true },
+      platform: { type: String, required: true },
+      n: { type: Number, required: true },
+      impressions: Number,
+      likes: Number,
+      replies: Number,
+      reposts: Number,
+      clicks: Number,
+      fetched_at: { type: Date, required: true },
+    },
+    { collection: 'snapshots', versionKey: false },
+  );
+  snapshot.index({ post_account_id: 1 });
+  const month = new Schema(
+    {
+      _id: String, // <workspace>:<account>:<YYYY-MM>
+      workspace_id: { type: Number, required: true },
+      social_account_id: { type: Number, required: true },
+      platform: { type: String, required: true },
+      month: { type: String, required: true },
+      days: { type: Schema.Types.Mixed, default: {} },
+      applied_seq: { type: Number, required: true },
+    },
+    { collection: 'month_buckets', versionKey: false, minimize: false },
+  );
+  month.index({ workspace_id: 1, month: 1 });
+  const bestTime = new Schema(
+    {
+      _id: String, // <workspace>:<account>
+      workspace_id: { type: Number, required: true },
+      social_account_id: { type: Number, required: true },
+      platform: { type: String, required: true },
+      cells: { type: Schema.Types.Mixed, default: {} },
+      applied_seq: { type: Number, required: true },
+    },
+    { collection: 'best_time_buckets', versionKey: false, minimize: false },
+  );
+  bestTime.index({ workspace_id: 1 });
+  return {
+    Track: connection.model('Track', track),
+    Fetch: connection.model('Fetch', fetch),
+    Cursor: connection.model('Cursor', cursor),
+    Snapshot: connection.model('Snapshot', snapshot),
+    MonthBucket: connection.model('MonthBucket', month),
+    BestTimeBucket: connection.model('BestTimeBucket', bestTime),
+  };
+}
+
+export type AnalyticsModels = ReturnType<typeof registerModels>;

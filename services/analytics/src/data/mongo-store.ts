@@ -1,0 +1,164 @@
+import { isDuplicateKeyError, type Connection } from '@spa/mongo';
+import type { Platform } from '@spa/vocabulary';
+import type { BestTimeBucket, Metrics, MonthBucket, ScheduledFetch, Snapshot, Track } from '../domain/model.js';
+import type { AnalyticsStore } from '../domain/ports.js';
+import { registerModels, type AnalyticsModels } from './models.js';
+
+interface TrackDoc {
+  _id: number;
+  workspace_id: number;
+  post_id: number;
+  social_account_id: number;
+  platform: string;
+  platform_post_id: string;
+  posted_at: Date;
+  status: Track['status'];
+  status_reason?: string | null;
+  last?: { n: number; metrics: Metrics; fetched_at: Date } | null;
+  best_time_rate?: number | null;
+}
+
+const toTrack = (d: TrackDoc): Track => ({
+  postAccountId: d._id,
+  workspaceId: d.workspace_id,
+  postId: d.post_id,
+  socialAccountId: d.social_account_id,
+  platform: d.platform as Platform,
+  platformPostId: d.platform_post_id,
+  postedAt: d.posted_at,
+  status: d.status,
+  statusReason: d.status_reason ?? undefined,
+  last: d.last ? { n: d.last.n, metrics: d.last.metrics, fetchedAt: new Date(d.last.fetched_at) } : undefined,
+  bestTimeRate: d.best_time_rate ?? undefined,
+});
+
+const toTrackDoc = (t: Track): TrackDoc => ({
+  _id: t.postAccountId,
+  workspace_id: t.workspaceId,
+  post_id: t.postId,
+  social_account_id: t.socialAccountId,
+  platform: t.platform,
+  platform_post_id: t.platformPostId,
+  posted_at: t.postedAt,
+  status: t.status,
+  status_reason: t.statusReason ?? null,
+  last: t.last ? { n: t.last.n, metrics: t.last.metrics, fetched_at: t.last.fetchedAt } : null,
+  best_time_rate: t.bestTimeRate ?? null,
+});
+
+async function insertOnce(insert: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await insert();
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
+}
+
+/** The analytics store in MongoDB (or FerretDB): claims and snapshots by unique id, buckets as single-document writes. */
+export class MongoAnalyticsStore implements AnalyticsStore {
+  readonly models: AnalyticsModels;
+
+  constructor(connection: Connection) {
+    this.models = registerModels(connection);
+  }
+
+  insertTrack(track: Track): Promise<boolean> {
+    return insertOnce(() => this.models.Track.create(toTrackDoc(track)));
+  }
+
+  async getTrack(postAccountId: number): Promise<Track | null> {
+    const doc = await this.models.Track.findOne({ _id: postAccountId }).lean<TrackDoc>();
+    return doc ? toTrack(doc) : null;
+  }
+
+  async tracks(postAccountIds: number[]): Promise<Track[]> {
+    if (!postAccountIds.length) return [];
+    const docs = await this.models.Track.find({ _id: { $in: postAccountIds } }).lean<TrackDoc[]>();
+    return docs.map(toTrack);
+  }
+
+  async saveTrack(track: Track): Promise<void> {
+    await this.models.Track.replaceOne({ _id: track.postAccountId }, toTrackDoc(track));
+  }
+
+  async insertFetches(fetches: Array<ScheduledFetch & { slot: number }>): Promise<void> {
+    if (!fetches.length) return;
+    const docs = fetches.map((f) => ({ _id: f.id, post_account_id: f.postAccountId, n: f.n, due_at: f.dueAt, slot: f.slot }));
+    try {
+      await this.models.Fetch.insertMany(docs, { ordered: false });
+    } catch (err) {
+      // Some (or all) were already there: a repeated event. Anything else is a real failure.
+      const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
+      if (!isDuplicateKeyError(err) && !(Array.isArray(writeErrors) && writeErrors.every((e) => isDuplicateKeyError((e as { err?: unknown }).err ?? e)))) throw err;
+    }
+  }
+
+  async fetchesInSlot(slot: number): Promise<ScheduledFetch[]> {
+    const docs = await this.models.Fetch.find({ slot }).lean<Array<{ _id: string; post_account_id: number; n: number; due_at: Date }>>();
+    return docs.map((d) => ({ id: d._id, postAccountId: d.post_account_id, n: d.n, dueAt: d.due_at }));
+  }
+
+  async dispatchCursor(): Promise<number | undefined> {
+    const doc = await this.models.Cursor.findOne({ _id: 'dispatch' }).lean<{ slot: number }>();
+    return doc?.slot;
+  }
+
+  async setDispatchCursor(slot: number): Promise<void> {
+    await this.models.Cursor.updateOne({ _id: 'dispatch' }, { $set: { slot } }, { upsert: true });
+  }
+
+  insertSnapshot(s: Snapshot): Promise<boolean> {
+    return insertOnce(() =>
+      this.models.Snapshot.create({
+        _id: s.id,
+        workspace_id: s.workspaceId,
+        post_id: s.postId,
+        post_account_id: s.postAccountId,
+        social_account_id: s.socialAccountId,
+        platform: s.platform,
+        n: s.n,
+        ...s.metrics,
+        fetched_at: s.fetchedAt,
+      }),
+    );
+  }
+
+  async monthBuckets(workspaceId: number, months: string[]): Promise<Array<MonthBucket & { appliedSeq: number }>> {
+    // One equality query per month (a handful per request), each returning one document per account.
+    const perMonth = await Promise.all(
+      months.map((month) =>
+        this.models.MonthBucket.find({ workspace_id: workspaceId, month }).lean<
+          Array<{ workspace_id: number; social_account_id: number; platform: string; month: string; days: Record<string, Metrics>; applied_seq: number }>
+        >(),
+      ),
+    );
+    return perMonth.flat().map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, month: d.month, days: d.days ?? {}, appliedSeq: d.applied_seq }));
+  }
+
+  async saveMonthBucket(b: MonthBucket, appliedSeq: number): Promise<void> {
+    const _id = `${b.workspaceId}:${b.socialAccountId}:${b.month}`;
+    await this.models.MonthBucket.replaceOne(
+      { _id },
+      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, month: b.month, days: b.days, applied_seq: appliedSeq },
+      { upsert: true },
+    );
+  }
+
+  async bestTimeBuckets(workspaceId: number): Promise<Array<BestTimeBucket & { appliedSeq: number }>> {
+    const docs = await this.models.BestTimeBucket.find({ workspace_id: workspaceId }).lean<
+      Array<{ workspace_id: number; social_account_id: number; platform: string; cells: BestTimeBucket['cells']; applied_seq: number }>
+    >();
+    return docs.map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, cells: d.cells ?? {}, appliedSeq: d.applied_seq }));
+  }
+
+  async saveBestTimeBucket(b: BestTimeBucket, appliedSeq: number): Promise<void> {
+    const _id = `${b.workspaceId}:${b.socialAccountId}`;
+    await this.models.BestTimeBucket.replaceOne(
+      { _id },
+      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, cells: b.cells, applied_seq: appliedSeq },
+      { upsert: true },
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import type { AnalyticsDeps } from './ports.js';
+
+/**
+ * Sends the fetches of every slot that ended since the cursor, slot by slot (an equality query on the
+ * slot each, so nothing scans or sorts the whole schedule), then moves the cursor. Fetches of a
+ * target that is no longer active are skipped. Replicas may walk the same slot: a job is named by its
+ * fetch id (JetStream drops the repeat) and a snapshot is stored once by id, so nothing doubles.
+ * Answers how many fetches were sent.
+ */
+export async function dispatchDueFetches(deps: AnalyticsDeps, slotMs: number, maxSlots = 10_000): Promise<number> {
+  // Only slots that have ended: a fetch scheduled later into the current slot is not missed.
+  const lastEnded = Math.floor(deps.clock.now().getTime() / slotMs) - 1;
+  // The first walk (no cursor stored yet) starts with the slot that just ended, and stores the cursor:
+  // starting past it would walk nothing, store nothing, and so never move on.
+  const cursor = (await deps.store.dispatchCursor()) ?? lastEnded - 1;
+  let sent = 0;
+  for (let slot = cursor + 1; slot <= Math.min(lastEnded, cursor + maxSlots); slot += 1) {
+    const fetches = await deps.store.fetchesInSlot(slot);
+    if (fetches.length) {
+      const tracks = new Map((await deps.store.tracks([...new Set(fetches.map((f) => f.postAccountId))])).map((t) => [t.postAccountId, t]));
+      for (const f of fetches) {
+        const track = tracks.get(f.postAccountId);
+        if (track?.status !== 'active' || (track.last && track.last.n >= f.n)) continue;
+        await deps.messaging.sendFetch(track, f);
+        sent += 1;
+      }
+    }
+    await deps.store.setDispatchCursor(slot);
+  }
+  return sent;
+}

@@ -1,0 +1,72 @@
+import type { Platform } from '@spa/vocabulary';
+
+/** Cumulative counts a platform reports for one post. */
+export interface Metrics {
+  impressions: number;
+  likes: number;
+  replies: number;
+  reposts: number;
+  clicks: number;
+}
+
+export const ZERO: Metrics = { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+export const METRIC_NAMES = ['impressions', 'likes', 'replies', 'reposts', 'clicks'] as const;
+
+/** One posted target whose metrics are followed over time. */
+export interface Track {
+  postAccountId: number;
+  workspaceId: number;
+  postId: number;
+  socialAccountId: number;
+  platform: Platform;
+  platformPostId: string;
+  postedAt: Date;
+  /** active: fetches go on; disconnected: the account's credentials were refused; gone: the post or account no longer exists. */
+  status: 'active' | 'disconnected' | 'gone';
+  /** The latest snapshot applied (n, counts, when), if any. */
+  last?: { n: number; metrics: Metrics; fetchedAt: Date } | undefined;
+  /** The engagement rate this target contributes to its best-time cell, once it has impressions. */
+  bestTimeRate?: number | undefined;
+  statusReason?: string | undefined;
+}
+
+/** One scheduled fetch: the n-th of a target, due at `dueAt`. */
+export interface ScheduledFetch {
+  id: string;
+  postAccountId: number;
+  n: number;
+  dueAt: Date;
+}
+
+/** One fetch's counts, stored once under `<post_account_id>:<n>`. */
+export interface Snapshot {
+  id: string;
+  workspaceId: number;
+  postId: number;
+  postAccountId: number;
+  socialAccountId: number;
+  platform: Platform;
+  n: number;
+  metrics: Metrics;
+  fetchedAt: Date;
+}
+
+/** The growth attributed to one day of one account (the workspace's zone). */
+export type DayTotals = Metrics;
+
+/** One account's days of one month: `days` by `YYYY-MM-DD`. */
+export interface MonthBucket {
+  workspaceId: number;
+  socialAccountId: number;
+  platform: Platform;
+  month: string;
+  days: Record<string, DayTotals>;
+}
+
+/** One account's best-time cells: `<weekday 0-6>-<hour 0-23>` → sum of rates and samples. */
+export interface BestTimeBucket {
+  workspaceId: number;
+  socialAccountId: number;
+  platform: Platform;
+  cells: Record<string, { sum: number; samples: number }>;
+}

@@ -1,0 +1,27 @@
+import type { AnalyticsDeps } from './ports.js';
+import { fetchTimes, type ScheduleOptions } from './schedule.js';
+
+export interface TrackingOptions extends ScheduleOptions {
+  /** Width of a dispatch slot: fetches are grouped by `floor(due / slotMs)`. */
+  slotMs: number;
+  /** A fetch due within this time is sent at once rather than left to the slot walk. */
+  sendAheadMs: number;
+}
+
+/**
+ * After a post reached a terminal state: every target the platform accepted is tracked and its
+ * fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
+ * changes nothing; a fetch already due (a late event) is sent at once.
+ */
+export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number): Promise<number> {
+  const targets = await deps.posts.postedTargets(workspaceId, postId);
+  const now = deps.clock.now().getTime();
+  for (const t of targets) {
+    const track = { ...t, workspaceId, postId, status: 'active' as const };
+    await deps.store.insertTrack(track);
+    const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({ id: `${t.postAccountId}:${f.n}`, postAccountId: t.postAccountId, n: f.n, dueAt: f.dueAt, slot: Math.floor(f.dueAt.getTime() / o.slotMs) }));
+    await deps.store.insertFetches(fetches);
+    for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
+  }
+  return targets.length;
+}

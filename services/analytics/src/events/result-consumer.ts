@@ -1,0 +1,73 @@
+import { AckPolicy, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { MetricFetchResult } from '@spa/contracts/events/v1/metrics';
+import type { Logger } from '@spa/logger';
+import { ensureStream, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricResultSubject, type NatsConnection } from '@spa/nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AnalyticsDeps } from '../domain/ports.js';
+import { recordResult, type FetchResult } from '../domain/record-result.js';
+
+const OUTCOMES = new Set(['ok', 'disconnected', 'gone', 'failed']);
+
+export function decodeResult(data: Uint8Array): FetchResult | null {
+  const r = MetricFetchResult.decode(data);
+  if (!r.job || !OUTCOMES.has(r.outcome)) return null;
+  return {
+    postAccountId: r.job.postAccountId,
+    n: r.job.n,
+    outcome: r.outcome as FetchResult['outcome'],
+    metrics: { impressions: r.impressions, likes: r.likes, replies: r.replies, reposts: r.reposts, clicks: r.clicks },
+    fetchedAt: new Date(r.fetchedAt),
+    error: r.error,
+  };
+}
+
+/**
+ * Stores fetch results. One durable consumer per partition (results are partitioned by workspace),
+ * each with one message in flight across every replica (max_ack_pending 1): a workspace's results are
+ * applied one at a time and in stream order, which the buckets' read-modify-writes rely on. A result
+ * that fails to store is retried here (never negatively acknowledged, which would let a later one
+ * overtake it); if this process dies, JetStream delivers it again after the ack wait.
+ */
+export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, logger: Logger, namespace: string, ackWaitMs: number) {
+  await ensureStream(nc, METRICS_STREAM);
+  const jsm = await jetstreamManager(nc);
+  const js = jetstream(nc);
+  const stops: Array<() => Promise<void>> = [];
+  for (let p = 0; p < METRIC_RESULT_PARTITIONS; p += 1) {
+    const name = `analytics-results-${namespace}-${p}`;
+    await jsm.consumers.add(METRICS_STREAM.name, { durable_name: name, filter_subject: metricResultSubject(namespace, p), ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1_000_000, max_ack_pending: 1 });
+    const messages = await (await js.consumers.get(METRICS_STREAM.name, name)).consume({ max_messages: 1 });
+    let stopping = false;
+    const loop = (async () => {
+      for await (const msg of messages) await handleOne(msg, () => stopping);
+    })();
+    stops.push(async () => {
+      stopping = true;
+      await messages.close();
+      await loop;
+    });
+  }
+
+  async function handleOne(msg: JsMsg, stopping: () => boolean): Promise<void> {
+    const result = decodeResult(msg.data);
+    if (!result) {
+      logger.error({ seq: msg.seq }, 'metric result: undecodable; dropped');
+      msg.term();
+      return;
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await recordResult(deps, result, msg.seq);
+        msg.ack();
+        return;
+      } catch (err) {
+        if (stopping()) return; // left unacknowledged: delivered again after the ack wait
+        logger.warn({ err, target: result.postAccountId, n: result.n, attempt }, 'metric result not stored yet; retrying');
+        msg.working();
+        await sleep(Math.min(250 * 2 ** attempt, 10_000));
+      }
+    }
+  }
+
+  return { stop: async () => void (await Promise.all(stops.map((s) => s()))) };
+}

@@ -1,0 +1,40 @@
+import { AnalyticsServiceService, type AnalyticsFilter, type MetricTotals, type RollupRow as RollupRowMessage } from '@spa/contracts/analytics/v1/analytics';
+import { bindService, type ServiceBinding } from '@spa/grpc';
+import { bestTimes } from '../domain/best-times.js';
+import type { AnalyticsDeps } from '../domain/ports.js';
+import type { AnalyticsQuery } from '../domain/query.js';
+import { rollups, type RollupRow, type Totals } from '../domain/rollups.js';
+import { timeseries } from '../domain/timeseries.js';
+
+const query = (f: AnalyticsFilter | undefined): AnalyticsQuery => ({
+  workspaceId: f?.workspaceId ?? 0,
+  startDate: f?.startDate,
+  endDate: f?.endDate,
+  socialAccountId: f?.socialAccountId,
+  platform: f?.platform,
+});
+
+const totals = (t: Totals): MetricTotals => ({ ...t, engagementRate: t.engagementRate ?? undefined });
+const row = (r: RollupRow): RollupRowMessage => ({ platform: r.platform ?? '', socialAccountId: r.socialAccountId, current: totals(r.current), previous: totals(r.previous) });
+
+export function analyticsService(deps: AnalyticsDeps, opts: { bestTimesMinSamples: number }): ServiceBinding {
+  return bindService('analytics.v1.AnalyticsService', AnalyticsServiceService, {
+    getTimeseries: async (req) => timeseries(deps, query(req.filter)),
+    getRollups: async (req) => {
+      const r = await rollups(deps, query(req.filter));
+      return {
+        startDate: r.current.start,
+        endDate: r.current.end,
+        previousStartDate: r.previous.start,
+        previousEndDate: r.previous.end,
+        total: row(r.total),
+        platforms: r.platforms.map(row),
+        accounts: r.accounts.map(row),
+      };
+    },
+    getBestTimes: async (req) => {
+      const b = await bestTimes(deps, query(req.filter), opts.bestTimesMinSamples);
+      return { ...b, cells: b.cells.map((c) => ({ ...c, meanEngagementRate: c.meanEngagementRate ?? undefined })) };
+    },
+  });
+}

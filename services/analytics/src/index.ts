@@ -1,0 +1,7 @@
+/** What benchmarks drive in process: the store and the use cases (the service itself runs from main.ts). */
+export { MongoAnalyticsStore } from './data/mongo-store.js';
+export { attributeGrowth } from './domain/attribute.js';
+export type { Metrics } from './domain/model.js';
+export type { AnalyticsDeps, AnalyticsStore } from './domain/ports.js';
+export { recordResult } from './domain/record-result.js';
+export { timeseries } from './domain/timeseries.js';

@@ -1,0 +1,102 @@
+import { AckPolicy, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metrics';
+import type { Logger } from '@spa/logger';
+import { withRequestId } from '@spa/logger';
+import { ensureStream, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type NatsConnection } from '@spa/nats';
+import type { Platform } from '@spa/vocabulary';
+import type { PublisherDeps } from '../domain/ports.js';
+import { fetchTargetMetrics, type FetchOutcome } from './fetch-target-metrics.js';
+
+export interface MetricsConsumerOptions {
+  namespace: string;
+  concurrency: number;
+  ackWaitMs: number;
+  /** Deliveries of one fetch before it is given up (recorded as failed; the next scheduled fetch still runs). */
+  maxDeliveries: number;
+  /** Longest wait honoured from a rate-limit hint before the fetch is tried again. */
+  maxRetryWaitMs: number;
+}
+
+/**
+ * Consumes metric fetch jobs: fetches through the platform's connector and publishes the result for
+ * the analytics service, then acknowledges the job (only once the result is stored by JetStream, so a
+ * crash loses nothing; a fetch redone after a crash yields the same snapshot id, stored once).
+ * A platform's rate-limit hint pauses every fetch of that account until it passes.
+ */
+export async function consumeMetricJobs(nc: NatsConnection, deps: Pick<PublisherDeps, 'accounts' | 'connectors' | 'clock'>, logger: Logger, opts: MetricsConsumerOptions): Promise<{ stop(): Promise<void> }> {
+  const name = `publisher-metrics-${opts.namespace}`;
+  await ensureStream(nc, METRICS_STREAM);
+  const jsm = await jetstreamManager(nc);
+  await jsm.consumers.add(METRICS_STREAM.name, {
+    durable_name: name,
+    filter_subject: metricFetchSubject(opts.namespace),
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: opts.ackWaitMs * 1_000_000,
+    max_ack_pending: Math.max(opts.concurrency * 4, 64),
+  });
+  const js = jetstream(nc);
+  const messages = await (await js.consumers.get(METRICS_STREAM.name, name)).consume({ max_messages: opts.concurrency });
+  const pausedUntil = new Map<string, number>();
+  const backoff = (deliveries: number) => Math.min(1_000 * 2 ** (deliveries - 1), opts.maxRetryWaitMs);
+
+  const publishResult = async (job: MetricFetchJob, outcome: Exclude<FetchOutcome, { kind: 'retry' }> | { kind: 'failed'; error: string }) => {
+    const m = outcome.kind === 'ok' ? outcome.metrics : { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+    const result = MetricFetchResult.encode({
+      job,
+      outcome: outcome.kind,
+      ...m,
+      fetchedAt: (outcome.kind === 'ok' ? outcome.fetchedAt : deps.clock.now()).toISOString(),
+      error: outcome.kind === 'ok' ? undefined : outcome.error,
+    }).finish();
+    await publishEvent(js, metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS), result, `${opts.namespace}:result-${job.postAccountId}:${job.n}`);
+  };
+
+  const handle = async (message: JsMsg): Promise<void> => {
+    const job = MetricFetchJob.decode(message.data);
+    const key = `${job.platform}:${job.socialAccountId}`;
+    const now = deps.clock.now().getTime();
+    const paused = (pausedUntil.get(key) ?? 0) - now;
+    if (paused > 0) return message.nak(paused);
+    const outcome = await fetchTargetMetrics(deps, {
+      workspaceId: job.workspaceId,
+      socialAccountId: job.socialAccountId,
+      platform: job.platform as Platform,
+      platformPostId: job.platformPostId,
+    });
+    if (outcome.kind !== 'retry') {
+      await publishResult(job, outcome);
+      return message.ack();
+    }
+    const deliveries = message.info.deliveryCount;
+    if (deliveries >= opts.maxDeliveries) {
+      logger.warn({ target: job.postAccountId, n: job.n, error: outcome.error }, 'metric fetch given up after retries');
+      await publishResult(job, { kind: 'failed', error: `gave up after ${deliveries} tries: ${outcome.error}` });
+      return message.ack();
+    }
+    const wait = Math.min(outcome.afterMs ?? backoff(deliveries), opts.maxRetryWaitMs);
+    if (outcome.afterMs !== undefined) pausedUntil.set(key, deps.clock.now().getTime() + wait);
+    logger.info({ target: job.postAccountId, n: job.n, wait, error: outcome.error }, 'metric fetch will be retried');
+    message.nak(wait);
+  };
+
+  const inFlight = new Set<Promise<void>>();
+  const loop = (async () => {
+    for await (const message of messages) {
+      while (inFlight.size >= opts.concurrency) await Promise.race(inFlight);
+      const task = withRequestId(message.headers?.get('x-request-id') || `metrics-${message.seq}`, () => handle(message))
+        .catch((err: unknown) => {
+          logger.warn({ err, seq: message.seq }, 'metric fetch job failed; it will be delivered again');
+          message.nak(2_000);
+        })
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+  })();
+  return {
+    stop: async () => {
+      await messages.close();
+      await loop;
+      await Promise.all(inFlight);
+    },
+  };
+}
