@@ -24,7 +24,18 @@ export interface Clients {
   analytics: PromiseClient<AnalyticsServiceClient>;
 }
 
-export function createClients(config: { ACCOUNTS_ADDR: string; POSTS_ADDR: string; GENERATION_ADDR: string; GRPC_DEADLINE_MS: number; GENERATION_DEADLINE_MS: number; MEDIA_ADDR: string; GRPC_UPLOAD_DEADLINE_MS: number; PUBLISHER_ADDR: string; IMAGE_WEEK_ADDR: string; ANALYTICS_ADDR: string }): Clients {
+export function createClients(config: {
+  ACCOUNTS_ADDR: string;
+  POSTS_ADDR: string;
+  GENERATION_ADDR: string;
+  GRPC_DEADLINE_MS: number;
+  GENERATION_DEADLINE_MS: number;
+  MEDIA_ADDR: string;
+  GRPC_UPLOAD_DEADLINE_MS: number;
+  PUBLISHER_ADDR: string;
+  IMAGE_WEEK_ADDR: string;
+  ANALYTICS_ADDR: string;
+}): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),

@@ -29,8 +29,18 @@ export const configSchema = z.object({
   /** The webhooks service (the dashboard's webhook pages). */
   WEBHOOKS_ADDR: env.address('127.0.0.1:50057'),
   /** Dashboard sessions: ended after this long unused, and this long after sign-in whatever happens. */
-  DASHBOARD_SESSION_IDLE_SEC: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
-  DASHBOARD_SESSION_MAX_SEC: z.coerce.number().int().min(60).max(90 * 86_400).default(14 * 86_400),
+  DASHBOARD_SESSION_IDLE_SEC: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(12 * 3600),
+  DASHBOARD_SESSION_MAX_SEC: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(90 * 86_400)
+    .default(14 * 86_400),
   /** Members may connect sandbox social accounts (they publish to the platform sandbox, never a real network). */
   DASHBOARD_SANDBOX_ACCOUNTS: env.bool(true),
   /** Where a platform's connect flow starts, "{platform}" replaced (e.g. /connect/{platform}); none: sandbox only. */

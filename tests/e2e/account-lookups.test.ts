@@ -14,8 +14,7 @@ afterAll(async () => {
 }, 120_000);
 
 const call = (p: string, token = ws.apiKey, opts: HttpOptions = {}) => stack.api(p, { token, localAddress: freshClientAddress(), ...opts });
-const connect = async (workspaceId: number, platform: string, username: string) =>
-  (await stack.accounts.connectSocialAccount({ workspaceId, platform, username, sandbox: true })).socialAccountId;
+const connect = async (workspaceId: number, platform: string, username: string) => (await stack.accounts.connectSocialAccount({ workspaceId, platform, username, sandbox: true })).socialAccountId;
 
 describe('GET /tiktok/creator_info', () => {
   it("answers the contract's fields from TikTok's creator info query", async () => {

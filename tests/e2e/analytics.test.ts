@@ -34,10 +34,13 @@ async function publish(body: string, accounts: number[], who: TestWorkspace = ws
 async function metricsOf(postId: number, ready: (targets: Target[]) => boolean, who: TestWorkspace = ws, timeout = 45_000): Promise<Target[]> {
   let targets: Target[] = [];
   await expect
-    .poll(async () => {
-      targets = (await call(`/posts/${postId}`, {}, who)).json.post.post_accounts;
-      return ready(targets);
-    }, { timeout, interval: 500 })
+    .poll(
+      async () => {
+        targets = (await call(`/posts/${postId}`, {}, who)).json.post.post_accounts;
+        return ready(targets);
+      },
+      { timeout, interval: 500 },
+    )
     .toBe(true);
   return targets;
 }
@@ -71,10 +74,13 @@ describe('metrics collected from the platforms', () => {
     let series: { current: Array<{ date: string; impressions: number; engagement_rate: number }>; comparison: Array<{ date: string; impressions: number }> } = { current: [], comparison: [] };
     // The latest snapshot may still be on its way to the series: wait until the sums meet.
     await expect
-      .poll(async () => {
-        series = (await call('/analytics/timeseries')).json;
-        return sum(series.current);
-      }, { timeout: 15_000, interval: 500 })
+      .poll(
+        async () => {
+          series = (await call('/analytics/timeseries')).json;
+          return sum(series.current);
+        },
+        { timeout: 15_000, interval: 500 },
+      )
       .toBeGreaterThanOrEqual(expected);
     expect(series.current).toHaveLength(30);
     expect(series.comparison).toHaveLength(30);
@@ -162,7 +168,10 @@ describe('fetch failures', () => {
     await metricsOf(id, (ts) => ts.every((t) => t.platform_status === 'posted'));
     await sandbox('/_sandbox/faults', { platform: 'mastodon', fault: 'auth', times: 1, on: 'metrics' });
     await expect
-      .poll(async () => ((await call('/social_accounts')).json.social_accounts as Array<{ id: number; disconnected: boolean }>).find((a) => a.id === x)?.disconnected, { timeout: 20_000, interval: 500 })
+      .poll(async () => ((await call('/social_accounts')).json.social_accounts as Array<{ id: number; disconnected: boolean }>).find((a) => a.id === x)?.disconnected, {
+        timeout: 20_000,
+        interval: 500,
+      })
       .toBe(true);
   });
 });

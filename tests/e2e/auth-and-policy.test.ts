@@ -13,7 +13,6 @@ afterAll(async () => {
 /** Every request of this file from its own client address, so the per-IP limit never interferes. */
 const call = (path: string, token?: string, method = 'GET') => stack.api(path, { token, method, localAddress: freshClientAddress() });
 
-
 describe('authentication', () => {
   it('refuses a request without a token, with a malformed header, or with an unknown key', async () => {
     expectError(await call('/posts'), 401, 'UNAUTHORIZED');
@@ -130,7 +129,14 @@ describe('credential kinds', () => {
 
   it('answers dashboard-only paths with ENDPOINT_NOT_AVAILABLE for API keys, and 401 without a token', async () => {
     const ws = await createWorkspace(stack);
-    for (const [method, path] of [['GET', '/api_keys'], ['POST', '/webhooks'], ['DELETE', '/webhooks/3'], ['POST', '/billing/subscriptions'], ['GET', '/me'], ['GET', '/account']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api_keys'],
+      ['POST', '/webhooks'],
+      ['DELETE', '/webhooks/3'],
+      ['POST', '/billing/subscriptions'],
+      ['GET', '/me'],
+      ['GET', '/account'],
+    ] as const) {
       expectError(await call(path, ws.apiKey, method), 403, 'ENDPOINT_NOT_AVAILABLE');
     }
     expectError(await call('/api_keys'), 401, 'UNAUTHORIZED');

@@ -55,10 +55,13 @@ async function connect(platform: string, user: string): Promise<number> {
 async function published(postId: number): Promise<{ status: string; post_accounts: Array<Record<string, unknown>> }> {
   let post = { status: '', post_accounts: [] as Array<Record<string, unknown>> };
   await expect
-    .poll(async () => {
-      post = (await call(`/posts/${postId}`)).json.post;
-      return ['posted', 'failed', 'partial'].includes(post.status);
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        post = (await call(`/posts/${postId}`)).json.post;
+        return ['posted', 'failed', 'partial'].includes(post.status);
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toBe(true);
   return post;
 }

@@ -1,17 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createWorkspace,
-  dropDatabases,
-  freshClientAddress,
-  request,
-  startProcess,
-  startStack,
-  uniqueName,
-  type RunningProcess,
-  type Stack,
-  type TestWorkspace,
-} from '@spa/testing';
+import { createWorkspace, dropDatabases, freshClientAddress, request, startProcess, startStack, uniqueName, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -84,15 +73,16 @@ describe('plan run takeover', () => {
     });
     // A second gateway that talks to the surviving replica.
     const gateway2 = await stack.startGateway({ GENERATION_ADDR: replica.address });
-    const api2 = (path: string, opts: Parameters<typeof request>[2] = {}) =>
-      request(`http://${gateway2.address}`, `/api/v1${path}`, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
+    const api2 = (path: string, opts: Parameters<typeof request>[2] = {}) => request(`http://${gateway2.address}`, `/api/v1${path}`, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
 
     const { socialAccountId: x } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'x-takeover', sandbox: true });
     const created = await stack.api('/content_plans', {
       token: ws.apiKey,
       localAddress: freshClientAddress(),
       method: 'POST',
-      body: { content_plan: { name: 'Takeover', schedule_day: 1, schedule_time: '09:00', active: false, channels: [{ social_account_id: x, posts_per_day: 4, angles: ['one', 'two', 'three', 'four'] }] } },
+      body: {
+        content_plan: { name: 'Takeover', schedule_day: 1, schedule_time: '09:00', active: false, channels: [{ social_account_id: x, posts_per_day: 4, angles: ['one', 'two', 'three', 'four'] }] },
+      },
     });
     expect(created.status, created.text).toBe(201);
     const planId = created.json.content_plan.id;
@@ -103,7 +93,7 @@ describe('plan run takeover', () => {
     const runId = started.json.run.id;
     const postCount = async () => (await api2('/posts?source=content_plan&status=draft&limit=200')).json.posts.length as number;
     // ... which is killed once the first post is stored, in the middle of writing the next ones.
-    for (const until = Date.now() + 30_000; (await postCount()) < 1; ) {
+    for (const until = Date.now() + 30_000; (await postCount()) < 1;) {
       if (Date.now() > until) throw new Error('the run stored no post');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -114,7 +104,7 @@ describe('plan run takeover', () => {
 
     // The survivor takes the run over when its lease ends and finishes it.
     let plan: Record<string, any> | undefined;
-    for (const until = Date.now() + 60_000; ; ) {
+    for (const until = Date.now() + 60_000; ;) {
       const res = await api2(`/content_plans/${planId}`);
       expect(res.status, res.text).toBe(200);
       plan = res.json.content_plan;

@@ -1,16 +1,5 @@
 import { CAPABILITIES, countCharacters } from '@spa/platforms';
-import {
-  createWorkspace,
-  dropDatabases,
-  freshClientAddress,
-  startProcess,
-  startStack,
-  uniqueName,
-  type HttpOptions,
-  type RunningProcess,
-  type Stack,
-  type TestWorkspace,
-} from '@spa/testing';
+import { createWorkspace, dropDatabases, freshClientAddress, startProcess, startStack, uniqueName, type HttpOptions, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
 import type { Platform } from '@spa/vocabulary';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,8 +78,18 @@ describe('POST /content_plans', () => {
       last_run: null,
       channels: [
         {
-          social_account_id: twitter, platform: 'twitter', format: 'post', board_id: null, angles: ['myth busting', 'a checklist'], posts_per_day: 2,
-          quote_topic: null, watermark_enabled: false, watermark_text: null, watermark_every_n: null, carousel_every_n: null, active: true,
+          social_account_id: twitter,
+          platform: 'twitter',
+          format: 'post',
+          board_id: null,
+          angles: ['myth busting', 'a checklist'],
+          posts_per_day: 2,
+          quote_topic: null,
+          watermark_enabled: false,
+          watermark_text: null,
+          watermark_every_n: null,
+          carousel_every_n: null,
+          active: true,
         },
       ],
     });
@@ -122,7 +121,10 @@ describe('POST /content_plans', () => {
     expectError(shape, 422, 'INVALID_PARAMETERS');
     const details: string[] = shape.json.error.details;
     for (const field of ['content_plan.schedule_day', 'content_plan.schedule_time', 'content_plan.schedule_mode', 'content_plan.channels[0].posts_per_day', 'content_plan.channels[0].angles']) {
-      expect(details.some((d) => d.includes(field)), `${field} in ${details.join(' | ')}`).toBe(true);
+      expect(
+        details.some((d) => d.includes(field)),
+        `${field} in ${details.join(' | ')}`,
+      ).toBe(true);
     }
 
     const other = await createWorkspace(stack);
@@ -210,7 +212,7 @@ describe('runs and content ideas', () => {
         { social_account_id: x, posts_per_day: 3, angles: ['why it exists', 'a quick start', 'benchmarks', 'roadmap', 'community'] },
         { social_account_id: li, posts_per_day: 2 },
         { social_account_id: ig, angles: ['a screenshot tour', 'before and after'] },
-        { social_account_id: (await connect(w, 'bluesky')), posts_per_day: 4, active: false },
+        { social_account_id: await connect(w, 'bluesky'), posts_per_day: 4, active: false },
       ],
     });
     expect(created.status, created.text).toBe(201);
@@ -247,8 +249,14 @@ describe('runs and content ideas', () => {
     const today = DateTime.now().setZone(plan.timezone).toISODate();
     for (const idea of ideas.json.content_ideas) {
       expect(idea).toMatchObject({
-        topic: 'our new open-source scheduling library', source: 'content_plan', source_label: 'Launch week', generated_for_date: today,
-        used_at: null, dismissed_at: null, content_plan_id: planId, media_type: idea.platform === 'instagram' ? 'image' : 'text',
+        topic: 'our new open-source scheduling library',
+        source: 'content_plan',
+        source_label: 'Launch week',
+        generated_for_date: today,
+        used_at: null,
+        dismissed_at: null,
+        content_plan_id: planId,
+        media_type: idea.platform === 'instagram' ? 'image' : 'text',
       });
       expect(idea.prompt).toContain(idea.angle);
     }
@@ -307,7 +315,15 @@ describe('runs and content ideas', () => {
       const w = await createWorkspace(stack);
       const x = await connect(w, 'twitter');
       const li = await connect(w, 'linkedin');
-      const plan = (await createPlan(w, { active: false, channels: [{ social_account_id: x, posts_per_day: 3 }, { social_account_id: li, posts_per_day: 2, angles: ['a', 'b', 'c'] }] })).json.content_plan;
+      const plan = (
+        await createPlan(w, {
+          active: false,
+          channels: [
+            { social_account_id: x, posts_per_day: 3 },
+            { social_account_id: li, posts_per_day: 2, angles: ['a', 'b', 'c'] },
+          ],
+        })
+      ).json.content_plan;
       // Leave room to finish the edit inside the current minute.
       while (new Date().getUTCSeconds() > 45) await new Promise((r) => setTimeout(r, 1000));
       const now = DateTime.now().setZone(plan.timezone);

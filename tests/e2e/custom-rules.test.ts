@@ -13,7 +13,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const as = (token: string) => (path: string, opts: HttpOptions = {}) => stack.api(path, { token, localAddress: freshClientAddress(), ...opts });
+const as =
+  (token: string) =>
+  (path: string, opts: HttpOptions = {}) =>
+    stack.api(path, { token, localAddress: freshClientAddress(), ...opts });
 const call = (path: string, opts: HttpOptions = {}) => as(ws.apiKey)(path, opts);
 const create = (body: Record<string, unknown>, token = ws.apiKey) => as(token)('/custom_rules', { method: 'POST', body: { custom_rule: body } });
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -74,7 +77,11 @@ describe('custom rules', () => {
     const res = await create({ title: ' ', content: 'x'.repeat(CUSTOM_RULE_LIMITS.maxContent + 1), scope: 'everywhere', active: 'yes' });
     expectError(res, 422, 'INVALID_PARAMETERS');
     const details: string[] = res.json.error.details;
-    for (const field of ['title', 'content', 'scope', 'active']) expect(details.some((d) => d.startsWith(`custom_rule.${field}:`)), field).toBe(true);
+    for (const field of ['title', 'content', 'scope', 'active'])
+      expect(
+        details.some((d) => d.startsWith(`custom_rule.${field}:`)),
+        field,
+      ).toBe(true);
     expectError(await create({ title: 'Only a title' }), 422, 'INVALID_PARAMETERS');
     expectError(await create({ title: 'T', content: 'C', workspace_id: 1 }), 422, 'INVALID_PARAMETERS');
     expect((await call('/custom_rules')).json.meta.total_count).toBe(before);
@@ -121,9 +128,7 @@ describe('custom rules', () => {
   it(`holds at most ${CUSTOM_RULE_LIMITS.perWorkspace} rules even when created concurrently, then refuses with a clear 422`, async () => {
     const full = await createWorkspace(stack, { tier: 'team' });
     const results = await Promise.allSettled(
-      Array.from({ length: CUSTOM_RULE_LIMITS.perWorkspace + 5 }, (_, i) =>
-        stack.accounts.createCustomRule({ workspaceId: full.workspaceId, title: `Rule ${i}`, content: `Content ${i}` }),
-      ),
+      Array.from({ length: CUSTOM_RULE_LIMITS.perWorkspace + 5 }, (_, i) => stack.accounts.createCustomRule({ workspaceId: full.workspaceId, title: `Rule ${i}`, content: `Content ${i}` })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(CUSTOM_RULE_LIMITS.perWorkspace);
     const more = await create({ title: 'One more', content: 'Too many.' }, full.apiKey);

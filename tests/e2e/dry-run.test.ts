@@ -2,7 +2,21 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats } from '@spa/nats';
-import { createWorkspace, dropDatabases, freshClientAddress, request, runAdmin, startProcess, startStack, TEST_INFRA, uniqueName, type HttpOptions, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
+import {
+  createWorkspace,
+  dropDatabases,
+  freshClientAddress,
+  request,
+  runAdmin,
+  startProcess,
+  startStack,
+  TEST_INFRA,
+  uniqueName,
+  type HttpOptions,
+  type RunningProcess,
+  type Stack,
+  type TestWorkspace,
+} from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../support/media-files.js';
 
@@ -54,17 +68,19 @@ afterAll(async () => {
 
 const call = (p: string, opts: HttpOptions = {}) => stack.api(p, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
 type Requests = Array<{ platform: string; method: string; path: string; creates: boolean; account: string }>;
-const sandboxRequests = async (accounts: string[]) =>
-  ((await request(stack.sandboxUrl!, '/_sandbox/requests')).json.requests as Requests).filter((r) => accounts.includes(r.account));
+const sandboxRequests = async (accounts: string[]) => ((await request(stack.sandboxUrl!, '/_sandbox/requests')).json.requests as Requests).filter((r) => accounts.includes(r.account));
 const sandboxPosts = async (accounts: string[]) => ((await request(stack.sandboxUrl!, '/_sandbox/posts')).json.posts as Array<{ account: string }>).filter((p) => accounts.includes(p.account));
 
 async function finished(id: number) {
   let post: Record<string, any> = {};
   await expect
-    .poll(async () => {
-      post = (await call(`/posts/${id}`)).json.post;
-      return post.status;
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        post = (await call(`/posts/${id}`)).json.post;
+        return post.status;
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toMatch(/^(posted|failed|partial)$/);
   return post;
 }
@@ -78,7 +94,11 @@ describe('dry-run posts', () => {
     expect(created.code, created.stderr).toBe(0);
     const names = ['dry_x', 'dry_m', 'dry_b'];
     const ids = [];
-    for (const [platform, username] of [['twitter', 'dry_x'], ['mastodon', 'dry_m'], ['bluesky', 'dry_b']] as const) {
+    for (const [platform, username] of [
+      ['twitter', 'dry_x'],
+      ['mastodon', 'dry_m'],
+      ['bluesky', 'dry_b'],
+    ] as const) {
       ids.push((await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username, sandbox: true })).socialAccountId);
     }
     const upload = await call('/media/uploads', { body: { platform: 'twitter', content_type: 'image/png', media: (await png(120, 80)).toString('base64') } });

@@ -20,8 +20,10 @@ afterAll(async () => {
   await standIn?.close();
 });
 
-const as = (s: Stack, ws: TestWorkspace) => (path: string, opts: HttpOptions = {}) =>
-  s.api(path, { token: ws.apiKey, method: 'POST', localAddress: freshClientAddress(), ...opts });
+const as =
+  (s: Stack, ws: TestWorkspace) =>
+  (path: string, opts: HttpOptions = {}) =>
+    s.api(path, { token: ws.apiKey, method: 'POST', localAddress: freshClientAddress(), ...opts });
 const modelsAsked = (since: number) => standIn.requests.slice(since).map((r) => r.model);
 
 describe('generation through an OpenAI-compatible provider', () => {
@@ -42,7 +44,10 @@ describe('generation through an OpenAI-compatible provider', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ body: 'Tea is the quiet productivity hack nobody talks about. Brew, breathe, then ship.\n\n#teatime', model_degraded: false });
     expect(modelsAsked(since)).toEqual(['primary']);
-    const prompt = standIn.requests.at(-1)!.messages.map((m) => m.content).join('\n');
+    const prompt = standIn.requests
+      .at(-1)!
+      .messages.map((m) => m.content)
+      .join('\n');
     expect(prompt).toContain('Keep it warm and human.');
     expect(prompt).toContain('Topic: tea at work');
   });

@@ -14,8 +14,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const as = (ws: TestWorkspace) => (path: string, opts: HttpOptions = {}) =>
-  stack.api(path, { token: ws.apiKey, method: 'POST', localAddress: freshClientAddress(), ...opts });
+const as =
+  (ws: TestWorkspace) =>
+  (path: string, opts: HttpOptions = {}) =>
+    stack.api(path, { token: ws.apiKey, method: 'POST', localAddress: freshClientAddress(), ...opts });
 
 /** Within the platform's character limit counted its way, and its byte cap. */
 function expectWithinLimit(platform: Platform, text: string): void {
@@ -106,7 +108,11 @@ describe('POST /posts/generate_from_idea and /posts/generate_batch', () => {
     const ws = await createWorkspace(stack);
     const existing = 'Short feedback loops make mistakes with developer productivity surface early, while they are cheap.';
     expect((await as(ws)('/posts', { body: { post: { body: existing } } })).status).toBe(201);
-    for (const [platform, count] of [['twitter', 20], ['linkedin', 7], ['mastodon', 1]] as const) {
+    for (const [platform, count] of [
+      ['twitter', 20],
+      ['linkedin', 7],
+      ['mastodon', 1],
+    ] as const) {
       const before = await usedToday(ws);
       const res = await as(ws)('/posts/generate_batch', { body: { category: 'developer productivity', count, platform } });
       expect(res.status, res.text).toBe(200);
@@ -134,7 +140,13 @@ describe('POST /posts/generate_from_idea and /posts/generate_batch', () => {
 describe('POST /posts/generate_thread', () => {
   it('writes exactly 2 and exactly 25 parts, each within the platform limit', async () => {
     const ws = await createWorkspace(stack);
-    for (const [platform, count] of [['twitter', 2], ['twitter', 25], ['bluesky', 25], ['mastodon', 7], ['threads', 4]] as const) {
+    for (const [platform, count] of [
+      ['twitter', 2],
+      ['twitter', 25],
+      ['bluesky', 25],
+      ['mastodon', 7],
+      ['threads', 4],
+    ] as const) {
       const res = await as(ws)('/posts/generate_thread', { body: { topic: 'Lessons from running a small design studio', tweet_count: count, platform } });
       expect(res.status, res.text).toBe(200);
       expect(res.json.tweets).toHaveLength(count);

@@ -1,4 +1,16 @@
-import { createWorkspace, dropDatabases, freshClientAddress, request, startStack, uniqueName, type HttpOptions, type HttpResponse, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
+import {
+  createWorkspace,
+  dropDatabases,
+  freshClientAddress,
+  request,
+  startStack,
+  uniqueName,
+  type HttpOptions,
+  type HttpResponse,
+  type RunningProcess,
+  type Stack,
+  type TestWorkspace,
+} from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
 
@@ -65,14 +77,26 @@ describe('Quote Week recovery', () => {
     const pinterest = await connect('pinterest');
     const created = await call('/image_week_runs', {
       method: 'POST',
-      body: { topic: 'resilience', platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'b', link: 'https://example.com' } }, cutoff_days: 7, schedule_mode: 'draft' },
+      body: {
+        topic: 'resilience',
+        platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'b', link: 'https://example.com' } },
+        cutoff_days: 7,
+        schedule_mode: 'draft',
+      },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.json.image_week_run.id;
     // Kill the second replica once work is under way (items are being rendered).
-    await poll(() => call(`/image_week_runs/${id}`), (r) => r.items.some((i: any) => i.status !== 'pending'));
+    await poll(
+      () => call(`/image_week_runs/${id}`),
+      (r) => r.items.some((i: any) => i.status !== 'pending'),
+    );
     await second.stop('SIGKILL');
-    const run = await poll(() => call(`/image_week_runs/${id}`), (r) => r.status !== 'pending', 240_000);
+    const run = await poll(
+      () => call(`/image_week_runs/${id}`),
+      (r) => r.status !== 'pending',
+      240_000,
+    );
     expect(run.status, JSON.stringify(run)).toBe('completed');
     expect(run.total_items).toBe(14);
     expect(run.completed_items + run.failed_items).toBe(14);
@@ -91,7 +115,10 @@ describe('Quote Week recovery', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.json.image_week_run.template_version).toBe('test-unreadable');
     const id = created.json.image_week_run.id;
-    const run = await poll(() => api(gw, `/image_week_runs/${id}`), (r) => r.status !== 'pending');
+    const run = await poll(
+      () => api(gw, `/image_week_runs/${id}`),
+      (r) => r.status !== 'pending',
+    );
     expect(run.status).toBe('failed');
     expect(run.total_items).toBeGreaterThan(0);
     const n = run.total_items;
@@ -104,7 +131,10 @@ describe('Quote Week recovery', () => {
     expect(regen.status, regen.text).toBe(200);
     expect(regen.json.item).toMatchObject({ id: item.id, status: 'pending', attempt_count: 0, last_error: null });
     expect(regen.json.image_week_run.status).toBe('pending');
-    const again = await poll(() => api(gw, `/image_week_runs/${id}`), (r) => r.status !== 'pending');
+    const again = await poll(
+      () => api(gw, `/image_week_runs/${id}`),
+      (r) => r.status !== 'pending',
+    );
     const after = again.items.find((i: any) => i.id === item.id);
     expect(after).toMatchObject({ status: 'failed', attempt_count: 3 });
     expect(after.quote).not.toBe(item.quote);

@@ -116,11 +116,26 @@ describe('Quote Week through the gateway', () => {
     const foreign = await connect(other, 'instagram');
     const res = await call(ws, '/image_week_runs', {
       method: 'POST',
-      body: { topic: '', platform_config: { instagram: { social_account_id: foreign }, pinterest: { social_account_id: instagram, link: 'ftp://x' }, tiktok: {} }, cutoff_days: 15, schedule_mode: 'later' },
+      body: {
+        topic: '',
+        platform_config: { instagram: { social_account_id: foreign }, pinterest: { social_account_id: instagram, link: 'ftp://x' }, tiktok: {} },
+        cutoff_days: 15,
+        schedule_mode: 'later',
+      },
     });
     expectError(res, 422, 'INVALID_PARAMETERS');
     const details: string = res.json.error.details.join('\n');
-    for (const expected of ['topic', 'tiktok', 'platform_config.instagram.social_account_id', 'board_id', 'link must be an http(s) URL', 'is a instagram account, not pinterest', 'cutoff_days', 'schedule_mode']) expect(details).toContain(expected);
+    for (const expected of [
+      'topic',
+      'tiktok',
+      'platform_config.instagram.social_account_id',
+      'board_id',
+      'link must be an http(s) URL',
+      'is a instagram account, not pinterest',
+      'cutoff_days',
+      'schedule_mode',
+    ])
+      expect(details).toContain(expected);
     expectError(await call(ws, '/image_week_runs', { method: 'POST', body: { topic: 'x', platform_config: 'nope' } }), 422, 'INVALID_PARAMETERS');
     expectError(await call(ws, '/image_week_runs/999999'), 404, 'NOT_FOUND');
   });
@@ -128,7 +143,10 @@ describe('Quote Week through the gateway', () => {
   it('a dry run renders and verifies but creates no post and uses no monthly run', async () => {
     const starter = await createWorkspace(stack, { tier: 'starter' });
     const ig = await connect(starter, 'instagram');
-    const res = await call(starter, '/image_week_runs', { method: 'POST', body: { topic: 'patience', platform_config: { instagram: { social_account_id: ig, aspect: 'square' } }, cutoff_days: 2, dry_run: true } });
+    const res = await call(starter, '/image_week_runs', {
+      method: 'POST',
+      body: { topic: 'patience', platform_config: { instagram: { social_account_id: ig, aspect: 'square' } }, cutoff_days: 2, dry_run: true },
+    });
     expect(res.status, res.text).toBe(201);
     const run = await waitFor(starter, res.json.image_week_run.id, finished);
     expect(run.status).toBe('completed');

@@ -25,8 +25,7 @@ afterAll(async () => {
 
 const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
 const upload = (kind: 'image' | 'video', body: Record<string, unknown>, token = ws.apiKey) => call(`/linkedin/${kind}_uploads`, { body, token });
-const connect = async (workspaceId: number, username: string, platform = 'linkedin') =>
-  (await stack.accounts.connectSocialAccount({ workspaceId, platform, username, sandbox: true })).socialAccountId;
+const connect = async (workspaceId: number, username: string, platform = 'linkedin') => (await stack.accounts.connectSocialAccount({ workspaceId, platform, username, sandbox: true })).socialAccountId;
 const sandboxPosts = async () =>
   (await request(stack.sandboxUrl!, '/_sandbox/posts?platform=linkedin')).json.posts as Array<{ account: string; text: string; details: { author: string; content?: unknown } }>;
 /** The number LinkedIn (the sandbox) gave an asset: they come from one counter, so a gap means a call reached LinkedIn. */
@@ -39,10 +38,13 @@ async function publish(post: Record<string, unknown>) {
   expect(accepted.status, accepted.text).toBe(202);
   let settled: { status: string; post_accounts: Array<{ social_account_id: number; platform_status: string; platform_error: string | null }> } = { status: '', post_accounts: [] };
   await expect
-    .poll(async () => {
-      settled = (await call(`/posts/${created.json.post.id}`)).json.post;
-      return ['posted', 'failed', 'partial'].includes(settled.status);
-    }, { timeout: 30_000, interval: 250 })
+    .poll(
+      async () => {
+        settled = (await call(`/posts/${created.json.post.id}`)).json.post;
+        return ['posted', 'failed', 'partial'].includes(settled.status);
+      },
+      { timeout: 30_000, interval: 250 },
+    )
     .toBe(true);
   return settled;
 }
@@ -57,8 +59,13 @@ describe('POST /linkedin/image_uploads and /linkedin/video_uploads, then a post 
     expect(res.json).toEqual({ asset_urn: expect.stringMatching(/^urn:li:image:\w+$/), social_account_id: solo });
     const { asset } = await assets.getLinkedInAsset({ workspaceId: ws.workspaceId, assetUrn: res.json.asset_urn });
     expect(asset).toMatchObject({
-      assetUrn: res.json.asset_urn, workspaceId: ws.workspaceId, socialAccountId: solo, kind: LinkedInAssetKind.LINKED_IN_ASSET_KIND_IMAGE,
-      contentType: 'image/png', sizeBytes: image.length, ownerUrn: 'urn:li:person:li_solo',
+      assetUrn: res.json.asset_urn,
+      workspaceId: ws.workspaceId,
+      socialAccountId: solo,
+      kind: LinkedInAssetKind.LINKED_IN_ASSET_KIND_IMAGE,
+      contentType: 'image/png',
+      sizeBytes: image.length,
+      ownerUrn: 'urn:li:person:li_solo',
     });
     expect(Date.parse(asset!.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
@@ -89,7 +96,13 @@ describe('POST /linkedin/image_uploads and /linkedin/video_uploads, then a post 
     const created = await stack.api('/posts', {
       token: other.apiKey,
       localAddress: freshClientAddress(),
-      body: { post: { body: 'clip', post_contents: [{ platform: 'linkedin', body: 'Our clip', content_type: 'text', metadata: { asset_urn: res.json.asset_urn } }], post_accounts: [{ social_account_id: account }] } },
+      body: {
+        post: {
+          body: 'clip',
+          post_contents: [{ platform: 'linkedin', body: 'Our clip', content_type: 'text', metadata: { asset_urn: res.json.asset_urn } }],
+          post_accounts: [{ social_account_id: account }],
+        },
+      },
     });
     expect(created.status, created.text).toBe(201);
     await stack.api(`/posts/${created.json.post.id}/publishes`, { token: other.apiKey, localAddress: freshClientAddress(), body: {} });
@@ -128,16 +141,25 @@ describe('account choice', () => {
     const post = await stack.api('/posts', {
       token: mine.apiKey,
       localAddress: freshClientAddress(),
-      body: { post: { body: 'shared', post_contents: [{ platform: 'linkedin', body: 'Scoped asset', metadata: { asset_urn: chosen.json.asset_urn } }], post_accounts: [{ social_account_id: first }, { social_account_id: second }] } },
+      body: {
+        post: {
+          body: 'shared',
+          post_contents: [{ platform: 'linkedin', body: 'Scoped asset', metadata: { asset_urn: chosen.json.asset_urn } }],
+          post_accounts: [{ social_account_id: first }, { social_account_id: second }],
+        },
+      },
     });
     expect(post.status, post.text).toBe(201);
     await stack.api(`/posts/${post.json.post.id}/publishes`, { token: mine.apiKey, localAddress: freshClientAddress(), body: {} });
     let settled: { status: string; post_accounts: Array<{ social_account_id: number; platform_status: string; platform_error: string | null }> } | undefined;
     await expect
-      .poll(async () => {
-        settled = (await stack.api(`/posts/${post.json.post.id}`, { token: mine.apiKey, localAddress: freshClientAddress() })).json.post;
-        return settled?.status;
-      }, { timeout: 30_000, interval: 250 })
+      .poll(
+        async () => {
+          settled = (await stack.api(`/posts/${post.json.post.id}`, { token: mine.apiKey, localAddress: freshClientAddress() })).json.post;
+          return settled?.status;
+        },
+        { timeout: 30_000, interval: 250 },
+      )
       .toBe('partial');
     const byAccount = Object.fromEntries(settled!.post_accounts.map((a) => [a.social_account_id, a]));
     expect(byAccount[second]).toMatchObject({ platform_status: 'posted', platform_error: null });
@@ -146,10 +168,18 @@ describe('account choice', () => {
     expect((await sandboxPosts()).filter((p) => p.text === 'Scoped asset').map((p) => p.details.author)).toEqual(['urn:li:person:li_second']);
 
     // Another workspace cannot use it either, nor a URN that no upload through the API recorded.
-    const stolen = await publish({ body: 'x', post_contents: [{ platform: 'linkedin', body: 'Stolen asset', metadata: { asset_urn: chosen.json.asset_urn } }], post_accounts: [{ social_account_id: foreign }] });
+    const stolen = await publish({
+      body: 'x',
+      post_contents: [{ platform: 'linkedin', body: 'Stolen asset', metadata: { asset_urn: chosen.json.asset_urn } }],
+      post_accounts: [{ social_account_id: foreign }],
+    });
     expect(stolen.status).toBe('failed');
     expect(stolen.post_accounts[0]?.platform_error).toContain(`was uploaded by social account ${second}, not by this one (${foreign})`);
-    const invented = await publish({ body: 'x', post_contents: [{ platform: 'linkedin', body: 'Invented asset', metadata: { asset_urn: 'urn:li:video:C5F123' } }], post_accounts: [{ social_account_id: foreign }] });
+    const invented = await publish({
+      body: 'x',
+      post_contents: [{ platform: 'linkedin', body: 'Invented asset', metadata: { asset_urn: 'urn:li:video:C5F123' } }],
+      post_accounts: [{ social_account_id: foreign }],
+    });
     expect(invented.post_accounts[0]?.platform_error).toContain('was not uploaded through this API');
     expect((await sandboxPosts()).filter((p) => ['Stolen asset', 'Invented asset'].includes(p.text))).toEqual([]);
   });
@@ -167,7 +197,13 @@ describe('bad input: a clear 4xx, nothing uploaded to LinkedIn, nothing recorded
       ['image', { content_type: 'image/png', media: 'not base64 at all!' }, 422, 'INVALID_PARAMETERS', /^media: invalid base64 character " "/],
       ['image', { content_type: 'image/png', media: `data:image/png;base64,${image.toString('base64')}` }, 422, 'INVALID_PARAMETERS', /^media: must be bare base64, without a data: URL prefix/],
       ['image', { content_type: 'image/jpeg', media: image.toString('base64') }, 422, 'INVALID_PARAMETERS', /^content_type: 'image\/jpeg' was declared but the bytes are image\/png/],
-      ['image', { content_type: 'image/png', media: SVG.toString('base64') }, 422, 'INVALID_PARAMETERS', /^media: the bytes are application\/xml; a LinkedIn image must be image\/jpeg, image\/png, image\/gif$/],
+      [
+        'image',
+        { content_type: 'image/png', media: SVG.toString('base64') },
+        422,
+        'INVALID_PARAMETERS',
+        /^media: the bytes are application\/xml; a LinkedIn image must be image\/jpeg, image\/png, image\/gif$/,
+      ],
       ['image', { content_type: 'image/gif', media: HTML.toString('base64') }, 422, 'INVALID_PARAMETERS', /^media: the bytes are of no recognised media format; a LinkedIn image must be/],
       ['image', { content_type: 'image/svg+xml', media: SVG.toString('base64') }, 422, 'INVALID_PARAMETERS', /^content_type: 'image\/svg\+xml' is not accepted for a LinkedIn image/],
       ['image', { content_type: 'image/webp', media: (await sharp(image).webp().toBuffer()).toString('base64') }, 422, 'INVALID_PARAMETERS', /^content_type: 'image\/webp' is not accepted/],
@@ -263,8 +299,15 @@ function streamUpload(
   const url = new URL(`/api/v1/linkedin/${kind}_uploads`, stack.baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: freshClientAddress(), agent: false,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress: freshClientAddress(),
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));

@@ -15,8 +15,7 @@ afterAll(async () => {
 });
 
 const call = (p: string, opts: HttpOptions = {}) => stack.api(p, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
-const connect = async (platform: string, username: string) =>
-  (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username, sandbox: true })).socialAccountId;
+const connect = async (platform: string, username: string) => (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username, sandbox: true })).socialAccountId;
 
 describe('publishing uploaded media', () => {
   it('one r2_key is published to two X accounts and a Mastodon account, each with its own native media id', async () => {
@@ -40,10 +39,13 @@ describe('publishing uploaded media', () => {
     expect((await call(`/posts/${created.json.post.id}/publishes`, { method: 'POST', body: {} })).status).toBe(202);
     let post: { status: string; post_accounts: Array<{ platform_status: string | null; platform_error: string | null }> } = { status: '', post_accounts: [] };
     await expect
-      .poll(async () => {
-        post = (await call(`/posts/${created.json.post.id}`)).json.post;
-        return post.status;
-      }, { timeout: 30_000, interval: 250 })
+      .poll(
+        async () => {
+          post = (await call(`/posts/${created.json.post.id}`)).json.post;
+          return post.status;
+        },
+        { timeout: 30_000, interval: 250 },
+      )
       .toMatch(/posted|failed|partial/);
     expect(post.status, JSON.stringify(post.post_accounts)).toBe('posted');
     const remote = async (platform: string) =>

@@ -18,8 +18,7 @@ afterAll(async () => {
 
 const call = (p: string, opts: HttpOptions = {}, who: TestWorkspace = ws) => stack.api(p, { token: who.apiKey, localAddress: freshClientAddress(), ...opts });
 const upload = (p: string, body: unknown, who: TestWorkspace = ws) => call(p, { body }, who);
-const connect = (platform: string, who: TestWorkspace = ws) =>
-  stack.accounts.connectSocialAccount({ workspaceId: who.workspaceId, platform, username: `${platform}-user`, sandbox: true });
+const connect = (platform: string, who: TestWorkspace = ws) => stack.accounts.connectSocialAccount({ workspaceId: who.workspaceId, platform, username: `${platform}-user`, sandbox: true });
 
 /** Every file stored (or staged) for a workspace, to prove a refusal stored nothing. */
 async function filesOf(workspaceId: number): Promise<string[]> {
@@ -66,22 +65,58 @@ describe('POST /media/uploads', () => {
 
   describe('bad input: a clear 4xx and nothing stored', () => {
     const cases: Array<[string, () => Promise<unknown>, number, string, RegExp]> = [
-      ['a declared type that does not match the bytes', async () => ({ platform: 'twitter', content_type: 'image/png', media: (await jpeg()).toString('base64') }), 422, 'INVALID_PARAMETERS', /declared image\/png but the bytes are image\/jpeg/],
+      [
+        'a declared type that does not match the bytes',
+        async () => ({ platform: 'twitter', content_type: 'image/png', media: (await jpeg()).toString('base64') }),
+        422,
+        'INVALID_PARAMETERS',
+        /declared image\/png but the bytes are image\/jpeg/,
+      ],
       ['SVG declared as SVG', async () => ({ platform: 'twitter', content_type: 'image/svg+xml', media: SVG.toString('base64') }), 422, 'INVALID_PARAMETERS', /not a recognised image or video/],
       ['SVG posing as PNG', async () => ({ platform: 'pinterest', content_type: 'image/png', media: SVG.toString('base64') }), 422, 'INVALID_PARAMETERS', /SVG, HTML/],
       ['HTML posing as JPEG', async () => ({ platform: 'twitter', content_type: 'image/jpeg', media: HTML.toString('base64') }), 422, 'INVALID_PARAMETERS', /not a recognised image/],
-      ['a data: URL prefix', async () => ({ platform: 'twitter', content_type: 'image/png', media: `data:image/png;base64,${(await png()).toString('base64')}` }), 422, 'INVALID_PARAMETERS', /without a data: URL prefix/],
-      ['invalid base64', async () => ({ platform: 'twitter', content_type: 'image/png', media: `${(await png()).toString('base64').slice(0, 40)}*!${'A'.repeat(10)}` }), 422, 'INVALID_PARAMETERS', /invalid base64 character "\*" at position 40/],
+      [
+        'a data: URL prefix',
+        async () => ({ platform: 'twitter', content_type: 'image/png', media: `data:image/png;base64,${(await png()).toString('base64')}` }),
+        422,
+        'INVALID_PARAMETERS',
+        /without a data: URL prefix/,
+      ],
+      [
+        'invalid base64',
+        async () => ({ platform: 'twitter', content_type: 'image/png', media: `${(await png()).toString('base64').slice(0, 40)}*!${'A'.repeat(10)}` }),
+        422,
+        'INVALID_PARAMETERS',
+        /invalid base64 character "\*" at position 40/,
+      ],
       ['base64 with padding in the middle', async () => ({ platform: 'twitter', content_type: 'image/png', media: 'iVBO=w0KGgo' }), 422, 'INVALID_PARAMETERS', /padding/],
-      ['a decompression bomb (100000x100000 declared)', async () => ({ platform: 'pinterest', content_type: 'image/png', media: pngBomb().toString('base64') }), 422, 'INVALID_PARAMETERS', /declares more than the 100000000 pixels/],
+      [
+        'a decompression bomb (100000x100000 declared)',
+        async () => ({ platform: 'pinterest', content_type: 'image/png', media: pngBomb().toString('base64') }),
+        422,
+        'INVALID_PARAMETERS',
+        /declares more than the 100000000 pixels/,
+      ],
       ['a video for an images-only platform', async () => ({ platform: 'threads', content_type: 'video/mp4', media: mp4().toString('base64') }), 422, 'INVALID_PARAMETERS', /images only/],
-      ['a type the platform does not take', async () => ({ platform: 'instagram', content_type: 'image/png', media: (await png()).toString('base64') }), 422, 'INVALID_PARAMETERS', /instagram takes image\/jpeg/],
+      [
+        'a type the platform does not take',
+        async () => ({ platform: 'instagram', content_type: 'image/png', media: (await png()).toString('base64') }),
+        422,
+        'INVALID_PARAMETERS',
+        /instagram takes image\/jpeg/,
+      ],
       ['an unknown platform', async () => ({ platform: 'myspace', content_type: 'image/png', media: (await png()).toString('base64') }), 422, 'INVALID_PARAMETERS', /platform/],
       ['a missing field', async () => ({ platform: 'twitter', media: (await png()).toString('base64') }), 422, 'INVALID_PARAMETERS', /content_type: required/],
       ['an unknown field', async () => ({ platform: 'twitter', content_type: 'image/png', media: 'AAAA', workspace_id: 1 }), 422, 'INVALID_PARAMETERS', /workspace_id: unknown field/],
       ['media that is not a string', async () => ({ platform: 'twitter', content_type: 'image/png', media: [1, 2] }), 422, 'INVALID_PARAMETERS', /media: must be a string/],
       ['a body that is not an object', async () => [1, 2, 3], 422, 'INVALID_PARAMETERS', /must be a JSON object/],
-      ['an image over the platform limit (bluesky: 1 MB)', async () => ({ platform: 'bluesky', content_type: 'image/jpeg', media: (await bigJpeg(1_200_000)).toString('base64') }), 413, 'PAYLOAD_TOO_LARGE', /bluesky images accept \(1 MB at most\)/],
+      [
+        'an image over the platform limit (bluesky: 1 MB)',
+        async () => ({ platform: 'bluesky', content_type: 'image/jpeg', media: (await bigJpeg(1_200_000)).toString('base64') }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+        /bluesky images accept \(1 MB at most\)/,
+      ],
     ];
     it.each(cases)('%s', async (_name, body, status, code, message) => {
       const before = await filesOf(ws.workspaceId);
@@ -137,7 +172,7 @@ describe('platform-scoped uploads', () => {
 });
 
 describe('DELETE /tumblr/media_uploads/{r2_key}', () => {
-  it('deletes the caller\'s file; another workspace gets 403, an unknown key 404', async () => {
+  it("deletes the caller's file; another workspace gets 403, an unknown key 404", async () => {
     await connect('tumblr');
     const res = await upload('/tumblr/media_uploads', { content_type: 'image/png', media: (await png()).toString('base64') });
     expect(res.status, res.text).toBe(201);
@@ -211,7 +246,14 @@ describe('a client that goes away mid-upload', () => {
     const before = await filesOf(ws.workspaceId);
     const body = Buffer.from(JSON.stringify({ platform: 'pinterest', content_type: 'image/jpeg', media: (await bigJpeg(3_000_000)).toString('base64') }));
     const url = new URL('/api/v1/media/uploads', stack.baseUrl);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: freshClientAddress(), headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json', 'content-length': body.length } });
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      localAddress: freshClientAddress(),
+      headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json', 'content-length': body.length },
+    });
     req.on('error', () => undefined);
     req.write(body.subarray(0, 2_000_000));
     await expect.poll(async () => (await staged()).length, { timeout: 10_000 }).toBe(1);

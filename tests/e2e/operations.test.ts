@@ -92,9 +92,7 @@ describe('health that follows the store, and reflection', () => {
 
   it('counts RPCs by method and code', async () => {
     const client = new AccountsServiceClient(accounts.address, credentials.createInsecure());
-    await new Promise<void>((resolve, reject) =>
-      client.createWorkspace({ name: 'ops', tier: 'pro', subscriptionStatus: 'active' }, (err) => (err ? reject(err) : resolve())),
-    );
+    await new Promise<void>((resolve, reject) => client.createWorkspace({ name: 'ops', tier: 'pro', subscriptionStatus: 'active' }, (err) => (err ? reject(err) : resolve())));
     client.close();
     const { text } = await scrape(metricsPort);
     expect(text).toMatch(/rpc_server_duration_seconds_count\{[^}]*method="accounts\.v1\.AccountsService\/CreateWorkspace",code="OK"[^}]*\} [1-9]/);
@@ -142,9 +140,7 @@ describe('gRPC over mutual TLS with an allow-list of callers', () => {
 
   const clientAs = (name: string | undefined) => {
     const ca = readFileSync(issued.ca);
-    const creds = name
-      ? credentials.createSsl(ca, readFileSync(issued.certs[name]!.key), readFileSync(issued.certs[name]!.cert))
-      : credentials.createInsecure();
+    const creds = name ? credentials.createSsl(ca, readFileSync(issued.certs[name]!.key), readFileSync(issued.certs[name]!.cert)) : credentials.createInsecure();
     return new AccountsServiceClient(accounts.address, creds);
   };
   const createWorkspaceAs = (name: string | undefined) =>

@@ -13,8 +13,7 @@ afterAll(async () => {
 });
 
 const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
-const connect = async (platform: string) =>
-  (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `${platform}-user`, sandbox: true })).socialAccountId;
+const connect = async (platform: string) => (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `${platform}-user`, sandbox: true })).socialAccountId;
 
 describe('GET /platforms', () => {
   it('lists all 15 platforms with per-platform truth in content_types', async () => {
@@ -72,7 +71,9 @@ describe('capability validation of posts', () => {
   it('accepts an Instagram image post with media and infers its content type', async () => {
     const ig = await connect('instagram');
     const res = await call('/posts', {
-      body: { post: { body: '', post_contents: [{ platform: 'instagram', body: 'Look', metadata: { media: [{ r2_key: 'ws/1/a.jpg', type: 'image' }] } }], post_accounts: [{ social_account_id: ig }] } },
+      body: {
+        post: { body: '', post_contents: [{ platform: 'instagram', body: 'Look', metadata: { media: [{ r2_key: 'ws/1/a.jpg', type: 'image' }] } }], post_accounts: [{ social_account_id: ig }] },
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.json.post.post_contents[0].content_type).toBe('image');
@@ -90,7 +91,15 @@ describe('posting schedules and next slot', () => {
 
     const bad = await call(`/posting_schedules/${schedule.id}`, {
       method: 'PATCH',
-      body: { posting_schedule: { timezone: 'Mars/Olympus', posting_slots: [{ day_of_week: 1, time_of_day: '09:00' }, { day_of_week: 1, time_of_day: '09:00' }] } },
+      body: {
+        posting_schedule: {
+          timezone: 'Mars/Olympus',
+          posting_slots: [
+            { day_of_week: 1, time_of_day: '09:00' },
+            { day_of_week: 1, time_of_day: '09:00' },
+          ],
+        },
+      },
     });
     expectError(bad, 422, 'INVALID_PARAMETERS');
     expect(bad.json.error.details.some((d: string) => d.includes('timezone'))).toBe(true);
@@ -134,11 +143,7 @@ describe('posting schedules under racing PATCHes', () => {
     const account = await connect('bluesky');
     const schedule = (await call('/posting_schedules')).json.posting_schedules.find((s: { social_account_id: number }) => s.social_account_id === account);
     const slotTimes = ['01:30', '02:30', '03:30', '04:30', '05:30', '06:30'];
-    const bodies = [
-      { timezone: 'Asia/Tokyo' },
-      { max_posts_per_day: 9 },
-      ...slotTimes.map((time) => ({ posting_slots: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day_of_week: d, time_of_day: time })) })),
-    ];
+    const bodies = [{ timezone: 'Asia/Tokyo' }, { max_posts_per_day: 9 }, ...slotTimes.map((time) => ({ posting_slots: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day_of_week: d, time_of_day: time })) }))];
     const answers = await Promise.all(bodies.map((b) => call(`/posting_schedules/${schedule.id}`, { method: 'PATCH', body: { posting_schedule: b } })));
     for (const a of answers) expect(a.status, a.text).toBe(200);
 

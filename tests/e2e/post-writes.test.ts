@@ -83,10 +83,7 @@ describe('POST /posts/bulk', () => {
       },
     });
     expectError(bad, 422, 'INVALID_PARAMETERS');
-    expect(bad.json.error.details).toEqual([
-      'posts[1]: post_accounts[0].social_account_id 999999 is not a connected account of this workspace',
-      'posts[3]: scheduled_at must be in the future',
-    ]);
+    expect(bad.json.error.details).toEqual(['posts[1]: post_accounts[0].social_account_id 999999 is not a connected account of this workspace', 'posts[3]: scheduled_at must be in the future']);
     expect(await count('draft,scheduled')).toBe(before);
 
     const good = await call('/posts/bulk', {

@@ -109,10 +109,7 @@ describe('POST /posts', () => {
     const ws = await createWorkspace(stack);
     const res = await call('/posts', { token: ws.apiKey, body: { post: { body: 'x', status: 'scheduled' } } });
     expectError(res, 422, 'INVALID_PARAMETERS');
-    expect(res.json.error.details).toEqual([
-      'scheduled_at is required when status is scheduled',
-      'post_accounts must name at least one account when status is scheduled',
-    ]);
+    expect(res.json.error.details).toEqual(['scheduled_at is required when status is scheduled', 'post_accounts must name at least one account when status is scheduled']);
   });
 });
 

@@ -30,8 +30,14 @@ describe('preferences in accounts', () => {
     const workspaceId = await newWorkspace();
     const { preferences } = await stack.accounts.getPreferences({ workspaceId });
     expect(preferences).toMatchObject({
-      tone: 'professional', includeEmoji: false, structure: 'auto', customRules: '', timezone: 'UTC',
-      usePostMetricsForAi: true, theme: 'light', aiModel: '',
+      tone: 'professional',
+      includeEmoji: false,
+      structure: 'auto',
+      customRules: '',
+      timezone: 'UTC',
+      usePostMetricsForAi: true,
+      theme: 'light',
+      aiModel: '',
       emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: true, reEngagement: true },
     });
     expect(preferences!.updatedAt).toMatch(/Z$/);
@@ -42,7 +48,11 @@ describe('preferences in accounts', () => {
     await stack.accounts.updatePreferences({ workspaceId, tone: 'casual', timezone: 'America/New_York', emailNotifications: { productTips: false } });
     const { preferences } = await stack.accounts.updatePreferences({ workspaceId, includeEmoji: true, emailNotifications: { reEngagement: false } });
     expect(preferences).toMatchObject({
-      tone: 'casual', includeEmoji: true, timezone: 'America/New_York', structure: 'auto', theme: 'light',
+      tone: 'casual',
+      includeEmoji: true,
+      timezone: 'America/New_York',
+      structure: 'auto',
+      theme: 'light',
       emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: false, reEngagement: false },
     });
     expect((await stack.accounts.getPreferences({ workspaceId })).preferences).toEqual(preferences);
@@ -63,8 +73,14 @@ describe('preferences in accounts', () => {
       stack.accounts.updatePreferences({ workspaceId, emailNotifications: { weeklyBriefing: false } }),
     ]);
     expect((await stack.accounts.getPreferences({ workspaceId })).preferences).toMatchObject({
-      tone: 'bold', includeEmoji: true, structure: 'story', customRules: 'Write for engineers.', timezone: 'Asia/Tokyo',
-      usePostMetricsForAi: false, theme: 'system', aiModel: 'some-model',
+      tone: 'bold',
+      includeEmoji: true,
+      structure: 'story',
+      customRules: 'Write for engineers.',
+      timezone: 'Asia/Tokyo',
+      usePostMetricsForAi: false,
+      theme: 'system',
+      aiModel: 'some-model',
       emailNotifications: { postFailure: false, weeklyBriefing: false, productTips: true, reEngagement: true },
     });
   });
@@ -73,7 +89,14 @@ describe('preferences in accounts', () => {
     const workspaceId = await newWorkspace();
     const err = await rejection(
       stack.accounts.updatePreferences({
-        workspaceId, tone: 'angry', structure: 'poem', theme: 'neon', timezone: 'EST', aiModel: ' ', customRules: 'x'.repeat(5001), includeEmoji: true,
+        workspaceId,
+        tone: 'angry',
+        structure: 'poem',
+        theme: 'neon',
+        timezone: 'EST',
+        aiModel: ' ',
+        customRules: 'x'.repeat(5001),
+        includeEmoji: true,
       }),
     );
     expect(err.code).toBe('INVALID_PARAMETERS');
@@ -109,15 +132,18 @@ describe('subscription in accounts', () => {
 
   it('shows what the operator sets with the admin CLI (period end, cancel at period end, tier)', async () => {
     const workspaceId = await newWorkspace('pro');
-    const set = await stack.admin([
-      'subscription', 'set', '--workspace', String(workspaceId), '--tier', 'team', '--period-end', '2031-03-15T12:00:00Z', '--cancel-at-period-end', 'true',
-    ]);
+    const set = await stack.admin(['subscription', 'set', '--workspace', String(workspaceId), '--tier', 'team', '--period-end', '2031-03-15T12:00:00Z', '--cancel-at-period-end', 'true']);
     expect(set.code, set.stderr).toBe(0);
     const shown = await stack.admin(['subscription', 'show', '--workspace', String(workspaceId)]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toEqual({
-      id: workspaceId, tier: 'team', status: 'active', current_period_end: '2031-03-15T12:00:00.000Z',
-      cancel_at_period_end: true, max_schedule_days: MAX_SCHEDULE_DAYS.team, timezone: 'UTC',
+      id: workspaceId,
+      tier: 'team',
+      status: 'active',
+      current_period_end: '2031-03-15T12:00:00.000Z',
+      cancel_at_period_end: true,
+      max_schedule_days: MAX_SCHEDULE_DAYS.team,
+      timezone: 'UTC',
     });
     const bad = await stack.admin(['subscription', 'set', '--workspace', String(workspaceId), '--period-end', 'next tuesday']);
     expect(bad.code).toBe(1);

@@ -23,8 +23,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const call = (path: string, opts: HttpOptions & { as?: TestWorkspace } = {}) =>
-  stack.api(path, { token: (opts.as ?? ws).apiKey, localAddress: freshClientAddress(), ...opts });
+const call = (path: string, opts: HttpOptions & { as?: TestWorkspace } = {}) => stack.api(path, { token: (opts.as ?? ws).apiKey, localAddress: freshClientAddress(), ...opts });
 const patch = (preferences: unknown, as?: TestWorkspace) => call('/preferences', { method: 'PATCH', body: { preferences }, as });
 
 describe('GET /preferences', () => {
@@ -112,13 +111,16 @@ describe('PATCH /preferences', () => {
     const details: string[] = res.json.error.details;
     expect(details).toHaveLength(6);
     for (const field of ['tone', 'structure', 'theme', 'timezone', 'ai_model', 'custom_rules']) {
-      expect(details.some((d) => d.startsWith(`preferences.${field}:`)), `${field} in ${details.join(' | ')}`).toBe(true);
+      expect(
+        details.some((d) => d.startsWith(`preferences.${field}:`)),
+        `${field} in ${details.join(' | ')}`,
+      ).toBe(true);
     }
     expect(details.find((d) => d.startsWith('preferences.ai_model:'))).toContain('acme-large');
     expect((await call('/preferences', { as: mine })).json).toEqual(before);
   });
 
-  it("passes on what only accounts refuses, naming the public field (a zone name without DST rules such as EST)", async () => {
+  it('passes on what only accounts refuses, naming the public field (a zone name without DST rules such as EST)', async () => {
     const res = await patch({ timezone: 'EST' });
     expectError(res, 422, 'INVALID_PARAMETERS');
     expect(res.json.error.details).toEqual([expect.stringMatching(/^preferences\.timezone: /)]);
@@ -136,7 +138,10 @@ describe('PATCH /preferences', () => {
     expectError(res, 422, 'INVALID_PARAMETERS');
     const details: string[] = res.json.error.details;
     for (const needle of ['preferences.tone', 'preferences.include_emoji', 'colour', 'preferences.available_ai_models', 'preferences.email_notifications.post_failure', 'sms']) {
-      expect(details.some((d) => d.includes(needle)), `${needle} in ${details.join(' | ')}`).toBe(true);
+      expect(
+        details.some((d) => d.includes(needle)),
+        `${needle} in ${details.join(' | ')}`,
+      ).toBe(true);
     }
     expect(details.find((d) => d.startsWith('preferences.available_ai_models'))).toContain('read-only');
     expectError(await patch({}), 422, 'INVALID_PARAMETERS');

@@ -14,18 +14,20 @@ afterAll(async () => {
 
 const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
 const sandbox = (path: string, body?: unknown) => request(stack.sandboxUrl!, path, body === undefined ? {} : { body });
-const connect = async (username: string) =>
-  (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username, sandbox: true })).socialAccountId;
+const connect = async (username: string) => (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username, sandbox: true })).socialAccountId;
 const sandboxPosts = async (account: string) =>
   ((await sandbox('/_sandbox/posts?platform=twitter')).json.posts as Array<{ account: string; text: string; id: string }>).filter((p) => p.account === account);
 
 async function settled(postId: number, timeout = 20_000) {
   let post: { status: string } & Record<string, unknown> = { status: '' };
   await expect
-    .poll(async () => {
-      post = (await call(`/posts/${postId}`)).json.post;
-      return ['posted', 'failed', 'partial'].includes(post.status);
-    }, { timeout, interval: 250 })
+    .poll(
+      async () => {
+        post = (await call(`/posts/${postId}`)).json.post;
+        return ['posted', 'failed', 'partial'].includes(post.status);
+      },
+      { timeout, interval: 250 },
+    )
     .toBe(true);
   return post as unknown as { status: string; posted_at: string | null; failed_at: string | null; disconnected: boolean; post_error: string | null; post_accounts: Array<Record<string, unknown>> };
 }

@@ -14,8 +14,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const statuses = (responses: HttpResponse[]) =>
-  responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const statuses = (responses: HttpResponse[]) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
 
 describe('global limit: 100 requests per minute per IP', () => {
   it('answers the 101st request with 429, retry_after and Retry-After, and correct headers throughout', async () => {
@@ -42,8 +41,7 @@ describe('global limit: 100 requests per minute per IP', () => {
   it('holds exactly across two gateway processes sharing Redis', async () => {
     const second = await stack.startGateway();
     const ip = freshClientAddress();
-    const fire = (base: string) =>
-      Array.from({ length: 70 }, () => request(base, '/api/v1/posts?limit=1', { token: ws.apiKey, localAddress: ip }));
+    const fire = (base: string) => Array.from({ length: 70 }, () => request(base, '/api/v1/posts?limit=1', { token: ws.apiKey, localAddress: ip }));
     const all = await Promise.all([...fire(stack.baseUrl), ...fire(`http://${second.address}`)]);
     expect(statuses(all)).toEqual({ 200: 100, 429: 40 });
   });

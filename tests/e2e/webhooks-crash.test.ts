@@ -115,7 +115,11 @@ describe('webhooks dispatcher crash (SIGKILL of the real process)', () => {
     const claims = await connection.collection<{ delivery_id: string; attempt: number }>('attempts').find({}).toArray();
     const claimed = new Map<string, number[]>();
     for (const c of claims) claimed.set(c.delivery_id, [...(claimed.get(c.delivery_id) ?? []), c.attempt]);
-    for (const [id, numbers] of claimed) expect(numbers.sort((a, b) => a - b), id).toEqual(numbers.map((_, i) => i + 1));
+    for (const [id, numbers] of claimed)
+      expect(
+        numbers.sort((a, b) => a - b),
+        id,
+      ).toEqual(numbers.map((_, i) => i + 1));
     for (const [id, attempts] of byId) expect(claimed.get(id), id).toEqual(expect.arrayContaining(attempts));
     await expect.poll(() => deliveries.countDocuments({ status: 'succeeded' }), { timeout: 30_000, interval: 500 }).toBe(500);
     expect(await deliveries.countDocuments()).toBe(500);

@@ -36,7 +36,9 @@ async function publishTerminal(workspaceId: number, postId: number, status: stri
     postId,
     status,
     occurredAt: '2026-03-01T10:00:00.000Z',
-    platforms: [{ platform: 'twitter', platformStatus: status === 'posted' ? 'posted' : 'error', platformPostId: status === 'posted' ? '99' : '', platformError: status === 'posted' ? undefined : 'boom' }],
+    platforms: [
+      { platform: 'twitter', platformStatus: status === 'posted' ? 'posted' : 'error', platformPostId: status === 'posted' ? '99' : '', platformError: status === 'posted' ? undefined : 'boom' },
+    ],
   }).finish();
   await publishEvent(jetstream(nc), 'posts.post.terminal', payload, msgId);
 }
@@ -123,7 +125,7 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
     await expect.poll(() => hits.filter((h) => h.headers['x-service-event-id'] === test.delivery_id).map((h) => h.headers['x-service-attempt']), { timeout: 10_000 }).toEqual(['1', '2']);
   });
 
-  it('turns posts.post.terminal events into signed deliveries, only to the post\'s own workspace and subscribed kinds', async () => {
+  it("turns posts.post.terminal events into signed deliveries, only to the post's own workspace and subscribed kinds", async () => {
     const A = workspace++;
     const B = workspace++;
     const a = await ok('webhook', 'create', '--workspace', String(A), '--url', `${receiverUrl}/a`);
@@ -136,12 +138,17 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
     await expect.poll(() => hits.filter((h) => h.path === '/a').length, { timeout: 10_000 }).toBe(2);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(hits.filter((h) => h.path === '/b')).toHaveLength(0);
-    const bodies = hits.filter((h) => h.path === '/a').map((h) => {
-      expect(verifySignature(h.body, h.headers['x-service-signature'] as string, a.secret).valid).toBe(true);
-      expect(h.headers['x-service-attempt']).toBe('1');
-      return JSON.parse(h.body) as Record<string, unknown>;
-    });
-    expect(bodies.map((b) => [b.event, b.post_id]).sort()).toEqual([['post.partial_failure', 102], ['post.published', 101]]);
+    const bodies = hits
+      .filter((h) => h.path === '/a')
+      .map((h) => {
+        expect(verifySignature(h.body, h.headers['x-service-signature'] as string, a.secret).valid).toBe(true);
+        expect(h.headers['x-service-attempt']).toBe('1');
+        return JSON.parse(h.body) as Record<string, unknown>;
+      });
+    expect(bodies.map((b) => [b.event, b.post_id]).sort()).toEqual([
+      ['post.partial_failure', 102],
+      ['post.published', 101],
+    ]);
     expect(bodies.find((b) => b.post_id === 101)).toEqual({
       id: expect.any(String),
       event: 'post.published',

@@ -12,8 +12,7 @@ const CONFIG_FILES = [
   ...readdirSync(path.join(REPO_ROOT, 'services')).map((s) => `services/${s}/src/config.ts`),
 ].filter((f) => existsSync(path.join(REPO_ROOT, f)));
 
-const keysOf = (file: string): string[] =>
-  [...readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
+const keysOf = (file: string): string[] => [...readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
 
 describe('.env.example', () => {
   const documented = readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8');

@@ -12,8 +12,7 @@ export const LOCAL_S3 = {
   secretAccessKey: process.env.TEST_S3_SECRET_KEY ?? 'spa-local-secret-key-0123456789',
 };
 
-const admin = () =>
-  new S3Client({ endpoint: LOCAL_S3.endpoint, region: LOCAL_S3.region, forcePathStyle: true, credentials: LOCAL_S3, requestChecksumCalculation: 'WHEN_REQUIRED' });
+const admin = () => new S3Client({ endpoint: LOCAL_S3.endpoint, region: LOCAL_S3.region, forcePathStyle: true, credentials: LOCAL_S3, requestChecksumCalculation: 'WHEN_REQUIRED' });
 
 /** A fresh bucket for one test file. Fails (never skips) when the server is not running. */
 export async function createTestBucket(): Promise<{ bucket: string; remove(): Promise<void> }> {

@@ -13,10 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 
 export type StandInBehavior =
-  | { kind: 'reply'; delayMs?: number; content?: string }
-  | { kind: 'error'; status: number; message?: string; delayMs?: number }
-  | { kind: 'malformed'; delayMs?: number }
-  | { kind: 'no_choices' };
+  { kind: 'reply'; delayMs?: number; content?: string } | { kind: 'error'; status: number; message?: string; delayMs?: number } | { kind: 'malformed'; delayMs?: number } | { kind: 'no_choices' };
 
 export interface RecordedRequest {
   model: string;
@@ -74,7 +71,9 @@ export async function startOpenAiStandIn(opts: { port?: number; defaultDelayMs?:
     if (res.destroyed) return;
     switch (behavior.kind) {
       case 'error':
-        send(res, behavior.status, { error: { message: behavior.message ?? `Stand-in error ${behavior.status}`, type: behavior.status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null } });
+        send(res, behavior.status, {
+          error: { message: behavior.message ?? `Stand-in error ${behavior.status}`, type: behavior.status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null },
+        });
         return;
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -30,11 +30,13 @@ const attributesOf = (list: OtlpAttribute[] | undefined) => Object.fromEntries((
  * it is sent, so a test can check which processes took part in one trace.
  */
 export class OtlpReceiver {
-  readonly spans: ReceivedSpan[] = [];
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    readonly spans: ReceivedSpan[],
+  ) {}
 
   static async start(): Promise<OtlpReceiver> {
-    let receiver: OtlpReceiver | undefined;
+    const spans: ReceivedSpan[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -47,7 +49,7 @@ export class OtlpReceiver {
             const service = String(attributesOf(rs.resource?.attributes)['service.name'] ?? '');
             for (const ss of rs.scopeSpans ?? []) {
               for (const s of ss.spans ?? []) {
-                receiver!.spans.push({
+                spans.push({
                   service,
                   name: String(s.name),
                   traceId: String(s.traceId),
@@ -63,7 +65,7 @@ export class OtlpReceiver {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
-    receiver = new OtlpReceiver(server);
+    const receiver = new OtlpReceiver(server, spans);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     return receiver;
   }

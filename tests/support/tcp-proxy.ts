@@ -8,7 +8,10 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
 
-  private constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   static async start(port: number, target: { host: string; port: number }): Promise<TcpProxy> {
     const proxy = new TcpProxy(port, target);

@@ -9,10 +9,7 @@ export interface DashboardClients extends Clients {
   webhooks: PromiseClient<WebhooksServiceClient>;
 }
 
-export function createDashboardClients(
-  clients: Clients,
-  config: { ACCOUNTS_ADDR: string; WEBHOOKS_ADDR: string; GRPC_DEADLINE_MS: number },
-): DashboardClients {
+export function createDashboardClients(clients: Clients, config: { ACCOUNTS_ADDR: string; WEBHOOKS_ADDR: string; GRPC_DEADLINE_MS: number }): DashboardClients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     ...clients,

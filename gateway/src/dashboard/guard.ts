@@ -13,10 +13,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const isLocalRequest = (req: Request): boolean => LOCAL_HOSTS.has(req.hostname);
 
 export function setSessionCookie(req: Request, res: Response, session: Session, maxAgeSec: number): void {
-  res.append(
-    'Set-Cookie',
-    serializeCookie(SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'strict', path: '/dashboard', secure: !isLocalRequest(req), maxAge: maxAgeSec }),
-  );
+  res.append('Set-Cookie', serializeCookie(SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'strict', path: '/dashboard', secure: !isLocalRequest(req), maxAge: maxAgeSec }));
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {

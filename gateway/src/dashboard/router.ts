@@ -22,13 +22,7 @@ export interface DashboardDeps {
   bundleDir: string | undefined;
 }
 
-export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
-  ...apiKeyRoutes,
-  ...webhookRoutes,
-  ...socialAccountRoutes,
-  ...siteRoutes,
-  ...overviewRoutes,
-];
+export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [...apiKeyRoutes, ...webhookRoutes, ...socialAccountRoutes, ...siteRoutes, ...overviewRoutes];
 
 /** The member context of a request: its session, and the session's workspace if the user still belongs to it. */
 async function memberContext(req: Request, deps: DashboardDeps): Promise<MemberContext> {

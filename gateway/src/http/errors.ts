@@ -27,8 +27,7 @@ export function sendError(res: Response, err: AppError): void {
 /** The one place the gateway turns errors into the public envelope; anything unexpected is a logged 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const appError =
-      err instanceof AppError ? err : fromBodyParser(err as { type?: string }) ?? undefined;
+    const appError = err instanceof AppError ? err : (fromBodyParser(err as { type?: string }) ?? undefined);
     if (appError && appError.code !== 'INTERNAL_ERROR') {
       if (appError.code === 'SERVICE_UNAVAILABLE') logger.warn({ err: appError.cause ?? appError, path: req.path }, 'backend unavailable');
       sendError(res, appError);

@@ -32,17 +32,14 @@ export class Idempotency {
     private readonly prefix: string,
   ) {}
 
-  async run(
-    tokenId: string,
-    key: string,
-    request: { method: string; path: string; body: unknown },
-    execute: () => Promise<StoredAnswer>,
-  ): Promise<StoredAnswer & { replayed: boolean }> {
+  async run(tokenId: string, key: string, request: { method: string; path: string; body: unknown }, execute: () => Promise<StoredAnswer>): Promise<StoredAnswer & { replayed: boolean }> {
     if (!KEY_PATTERN.test(key)) {
       throw new AppError('INVALID_PARAMETERS', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
     const redisKey = `${this.prefix}:idem:${tokenId}:${createHash('sha256').update(key).digest('base64url')}`;
-    const fingerprint = createHash('sha256').update(`${request.method} ${request.path}\n${JSON.stringify(request.body ?? null)}`).digest('base64url');
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.path}\n${JSON.stringify(request.body ?? null)}`)
+      .digest('base64url');
     const claimed = await this.call(() => this.redis.set(redisKey, JSON.stringify({ fingerprint } satisfies Record), 'EX', TTL_SECONDS, 'NX'));
     if (claimed !== 'OK') return { ...(await this.existing(redisKey, fingerprint)), replayed: true };
     let answer: StoredAnswer;

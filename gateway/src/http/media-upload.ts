@@ -234,9 +234,7 @@ class BodyReader {
     const required = Object.entries(this.spec.fields.shape)
       .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
       .map(([key]) => key);
-    return [...required, 'media']
-      .filter((k) => !this.seen.has(k))
-      .map((k) => `${k}: required${k === 'media' ? ' (base64 of the file)' : ''}`);
+    return [...required, 'media'].filter((k) => !this.seen.has(k)).map((k) => `${k}: required${k === 'media' ? ' (base64 of the file)' : ''}`);
   }
 }
 
@@ -306,11 +304,7 @@ async function consumeBucket(route: Route, principal: Principal, res: Response, 
  * its Content-Length or as soon as it passes the limit; any refusal cancels the backend call, so
  * nothing is kept.
  */
-export function streamedUploadHandler(
-  route: Route,
-  spec: UploadSpec,
-  deps: { authenticator: Authenticator; clients: Clients; limits: RateLimits },
-): RequestHandler {
+export function streamedUploadHandler(route: Route, spec: UploadSpec, deps: { authenticator: Authenticator; clients: Clients; limits: RateLimits }): RequestHandler {
   const limit = bodyLimitFor(spec.maxBytes);
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${limit} bytes)`);
   return async (req, res) => {

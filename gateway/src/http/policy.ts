@@ -11,9 +11,7 @@ export function authorize(route: Route, principal: Principal): void {
   if (route.audience !== principal.kind) {
     throw new AppError(
       'ENDPOINT_NOT_AVAILABLE',
-      principal.kind === 'site_token'
-        ? 'A Site Connection token can call only the Site Push endpoints'
-        : 'This endpoint needs a Site Connection token; personal API keys cannot call it',
+      principal.kind === 'site_token' ? 'A Site Connection token can call only the Site Push endpoints' : 'This endpoint needs a Site Connection token; personal API keys cannot call it',
     );
   }
   if (route.scope && !principal.scopes.has(route.scope)) {

@@ -58,7 +58,12 @@ describe('mostRestrictive', () => {
     const global = { limit: 100, remaining: 40, resetSec: 30 };
     const bucket = { limit: 6, remaining: 2, resetSec: 50 };
     expect(mostRestrictive([global, bucket])).toBe(bucket);
-    expect(mostRestrictive([{ limit: 10, remaining: 0, resetSec: 5 }, { limit: 6, remaining: 0, resetSec: 50 }])?.resetSec).toBe(50);
+    expect(
+      mostRestrictive([
+        { limit: 10, remaining: 0, resetSec: 5 },
+        { limit: 6, remaining: 0, resetSec: 50 },
+      ])?.resetSec,
+    ).toBe(50);
     expect(mostRestrictive([])).toBeUndefined();
   });
 });

@@ -11,8 +11,8 @@ export const accountLookupRoutes = [
     tag: 'Accounts',
     summary: "A TikTok account's creator info",
     description:
-      "Asked of TikTok each time (its `POST /v2/post/publish/creator_info/query/`; TikTok allows 20 per minute per account). " +
-      '`comment_disabled`, `duet_disabled` and `stitch_disabled` are the creator\'s own settings: at publish time they override the ' +
+      'Asked of TikTok each time (its `POST /v2/post/publish/creator_info/query/`; TikTok allows 20 per minute per account). ' +
+      "`comment_disabled`, `duet_disabled` and `stitch_disabled` are the creator's own settings: at publish time they override the " +
       "post's `metadata.disable_comment` / `disable_duet` / `disable_stitch`, and a video longer than `max_video_post_duration_sec` " +
       'fails its target before anything is sent to TikTok. 404 when the account is not a TikTok account of this workspace; ' +
       '422 INVALID_STATE when TikTok refuses its token (the account is marked disconnected).',
@@ -62,11 +62,7 @@ export const accountLookupRoutes = [
     query: z.object({ social_account_id: idParam }).strict(),
     status: 200,
     response: z.object({
-      boards: z.array(
-        z
-          .object({ id: z.string(), name: z.string(), description: z.string().nullable(), privacy: z.string().describe('PUBLIC, PROTECTED or SECRET') })
-          .meta({ id: 'PinterestBoard' }),
-      ),
+      boards: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), privacy: z.string().describe('PUBLIC, PROTECTED or SECRET') }).meta({ id: 'PinterestBoard' })),
     }),
     handle: async ({ clients, principal, query }) => {
       const { boards } = await clients.publisher.listPinterestBoards({ workspaceId: principal.workspaceId, socialAccountId: query.social_account_id });
@@ -80,7 +76,7 @@ export const accountLookupRoutes = [
     summary: 'Search Instagram audio (not offered by Instagram)',
     description:
       "Instagram's APIs (the Instagram Graph API and Instagram API with Instagram Login) have no endpoint that searches or lists the " +
-      "music and audio library: reels can only be published with their own soundtrack. So that no data is invented, this answers 422 " +
+      'music and audio library: reels can only be published with their own soundtrack. So that no data is invented, this answers 422 ' +
       '`PLATFORM_UNSUPPORTED` for an Instagram account of the workspace (after checking it is one: 404 otherwise). No other platform ' +
       'we publish to offers an audio search either.',
     audience: 'api_key',

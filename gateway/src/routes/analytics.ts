@@ -9,7 +9,10 @@ const date = z.string().describe('A calendar day `YYYY-MM-DD` in the workspaceâ€
 
 const filterFields = {
   social_account_id: idParam.optional().describe('Only this account (another workspaceâ€™s account is answered 422, like an unknown one)'),
-  platform: z.string().optional().describe(`Only accounts on this platform, aggregated across them; composes with social_account_id. One of ${PLATFORMS.join(', ')}`),
+  platform: z
+    .string()
+    .optional()
+    .describe(`Only accounts on this platform, aggregated across them; composes with social_account_id. One of ${PLATFORMS.join(', ')}`),
 };
 
 const RangeQuery = z

@@ -17,10 +17,7 @@ const BillingSummarySchema = z
       .object({
         tier: z.enum(TIERS),
         daily_limit: z.number().int().describe('AI generations a day on this plan (starter 100, pro 500, team 2000)'),
-        replies_used_today: z
-          .number()
-          .int()
-          .describe('AI generations counted today (every generated post: a batch of n counts n; a thread or carousel counts 1); requests that fail count nothing'),
+        replies_used_today: z.number().int().describe('AI generations counted today (every generated post: a batch of n counts n; a thread or carousel counts 1); requests that fail count nothing'),
         replies_remaining_today: z.number().int(),
         resets_at: dateTime.describe("The next midnight in the workspace's time zone (preferences.timezone)"),
       })

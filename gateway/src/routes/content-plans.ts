@@ -51,7 +51,11 @@ const ContentPlanSchema = z
     schedule_mode: z.enum(['draft', 'scheduled']).describe("How runs store posts: drafts, or scheduled into each account's next free posting slots (a draft when the account has no free slot)"),
     timezone: z.string().describe('The workspace time zone (preferences) the schedule is computed in'),
     last_run_at: dateTime.nullable().describe('When the last run (scheduled or manual) finished'),
-    next_run_at: dateTime.nullable().describe('The next schedule_day at schedule_time in the workspace zone (DST: a time in a spring-forward gap runs at the end of the gap; a repeated time runs at its first occurrence); null while inactive'),
+    next_run_at: dateTime
+      .nullable()
+      .describe(
+        'The next schedule_day at schedule_time in the workspace zone (DST: a time in a spring-forward gap runs at the end of the gap; a repeated time runs at its first occurrence); null while inactive',
+      ),
     last_run: RunSchema.nullable().describe('The most recent run, finished or not'),
     created_at: dateTime,
     updated_at: dateTime,
@@ -104,7 +108,10 @@ const scheduleDay = z
 const PlanInputFields = {
   name: z.string().trim().min(1).max(200),
   schedule_day: scheduleDay,
-  schedule_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)').describe('HH:MM in the workspace time zone'),
+  schedule_time: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)')
+    .describe('HH:MM in the workspace time zone'),
   active: z.boolean().optional().describe('Default true'),
   use_sources: z.boolean().optional().describe('Default false'),
   platform_configs: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.unknown())).optional().describe('Object keyed by platform; default {}'),
@@ -341,7 +348,11 @@ export const contentPlanRoutes = [
         limit: pageLimit(50),
         offset: pageOffset,
         platform: z.enum(PLATFORMS).optional(),
-        unused: z.enum(['true', 'false']).optional().describe('true: only ideas not used yet').transform((v) => v === 'true'),
+        unused: z
+          .enum(['true', 'false'])
+          .optional()
+          .describe('true: only ideas not used yet')
+          .transform((v) => v === 'true'),
       })
       .strict(),
     status: 200,

@@ -99,7 +99,11 @@ export const customRuleRoutes = [
     handle: async ({ clients, principal, body }) => {
       const r = body.custom_rule;
       const { customRule } = await clients.accounts.createCustomRule({
-        workspaceId: principal.workspaceId, title: r.title, content: r.content, active: r.active, scope: r.scope,
+        workspaceId: principal.workspaceId,
+        title: r.title,
+        content: r.content,
+        active: r.active,
+        scope: r.scope,
       });
       return { custom_rule: presentRule(customRule!) };
     },
@@ -117,7 +121,12 @@ export const customRuleRoutes = [
     handle: async ({ clients, principal, params, body }) => {
       const r = body.custom_rule;
       const { customRule } = await clients.accounts.updateCustomRule({
-        workspaceId: principal.workspaceId, id: params.id, title: r.title, content: r.content, active: r.active, scope: r.scope,
+        workspaceId: principal.workspaceId,
+        id: params.id,
+        title: r.title,
+        content: r.content,
+        active: r.active,
+        scope: r.scope,
       });
       return { custom_rule: presentRule(customRule!) };
     },

@@ -86,9 +86,7 @@ export const generationRoutes = [
     description: `Three distinct drafts; \`body\` and \`model_degraded\` are the first draft's. One quota unit. ${QUOTA_NOTE}`,
     bucket: 'generate',
     body: GenerateFromIdeaBody,
-    response: z
-      .object({ body: z.string(), drafts: z.array(z.object({ body: z.string(), model_degraded: modelDegraded })), model_degraded: modelDegraded })
-      .meta({ id: 'GeneratedDrafts' }),
+    response: z.object({ body: z.string(), drafts: z.array(z.object({ body: z.string(), model_degraded: modelDegraded })), model_degraded: modelDegraded }).meta({ id: 'GeneratedDrafts' }),
     handle: async ({ clients, principal, body }) => {
       const r = await clients.generation.generateFromIdea({ workspaceId: principal.workspaceId, idea: body.idea, platform: body.platform });
       return { body: r.body, drafts: r.drafts.map((d) => ({ body: d.body, model_degraded: d.modelDegraded })), model_degraded: r.modelDegraded };

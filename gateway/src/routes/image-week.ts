@@ -28,7 +28,11 @@ const ItemSchema = z
 const RunSchema = z
   .object({
     id: z.number().int(),
-    status: z.enum(RUN_STATUSES).describe('pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled'),
+    status: z
+      .enum(RUN_STATUSES)
+      .describe(
+        'pending while planning or rendering; completed when every item finished and one or more completed; failed when planning failed, nothing could be planned, or every item failed; canceled',
+      ),
     content_plan_id: z.number().int().nullable(),
     schedule_mode: z.enum(['draft', 'scheduled']),
     topic: z.string(),
@@ -114,7 +118,9 @@ const CreateBody = z
     topic: z.string().describe('What the quotes are about (1-500 characters)'),
     platform_config: z
       .record(z.string(), z.unknown())
-      .describe('Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id, link (http(s) URL)} (1000x1500). Accounts must be connected accounts of the workspace on that platform.'),
+      .describe(
+        'Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id, link (http(s) URL)} (1000x1500). Accounts must be connected accounts of the workspace on that platform.',
+      ),
     cutoff_days: z.number().int().optional().describe('1-14, default 7: slots within this many days are planned'),
     schedule_mode: z.string().optional().describe('draft (default) or scheduled (each post scheduled into its planned slot)'),
     watermark_enabled: z.boolean().optional(),
@@ -146,19 +152,22 @@ export const imageWeekRoutes = [
     response: RunEnvelope,
     handle: async ({ clients, principal, body }) => {
       // Validation reads the accounts and the quota claim may retry a few times under concurrent creates.
-      const { imageWeekRun } = await clients.imageWeek.createRun({
-        workspaceId: principal.workspaceId,
-        topic: body.topic,
-        platformConfigJson: JSON.stringify(body.platform_config),
-        cutoffDays: body.cutoff_days ?? 0,
-        scheduleMode: body.schedule_mode ?? '',
-        watermarkEnabled: body.watermark_enabled ?? false,
-        watermarkText: body.watermark_text,
-        watermarkEveryN: body.watermark_every_n,
-        dryRun: body.dry_run ?? false,
-        contentPlanId: body.content_plan_id,
-        pack: body.pack,
-      }, { deadlineMs: CREATE_DEADLINE_MS });
+      const { imageWeekRun } = await clients.imageWeek.createRun(
+        {
+          workspaceId: principal.workspaceId,
+          topic: body.topic,
+          platformConfigJson: JSON.stringify(body.platform_config),
+          cutoffDays: body.cutoff_days ?? 0,
+          scheduleMode: body.schedule_mode ?? '',
+          watermarkEnabled: body.watermark_enabled ?? false,
+          watermarkText: body.watermark_text,
+          watermarkEveryN: body.watermark_every_n,
+          dryRun: body.dry_run ?? false,
+          contentPlanId: body.content_plan_id,
+          pack: body.pack,
+        },
+        { deadlineMs: CREATE_DEADLINE_MS },
+      );
       return { image_week_run: withItems(imageWeekRun!) };
     },
   }),
@@ -173,7 +182,13 @@ export const imageWeekRoutes = [
     plan: 'paid',
     query: z
       .object({
-        limit: z.coerce.number().int().min(1).default(20).describe('Default 20; values above 100 are clamped to 100').transform((n) => Math.min(n, 100)),
+        limit: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .default(20)
+          .describe('Default 20; values above 100 are clamped to 100')
+          .transform((n) => Math.min(n, 100)),
         offset: z.coerce.number().int().min(0).default(0),
         status: z.enum(RUN_STATUSES).optional(),
       })

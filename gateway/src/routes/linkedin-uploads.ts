@@ -37,7 +37,9 @@ const media = (kind: keyof typeof LIMITS) =>
 
 const AssetUploadSchema = z
   .object({
-    asset_urn: z.string().describe("LinkedIn's URN of the uploaded asset (urn:li:image:… or urn:li:video:…). Put it in a LinkedIn post content's metadata.asset_urn; only the account that uploaded it can publish it."),
+    asset_urn: z
+      .string()
+      .describe("LinkedIn's URN of the uploaded asset (urn:li:image:… or urn:li:video:…). Put it in a LinkedIn post content's metadata.asset_urn; only the account that uploaded it can publish it."),
     social_account_id: z.number().int().describe('The account the asset belongs to (the chosen one when none was given).'),
   })
   .meta({ id: 'LinkedInAssetUpload' });

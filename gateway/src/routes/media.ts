@@ -118,7 +118,7 @@ export const mediaRoutes = [
         "the publisher uploads it as each account's native media at publish time.",
         `Limits: ${UPLOAD_PLATFORMS.map((p) => `${p}: ${limitsText(p)}`).join(' | ')}.`,
         'Fields may come in any order; when `media` comes before `platform`, the size is checked against the largest limit',
-        'of any platform while it arrives and against the platform\'s at the end.',
+        "of any platform while it arrives and against the platform's at the end.",
         COMMON,
       ].join(' '),
       audience: 'api_key',
@@ -146,8 +146,12 @@ export const mediaRoutes = [
       'Reserves an r2_key and answers a URL that accepts ONE `PUT` of the video bytes, with exactly the given ' +
       '`Content-Type` and `Content-Length` headers, until `expires_at` (1 hour). An upload of another size or type, ' +
       'after expiry, or a second one is refused (403 for a signature, type, size or expiry mismatch). ' +
-      `Video types and size: ${limitsText('facebook').split('; ').find((t) => t.startsWith('video')) ?? ''}. ` +
-      'On the local stack the URL points at this gateway\'s /media relay (streamed to the media service, never buffered); with S3 storage at the bucket.',
+      `Video types and size: ${
+        limitsText('facebook')
+          .split('; ')
+          .find((t) => t.startsWith('video')) ?? ''
+      }. ` +
+      "On the local stack the URL points at this gateway's /media relay (streamed to the media service, never buffered); with S3 storage at the bucket.",
     audience: 'api_key',
     scope: 'publish:write',
     plan: 'paid',

@@ -3,17 +3,7 @@ import { POST_STATUSES } from '@spa/vocabulary';
 import { z } from 'zod';
 import { Answer, route } from './route.js';
 import type { CreatePostRequest } from '@spa/contracts/posts/v1/posts';
-import {
-  BulkCreatePostsBodySchema,
-  CreatePostBodySchema,
-  ListMetaSchema,
-  ListPostsQuerySchema,
-  PostFieldsSchema,
-  PostSchema,
-  RejectPostBodySchema,
-  UpdatePostBodySchema,
-  idParam,
-} from './schemas.js';
+import { BulkCreatePostsBodySchema, CreatePostBodySchema, ListMetaSchema, ListPostsQuerySchema, PostFieldsSchema, PostSchema, RejectPostBodySchema, UpdatePostBodySchema, idParam } from './schemas.js';
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
@@ -112,7 +102,8 @@ export const postRoutes = [
     path: '/posts',
     tag: 'Posts',
     summary: 'List posts',
-    description: 'Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count.',
+    description:
+      'Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count.',
     audience: 'api_key',
     scope: 'posts:read',
     plan: 'paid',
@@ -150,7 +141,8 @@ export const postRoutes = [
     path: '/posts',
     tag: 'Posts',
     summary: 'Create a post',
-    description: 'Creates a draft, or a scheduled post with per-platform contents and target accounts. In a workspace that requires review the post starts in pending_review. Unknown fields are rejected.',
+    description:
+      'Creates a draft, or a scheduled post with per-platform contents and target accounts. In a workspace that requires review the post starts in pending_review. Unknown fields are rejected.',
     audience: 'api_key',
     scope: 'posts:write',
     plan: 'paid',
@@ -243,7 +235,8 @@ export const postRoutes = [
     path: '/posts/{id}',
     tag: 'Posts',
     summary: 'Update a post',
-    description: 'Only a draft, pending_review or scheduled post (else 422 INVALID_STATE). Absent fields keep their value; post_contents and post_accounts, when given, replace the lists. The result is validated like a new post. In a workspace that requires review the post returns to pending_review.',
+    description:
+      'Only a draft, pending_review or scheduled post (else 422 INVALID_STATE). Absent fields keep their value; post_contents and post_accounts, when given, replace the lists. The result is validated like a new post. In a workspace that requires review the post returns to pending_review.',
     audience: 'api_key',
     scope: 'posts:write',
     plan: 'paid',

@@ -50,10 +50,7 @@ const UpdatePreferencesBody = z
         use_post_metrics_for_ai: z.boolean().optional(),
         theme: valueOf(THEMES).optional(),
         ai_model: z.string().optional().describe('The id of one of available_ai_models'),
-        available_ai_models: z
-          .never({ error: 'is read-only (GET /preferences lists the models)' })
-          .optional()
-          .describe('Read-only: sending it is 422 INVALID_PARAMETERS'),
+        available_ai_models: z.never({ error: 'is read-only (GET /preferences lists the models)' }).optional().describe('Read-only: sending it is 422 INVALID_PARAMETERS'),
         email_notifications: z
           .object(Object.fromEntries(EMAIL_NOTIFICATIONS.map((name) => [name, z.boolean().optional()])) as Record<(typeof EMAIL_NOTIFICATIONS)[number], z.ZodOptional<z.ZodBoolean>>)
           .strict()

@@ -107,7 +107,8 @@ export const scheduleRoutes = [
     path: '/posts/next_slot',
     tag: 'Schedules',
     summary: "The account's next free posting slot",
-    description: 'The next enabled slot of the account schedule, in its time zone (DST-safe), that no upcoming post of the account holds and whose local day has room under max_posts_per_day. `next_slot.scheduled_at` is null when the schedule is paused, has no enabled slot, or is full for the next 60 days.',
+    description:
+      'The next enabled slot of the account schedule, in its time zone (DST-safe), that no upcoming post of the account holds and whose local day has room under max_posts_per_day. `next_slot.scheduled_at` is null when the schedule is paused, has no enabled slot, or is full for the next 60 days.',
     audience: 'api_key',
     scope: 'posts:read',
     plan: 'paid',

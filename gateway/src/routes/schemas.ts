@@ -13,7 +13,10 @@ export const MAX_QUERY_INT = 2_147_483_647;
 export const queryInt = (min: number, max: number = MAX_QUERY_INT) => z.coerce.number().int().min(min).max(max);
 /** A page size: default `def`; any larger whole number is clamped to `max` (the contract's rule for GET /posts). */
 export const pageLimit = (def: number, max = 200) =>
-  queryInt(1, Number.MAX_SAFE_INTEGER).default(def).describe(`Default ${def}; values above ${max} are clamped to ${max}`).transform((n) => Math.min(n, max));
+  queryInt(1, Number.MAX_SAFE_INTEGER)
+    .default(def)
+    .describe(`Default ${def}; values above ${max} are clamped to ${max}`)
+    .transform((n) => Math.min(n, max));
 /** A page offset: 0 to 2147483647 (larger is 422 naming `offset`). */
 export const pageOffset = queryInt(0).default(0).describe(`Default 0; at most ${MAX_QUERY_INT}`);
 export const dateTime = z.iso.datetime({ offset: true });
@@ -90,7 +93,10 @@ export const ListPostsQuerySchema = z
       .describe(`Comma-separated statuses (${POST_STATUSES.join(', ')}); default: draft, pending_review, scheduled, publishing`)
       .transform((s, ctx) => {
         if (s === undefined) return undefined;
-        const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+        const list = s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
         for (const x of list) {
           if (!(POST_STATUSES as readonly string[]).includes(x)) {
             ctx.addIssue({ code: 'custom', message: `unknown status ${JSON.stringify(x)}; allowed: ${POST_STATUSES.join(', ')}` });
@@ -143,9 +149,7 @@ export const PostFieldsSchema = z
 
 export const CreatePostBodySchema = z.object({ post: PostFieldsSchema }).strict();
 
-export const BulkCreatePostsBodySchema = z
-  .object({ posts: z.array(PostFieldsSchema).min(1).max(100).describe('1 to 100 posts, validated as a whole') })
-  .strict();
+export const BulkCreatePostsBodySchema = z.object({ posts: z.array(PostFieldsSchema).min(1).max(100).describe('1 to 100 posts, validated as a whole') }).strict();
 
 export const UpdatePostBodySchema = z
   .object({
@@ -191,9 +195,7 @@ export const SiteStatusSchema = z.object({
     last_push_at: nullable(dateTime),
     unmatched_pushes: z.number().int(),
   }),
-  rules: z.array(
-    z.object({ id: z.number().int(), platform: z.string(), trigger: z.string(), schedule_mode: z.string(), enabled: z.boolean() }),
-  ),
+  rules: z.array(z.object({ id: z.number().int(), platform: z.string(), trigger: z.string(), schedule_mode: z.string(), enabled: z.boolean() })),
   recent_pushes: z.array(z.object({ url: z.string(), title: z.string(), last_pushed_at: dateTime, consumed_at: nullable(dateTime) })),
 });
 

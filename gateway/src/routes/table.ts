@@ -19,4 +19,20 @@ import { accountLookupRoutes } from './account-lookups.js';
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
  * Order matters where paths overlap: fixed paths (/posts/next_slot) before parameters (/posts/{id}).
  */
-export const ROUTES: readonly Route[] = [...generationRoutes, ...scheduleRoutes, ...postRoutes, ...platformRoutes, ...accountRoutes, ...customRuleRoutes, ...preferenceRoutes, ...billingRoutes, ...contentPlanRoutes, ...linkedInUploadRoutes, ...mediaRoutes, ...dashboardOnlyRoutes, ...accountLookupRoutes, ...imageWeekRoutes, ...analyticsRoutes];
+export const ROUTES: readonly Route[] = [
+  ...generationRoutes,
+  ...scheduleRoutes,
+  ...postRoutes,
+  ...platformRoutes,
+  ...accountRoutes,
+  ...customRuleRoutes,
+  ...preferenceRoutes,
+  ...billingRoutes,
+  ...contentPlanRoutes,
+  ...linkedInUploadRoutes,
+  ...mediaRoutes,
+  ...dashboardOnlyRoutes,
+  ...accountLookupRoutes,
+  ...imageWeekRoutes,
+  ...analyticsRoutes,
+];

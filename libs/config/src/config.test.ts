@@ -6,7 +6,10 @@ const schema = z.object({ MONGO_URL: env.mongoUrl, GRPC_PORT: env.port(50051), F
 describe('loadConfig', () => {
   it('applies defaults and coerces values', () => {
     expect(loadConfig(schema, { KEY: 'a'.repeat(16), FLAG: 'true', GRPC_PORT: '0' })).toEqual({
-      MONGO_URL: 'mongodb://127.0.0.1:27017', GRPC_PORT: 0, FLAG: true, KEY: 'a'.repeat(16),
+      MONGO_URL: 'mongodb://127.0.0.1:27017',
+      GRPC_PORT: 0,
+      FLAG: true,
+      KEY: 'a'.repeat(16),
     });
   });
 

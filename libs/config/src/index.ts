@@ -28,10 +28,17 @@ export const env = {
   redisUrl: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   host: z.string().min(1).default('127.0.0.1'),
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
-  address: (fallback: string) => z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default(fallback),
+  address: (fallback: string) =>
+    z
+      .string()
+      .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+      .default(fallback),
   millis: (fallback: number) => z.coerce.number().int().positive().default(fallback),
   bool: (fallback: boolean) =>
-    z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1'),
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
   secret: z.string().min(16, 'must be at least 16 characters'),
 };
 
@@ -56,7 +63,7 @@ export function operationsEnv(metricsPort: number) {
 /** Runs a process's main, printing config and start-up failures plainly and exiting non-zero. */
 export function runMain(main: () => Promise<unknown>): void {
   main().catch((err: unknown) => {
-    const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err);
+    const message = err instanceof ConfigError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
     process.stderr.write(`${message}\n`);
     process.exit(1);
   });

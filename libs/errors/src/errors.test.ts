@@ -7,10 +7,21 @@ const asServiceError = (e: Partial<ServiceError>): ServiceError => Object.assign
 describe('the error table', () => {
   it('maps every public code of the contract to its HTTP status', () => {
     const contract: Record<string, number> = {
-      UNAUTHORIZED: 401, ENDPOINT_NOT_AVAILABLE: 403, INSUFFICIENT_SCOPE: 403, NO_ACTIVE_SUBSCRIPTION: 403,
-      TIER_UPGRADE_REQUIRED: 403, WORKSPACE_FORBIDDEN: 403, NOT_FOUND: 404, INVALID_PARAMETERS: 422,
-      API_KEY_LIMIT_REACHED: 422, PLAN_LIMIT_REACHED: 422, INVALID_STATE: 422, GENERATION_FAILED: 422,
-      quota_exceeded: 422, RATE_LIMIT_EXCEEDED: 429, DAILY_LIMIT_EXCEEDED: 429,
+      UNAUTHORIZED: 401,
+      ENDPOINT_NOT_AVAILABLE: 403,
+      INSUFFICIENT_SCOPE: 403,
+      NO_ACTIVE_SUBSCRIPTION: 403,
+      TIER_UPGRADE_REQUIRED: 403,
+      WORKSPACE_FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      INVALID_PARAMETERS: 422,
+      API_KEY_LIMIT_REACHED: 422,
+      PLAN_LIMIT_REACHED: 422,
+      INVALID_STATE: 422,
+      GENERATION_FAILED: 422,
+      quota_exceeded: 422,
+      RATE_LIMIT_EXCEEDED: 429,
+      DAILY_LIMIT_EXCEEDED: 429,
     };
     for (const [code, http] of Object.entries(contract)) expect(ERROR_TABLE[code as keyof typeof ERROR_TABLE].http, code).toBe(http);
   });
@@ -21,7 +32,9 @@ describe('the error table', () => {
       error: { message: 'slow down', code: 'RATE_LIMIT_EXCEEDED', retry_after: 12 },
     });
     expect(invalidParameters(['a: bad']).toEnvelope().error).toEqual({
-      message: 'Request parameters failed validation: a: bad', code: 'INVALID_PARAMETERS', details: ['a: bad'],
+      message: 'Request parameters failed validation: a: bad',
+      code: 'INVALID_PARAMETERS',
+      details: ['a: bad'],
     });
   });
 });

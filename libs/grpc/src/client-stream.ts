@@ -52,11 +52,7 @@ export function adaptClientStream(logger: Logger, method: string, handler: Clien
   };
 }
 
-type ClientStreamMethod<Req, Res> = (
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: Res) => void,
-) => ClientWritableStream<Req>;
+type ClientStreamMethod<Req, Res> = (metadata: Metadata, options: Partial<CallOptions>, callback: (error: ServiceError | null, response: Res) => void) => ClientWritableStream<Req>;
 
 type ClientStreamKeys<C> = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -77,20 +73,13 @@ export interface ClientStreamCall<Req, Res> {
 
 export type StreamingClient<C> = PromiseClient<C> & {
   /** Opens a client-streaming call of `method`; the deadline covers the whole call. */
-  clientStream<K extends ClientStreamKeys<C>>(
-    method: K,
-    options?: { deadlineMs?: number },
-  ): C[K] extends ClientStreamMethod<infer Req, infer Res> ? ClientStreamCall<Req, Res> : never;
+  clientStream<K extends ClientStreamKeys<C>>(method: K, options?: { deadlineMs?: number }): C[K] extends ClientStreamMethod<infer Req, infer Res> ? ClientStreamCall<Req, Res> : never;
 };
 
 type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
 
 /** `createClient` plus client-streaming calls (on their own channel, so large uploads do not hold up unary calls). */
-export function createStreamingClient<C extends Client>(
-  Ctor: ClientConstructor<C>,
-  address: string,
-  defaults: { deadlineMs: number; streamDeadlineMs: number },
-): StreamingClient<C> {
+export function createStreamingClient<C extends Client>(Ctor: ClientConstructor<C>, address: string, defaults: { deadlineMs: number; streamDeadlineMs: number }): StreamingClient<C> {
   const unary = createClient(Ctor, address, defaults);
   const raw = new Ctor(address, grpcSecurity().client(), { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 });
   /** Wraps one raw client-streaming call (opened by `start` with its metadata, deadline and callback). */

@@ -10,9 +10,7 @@ type UnaryMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial
 /** A ts-proto grpc-js client with its unary methods turned into promises that throw AppError. */
 export type PromiseClient<C> = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
-    ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
-    : never;
+  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res> ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res> : never;
 } & { close(): void };
 
 type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, options?: Partial<ChannelOptions>) => C;
@@ -21,11 +19,7 @@ type ClientConstructor<C> = new (address: string, creds: ChannelCredentials, opt
  * Creates one long-lived client (one channel, reused for every call) whose calls carry a deadline
  * and the current request id, and whose errors come back as AppError.
  */
-export function createClient<C extends Client>(
-  Ctor: ClientConstructor<C>,
-  address: string,
-  defaults: { deadlineMs: number } = { deadlineMs: 5_000 },
-): PromiseClient<C> {
+export function createClient<C extends Client>(Ctor: ClientConstructor<C>, address: string, defaults: { deadlineMs: number } = { deadlineMs: 5_000 }): PromiseClient<C> {
   const client = new Ctor(address, grpcSecurity().client(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.keepalive_timeout_ms': 10_000,

@@ -55,13 +55,17 @@ export function configureGrpcSecurity(config: GrpcSecurityConfig): GrpcSecurity 
     return current;
   }
   if (set.length < 3) {
-    const missing = Object.entries(files).filter(([, v]) => !v).map(([k]) => `${k}: required when any GRPC_TLS_* is set`);
+    const missing = Object.entries(files)
+      .filter(([, v]) => !v)
+      .map(([k]) => `${k}: required when any GRPC_TLS_* is set`);
     throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }
   const cert = readPem('GRPC_TLS_CERT', files.GRPC_TLS_CERT!);
   const key = readPem('GRPC_TLS_KEY', files.GRPC_TLS_KEY!);
   const ca = readPem('GRPC_TLS_CA', files.GRPC_TLS_CA!);
-  const allowed = config.GRPC_ALLOWED_CALLERS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const allowed = config.GRPC_ALLOWED_CALLERS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   current = {
     mode: 'mtls',
     // true: a client without a certificate signed by the CA is refused during the handshake.

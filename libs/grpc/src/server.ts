@@ -115,10 +115,14 @@ export async function startGrpcServer(opts: {
     }
     server.addService(s.definition, impl);
   }
-  if (!addReflection(server, opts.services.map((s) => s.name))) opts.logger.warn('proto files not found: gRPC reflection off');
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host}:${opts.port}`, grpcSecurity().server(), (err, bound) => (err ? reject(err) : resolve(bound))),
-  );
+  if (
+    !addReflection(
+      server,
+      opts.services.map((s) => s.name),
+    )
+  )
+    opts.logger.warn('proto files not found: gRPC reflection off');
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${opts.host}:${opts.port}`, grpcSecurity().server(), (err, bound) => (err ? reject(err) : resolve(bound))));
   let stopping = false;
   const setAll = (serving: boolean) => {
     const value = serving && !stopping ? 'SERVING' : 'NOT_SERVING';

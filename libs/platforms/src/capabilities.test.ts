@@ -25,7 +25,10 @@ describe('CAPABILITIES (contract rules of GET /platforms, 2.12.0)', () => {
   it('only uses known content types, without duplicates', () => {
     for (const p of PLATFORMS) {
       const types = CAPABILITIES[p].content_types;
-      expect(types.every((t) => CONTENT_TYPES.includes(t)), p).toBe(true);
+      expect(
+        types.every((t) => CONTENT_TYPES.includes(t)),
+        p,
+      ).toBe(true);
       expect(new Set(types).size, p).toBe(types.length);
     }
   });

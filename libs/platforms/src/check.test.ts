@@ -21,34 +21,24 @@ describe('checkPostContent: a valid post', () => {
 describe('checkPostContent: body length', () => {
   it('X: 280 weighted is fine, 281 is too long', () => {
     expect(check('twitter', { body: 'a'.repeat(280) })).toEqual([]);
-    expect(check('twitter', { body: 'a'.repeat(281) })).toEqual([
-      'post_contents[1].body is 281 characters on twitter (weighted); the limit is 280',
-    ]);
+    expect(check('twitter', { body: 'a'.repeat(281) })).toEqual(['post_contents[1].body is 281 characters on twitter (weighted); the limit is 280']);
   });
 
   it('X: a URL counts 23 whatever its length, CJK counts 2', () => {
     expect(check('twitter', { body: `${'a'.repeat(256)} ${URL}` })).toEqual([]);
-    expect(check('twitter', { body: `${'a'.repeat(267)} ${URL}` })).toEqual([
-      'post_contents[1].body is 291 characters on twitter (weighted); the limit is 280',
-    ]);
+    expect(check('twitter', { body: `${'a'.repeat(267)} ${URL}` })).toEqual(['post_contents[1].body is 291 characters on twitter (weighted); the limit is 280']);
     expect(check('twitter', { body: '日'.repeat(140) })).toEqual([]);
-    expect(check('twitter', { body: '日'.repeat(141) })).toEqual([
-      'post_contents[1].body is 282 characters on twitter (weighted); the limit is 280',
-    ]);
+    expect(check('twitter', { body: '日'.repeat(141) })).toEqual(['post_contents[1].body is 282 characters on twitter (weighted); the limit is 280']);
   });
 
   it('Bluesky: 300 graphemes (with a family emoji) is fine, 301 is too long', () => {
     expect(check('bluesky', { body: 'a'.repeat(299) + FAMILY })).toEqual([]);
-    expect(check('bluesky', { body: 'a'.repeat(300) + FAMILY })).toEqual([
-      'post_contents[1].body is 301 characters on bluesky (graphemes); the limit is 300',
-    ]);
+    expect(check('bluesky', { body: 'a'.repeat(300) + FAMILY })).toEqual(['post_contents[1].body is 301 characters on bluesky (graphemes); the limit is 300']);
   });
 
   it('Bluesky: 3000 UTF-8 bytes is fine, 3001+ is too long even within 300 graphemes', () => {
     expect(check('bluesky', { body: FAMILY.repeat(120) })).toEqual([]);
-    expect(check('bluesky', { body: FAMILY.repeat(121) })).toEqual([
-      'post_contents[1].body is 3025 bytes on bluesky (UTF-8); the limit is 3000',
-    ]);
+    expect(check('bluesky', { body: FAMILY.repeat(121) })).toEqual(['post_contents[1].body is 3025 bytes on bluesky (UTF-8); the limit is 3000']);
     expect(check('bluesky', { body: FAMILY.repeat(301) })).toEqual([
       'post_contents[1].body is 301 characters on bluesky (graphemes); the limit is 300',
       'post_contents[1].body is 7525 bytes on bluesky (UTF-8); the limit is 3000',
@@ -57,17 +47,13 @@ describe('checkPostContent: body length', () => {
 
   it('other platforms count code points', () => {
     expect(check('threads', { body: '😀'.repeat(500) })).toEqual([]);
-    expect(check('threads', { body: 'a'.repeat(501) }, 'post_contents[0]')).toEqual([
-      'post_contents[0].body is 501 characters on threads; the limit is 500',
-    ]);
+    expect(check('threads', { body: 'a'.repeat(501) }, 'post_contents[0]')).toEqual(['post_contents[0].body is 501 characters on threads; the limit is 500']);
   });
 
   it('Telegram: the caption limit applies once media is attached', () => {
     const body = 'a'.repeat(1025);
     expect(check('telegram', { body })).toEqual([]);
-    expect(check('telegram', { body, contentType: 'image', imageCount: 1 })).toEqual([
-      'post_contents[1].body is 1025 characters on telegram; the limit with media attached is 1024',
-    ]);
+    expect(check('telegram', { body, contentType: 'image', imageCount: 1 })).toEqual(['post_contents[1].body is 1025 characters on telegram; the limit with media attached is 1024']);
   });
 });
 
@@ -99,20 +85,14 @@ describe('checkPostContent: content types and attachments', () => {
   });
 
   it('rejects images or video where the platform does not take them', () => {
-    expect(check('youtube', { contentType: 'video', hasVideo: true, imageCount: 1 })).toEqual([
-      'post_contents[1] includes images, which youtube does not support',
-    ]);
-    expect(check('google_business', { hasVideo: true })).toEqual([
-      'post_contents[1] includes a video, which google_business does not support',
-    ]);
+    expect(check('youtube', { contentType: 'video', hasVideo: true, imageCount: 1 })).toEqual(['post_contents[1] includes images, which youtube does not support']);
+    expect(check('google_business', { hasVideo: true })).toEqual(['post_contents[1] includes a video, which google_business does not support']);
   });
 
   it('rejects more images than the platform allows', () => {
     expect(check('twitter', { contentType: 'image', imageCount: 4 })).toEqual([]);
     expect(check('twitter', { contentType: 'image', imageCount: 5 })).toEqual(['post_contents[1] has 5 images on twitter; the limit is 4']);
-    expect(check('google_business', { contentType: 'image', imageCount: 2 })).toEqual([
-      'post_contents[1] has 2 images on google_business; the limit is 1',
-    ]);
+    expect(check('google_business', { contentType: 'image', imageCount: 2 })).toEqual(['post_contents[1] has 2 images on google_business; the limit is 1']);
   });
 });
 
@@ -127,23 +107,15 @@ describe('checkPostContent: polls', () => {
   it('needs 2 to 4 options', () => {
     expect(check('twitter', poll(undefined))).toEqual(['post_contents[1].poll_options has 0 options on twitter; it needs 2 to 4']);
     expect(check('twitter', poll(['only']))).toEqual(['post_contents[1].poll_options has 1 option on twitter; it needs 2 to 4']);
-    expect(check('linkedin', poll(['a', 'b', 'c', 'd', 'e']))).toEqual([
-      'post_contents[1].poll_options has 5 options on linkedin; it needs 2 to 4',
-    ]);
+    expect(check('linkedin', poll(['a', 'b', 'c', 'd', 'e']))).toEqual(['post_contents[1].poll_options has 5 options on linkedin; it needs 2 to 4']);
   });
 
   it('limits each option to 25 characters on X and 30 on LinkedIn', () => {
-    expect(check('twitter', poll(['yes', 'no', 'a'.repeat(26)]))).toEqual([
-      'post_contents[1].poll_options[2] is 26 characters on twitter; the limit is 25',
-    ]);
-    expect(check('linkedin', poll(['a'.repeat(31), 'no']))).toEqual([
-      'post_contents[1].poll_options[0] is 31 characters on linkedin; the limit is 30',
-    ]);
+    expect(check('twitter', poll(['yes', 'no', 'a'.repeat(26)]))).toEqual(['post_contents[1].poll_options[2] is 26 characters on twitter; the limit is 25']);
+    expect(check('linkedin', poll(['a'.repeat(31), 'no']))).toEqual(['post_contents[1].poll_options[0] is 31 characters on linkedin; the limit is 30']);
   });
 
   it('cannot carry media', () => {
-    expect(check('linkedin', poll(['yes', 'no'], { imageCount: 1 }))).toEqual([
-      'post_contents[1].poll_options cannot be combined with media on linkedin',
-    ]);
+    expect(check('linkedin', poll(['yes', 'no'], { imageCount: 1 }))).toEqual(['post_contents[1].poll_options cannot be combined with media on linkedin']);
   });
 });

@@ -41,10 +41,7 @@ function checkContentKinds(caps: PlatformCapability, content: PostContentInput, 
   const problems: string[] = [];
   const supported = (type: ContentType) => caps.content_types.includes(type);
   if (!supported(content.contentType)) {
-    problems.push(
-      `${where}.content_type is '${content.contentType}', which ${caps.platform} does not support ` +
-        `(supported: ${caps.content_types.join(', ')})`,
-    );
+    problems.push(`${where}.content_type is '${content.contentType}', which ${caps.platform} does not support ` + `(supported: ${caps.content_types.join(', ')})`);
   }
   const attached = {
     image: content.imageCount > 0,
@@ -94,17 +91,12 @@ function checkPoll(caps: PlatformCapability, rules: PollRules, content: PostCont
   const problems: string[] = [];
   const options = content.pollOptions ?? [];
   if (options.length < rules.min_options || options.length > rules.max_options) {
-    problems.push(
-      `${where}.poll_options has ${options.length} option${options.length === 1 ? '' : 's'} on ${caps.platform}; ` +
-        `it needs ${rules.min_options} to ${rules.max_options}`,
-    );
+    problems.push(`${where}.poll_options has ${options.length} option${options.length === 1 ? '' : 's'} on ${caps.platform}; ` + `it needs ${rules.min_options} to ${rules.max_options}`);
   }
   options.forEach((option, i) => {
     const length = countCodePoints(option);
     if (length > rules.option_max_characters) {
-      problems.push(
-        `${where}.poll_options[${i}] is ${length} characters on ${caps.platform}; the limit is ${rules.option_max_characters}`,
-      );
+      problems.push(`${where}.poll_options[${i}] is ${length} characters on ${caps.platform}; the limit is ${rules.option_max_characters}`);
     }
   });
   if (content.imageCount > 0 || content.hasVideo || content.hasDocument) {

@@ -3,9 +3,21 @@ import { classifyGrantError, OAUTH_PLATFORMS } from './oauth.js';
 
 describe('OAuth facts table', () => {
   it('has one complete entry per OAuth platform', () => {
-    expect(Object.keys(OAUTH_PLATFORMS).sort()).toEqual(
-      ['discord', 'facebook', 'google_business', 'instagram', 'linkedin', 'mastodon', 'pinterest', 'slack', 'threads', 'tiktok', 'tumblr', 'twitter', 'youtube'],
-    );
+    expect(Object.keys(OAUTH_PLATFORMS).sort()).toEqual([
+      'discord',
+      'facebook',
+      'google_business',
+      'instagram',
+      'linkedin',
+      'mastodon',
+      'pinterest',
+      'slack',
+      'threads',
+      'tiktok',
+      'tumblr',
+      'twitter',
+      'youtube',
+    ]);
     for (const [platform, f] of Object.entries(OAUTH_PLATFORMS)) {
       expect(f!.platform).toBe(platform);
       expect(f!.scopes.length).toBeGreaterThan(0);
@@ -17,7 +29,7 @@ describe('OAuth facts table', () => {
   });
 });
 
-describe('classifyGrantError: only the platform\'s dead-grant answers disconnect', () => {
+describe("classifyGrantError: only the platform's dead-grant answers disconnect", () => {
   it('RFC 6749 invalid_grant is dead; invalid_request, 5xx-like bodies are transient', () => {
     expect(classifyGrantError('oauth', 400, { error: 'invalid_grant', error_description: 'refresh token revoked' }).kind).toBe('invalid_grant');
     expect(classifyGrantError('oauth', 400, { error: 'invalid_request' }).kind).toBe('transient');

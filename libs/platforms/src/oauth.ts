@@ -133,7 +133,13 @@ export const OAUTH_PLATFORMS: Readonly<Partial<Record<Platform, OAuthPlatformFac
     clientAuth: 'body',
     refresh: 'long_lived_exchange',
     invalidGrant: 'meta_graph',
-    longLived: { exchangeUrl: `${GRAPH}/oauth/access_token`, exchangeGrant: 'fb_exchange_token', tokenParam: 'fb_exchange_token', refreshUrl: `${GRAPH}/oauth/access_token`, refreshGrant: 'fb_exchange_token' },
+    longLived: {
+      exchangeUrl: `${GRAPH}/oauth/access_token`,
+      exchangeGrant: 'fb_exchange_token',
+      tokenParam: 'fb_exchange_token',
+      refreshUrl: `${GRAPH}/oauth/access_token`,
+      refreshGrant: 'fb_exchange_token',
+    },
     selects: 'page',
   },
   instagram: {
@@ -149,7 +155,13 @@ export const OAUTH_PLATFORMS: Readonly<Partial<Record<Platform, OAuthPlatformFac
     clientAuth: 'body',
     refresh: 'long_lived_exchange',
     invalidGrant: 'meta_graph',
-    longLived: { exchangeUrl: `${GRAPH}/oauth/access_token`, exchangeGrant: 'fb_exchange_token', tokenParam: 'fb_exchange_token', refreshUrl: `${GRAPH}/oauth/access_token`, refreshGrant: 'fb_exchange_token' },
+    longLived: {
+      exchangeUrl: `${GRAPH}/oauth/access_token`,
+      exchangeGrant: 'fb_exchange_token',
+      tokenParam: 'fb_exchange_token',
+      refreshUrl: `${GRAPH}/oauth/access_token`,
+      refreshGrant: 'fb_exchange_token',
+    },
     selects: 'instagram_account',
   },
   threads: {

@@ -4,7 +4,18 @@ import type { MediaRule } from './types.js';
 
 /** Platforms that accept base64 uploads (POST /media/uploads `platform`). */
 export const UPLOAD_PLATFORMS = [
-  'facebook', 'instagram', 'pinterest', 'tiktok', 'threads', 'discord', 'slack', 'telegram', 'tumblr', 'twitter', 'mastodon', 'bluesky',
+  'facebook',
+  'instagram',
+  'pinterest',
+  'tiktok',
+  'threads',
+  'discord',
+  'slack',
+  'telegram',
+  'tumblr',
+  'twitter',
+  'mastodon',
+  'bluesky',
 ] as const satisfies readonly Platform[];
 export type UploadPlatform = (typeof UPLOAD_PLATFORMS)[number];
 

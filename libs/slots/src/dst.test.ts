@@ -8,8 +8,7 @@ const schedule = (timezone: string, slots: Array<[number, string]>): PostingSche
   paused: false,
   posting_slots: slots.map(([day_of_week, time_of_day], i) => ({ id: i + 1, day_of_week, time_of_day, enabled: true, source: 'manual' })),
 });
-const next = (s: PostingSchedule, after: string, taken: string[] = []): string | null =>
-  nextSlot(s, { after: new Date(after), taken: taken.map((t) => new Date(t)) })?.toISOString() ?? null;
+const next = (s: PostingSchedule, after: string, taken: string[] = []): string | null => nextSlot(s, { after: new Date(after), taken: taken.map((t) => new Date(t)) })?.toISOString() ?? null;
 const SUNDAY = 0;
 
 describe('spring forward: a slot inside the gap moves to the first valid instant after it (the transition)', () => {
@@ -24,11 +23,12 @@ describe('spring forward: a slot inside the gap moves to the first valid instant
   });
 
   it('slots in the gap and at its end are one instant, and keep their order with later slots', () => {
-    const s = schedule('America/New_York', [[SUNDAY, '02:30'], [SUNDAY, '03:00'], [SUNDAY, '03:15']]);
-    expect(slotsBetween(s, new Date('2026-03-08T05:00:00Z'), new Date('2026-03-09T04:00:00Z')).map((d) => d.toISOString())).toEqual([
-      '2026-03-08T07:00:00.000Z',
-      '2026-03-08T07:15:00.000Z',
+    const s = schedule('America/New_York', [
+      [SUNDAY, '02:30'],
+      [SUNDAY, '03:00'],
+      [SUNDAY, '03:15'],
     ]);
+    expect(slotsBetween(s, new Date('2026-03-08T05:00:00Z'), new Date('2026-03-09T04:00:00Z')).map((d) => d.toISOString())).toEqual(['2026-03-08T07:00:00.000Z', '2026-03-08T07:15:00.000Z']);
     expect(next(s, '2026-03-08T05:00:00Z', ['2026-03-08T07:00:00Z'])).toBe('2026-03-08T07:15:00.000Z');
   });
 

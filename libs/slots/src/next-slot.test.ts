@@ -16,12 +16,18 @@ const next = (s: PostingSchedule, after: string, taken: string[] = [], horizonDa
 // 2026-01-01 is a Thursday: Mon 5, Wed 7, Fri 9, Sat 10, Sun 11, Mon 12 January.
 describe('nextSlot: the week', () => {
   it('rolls over to the next week, ignoring disabled slots', () => {
-    const s = schedule('UTC', [[1, '09:00', false], [1, '10:00']]);
+    const s = schedule('UTC', [
+      [1, '09:00', false],
+      [1, '10:00'],
+    ]);
     expect(next(s, '2026-01-07T10:00:00Z')).toBe('2026-01-12T10:00:00.000Z');
   });
 
   it('rolls over from Saturday to Sunday', () => {
-    const s = schedule('UTC', [[6, '20:00'], [0, '08:00']]);
+    const s = schedule('UTC', [
+      [6, '20:00'],
+      [0, '08:00'],
+    ]);
     expect(next(s, '2026-01-10T21:00:00Z')).toBe('2026-01-11T08:00:00.000Z');
   });
 
@@ -84,7 +90,15 @@ describe('nextSlot: no slot', () => {
   });
 
   it('answers null without enabled slots', () => {
-    expect(next(schedule('UTC', [[1, '09:00', false], [3, '10:00', false]]), '2026-01-07T00:00:00Z')).toBeNull();
+    expect(
+      next(
+        schedule('UTC', [
+          [1, '09:00', false],
+          [3, '10:00', false],
+        ]),
+        '2026-01-07T00:00:00Z',
+      ),
+    ).toBeNull();
     expect(next(schedule('UTC', []), '2026-01-07T00:00:00Z')).toBeNull();
   });
 

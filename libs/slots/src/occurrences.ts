@@ -21,7 +21,11 @@ function enabledTimesByDay(schedule: PostingSchedule): Map<number, TimeOfDay[]> 
     byDay.set(slot.day_of_week, times);
   }
   const sorted = new Map<number, TimeOfDay[]>();
-  for (const [day, times] of byDay) sorted.set(day, [...times.values()].sort((a, b) => a.hour - b.hour || a.minute - b.minute));
+  for (const [day, times] of byDay)
+    sorted.set(
+      day,
+      [...times.values()].sort((a, b) => a.hour - b.hour || a.minute - b.minute),
+    );
   return sorted;
 }
 

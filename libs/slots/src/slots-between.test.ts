@@ -13,11 +13,7 @@ const between = (s: PostingSchedule, from: string, to: string): string[] => slot
 
 describe('slotsBetween', () => {
   it('lists the slot instants of [from, to): from included, to excluded', () => {
-    expect(between(schedule('UTC', everyDay('09:00')), '2026-01-05T09:00:00Z', '2026-01-08T09:00:00Z')).toEqual([
-      '2026-01-05T09:00:00.000Z',
-      '2026-01-06T09:00:00.000Z',
-      '2026-01-07T09:00:00.000Z',
-    ]);
+    expect(between(schedule('UTC', everyDay('09:00')), '2026-01-05T09:00:00Z', '2026-01-08T09:00:00Z')).toEqual(['2026-01-05T09:00:00.000Z', '2026-01-06T09:00:00.000Z', '2026-01-07T09:00:00.000Z']);
   });
 
   it('keeps the local time across a DST change (America/New_York, 2026-03-08)', () => {
@@ -29,7 +25,11 @@ describe('slotsBetween', () => {
   });
 
   it('orders slots of several days and times, skipping disabled ones', () => {
-    const s = schedule('Asia/Tokyo', [[3, '18:00'], [1, '07:00'], [3, '08:00']]);
+    const s = schedule('Asia/Tokyo', [
+      [3, '18:00'],
+      [1, '07:00'],
+      [3, '08:00'],
+    ]);
     const withDisabled: PostingSchedule = { ...s, posting_slots: [...s.posting_slots, { id: 9, day_of_week: 2, time_of_day: '12:00', enabled: false }] };
     expect(between(withDisabled, '2026-01-11T00:00:00Z', '2026-01-15T00:00:00Z')).toEqual([
       '2026-01-11T22:00:00.000Z', // Monday 07:00 JST
@@ -51,7 +51,13 @@ describe('slotsBetween', () => {
   });
 
   it('agrees with nextSlot step by step through both DST changes of a year', () => {
-    const s = schedule('America/New_York', [[0, '01:30'], [0, '02:30'], [0, '03:00'], [3, '23:45'], [6, '00:00']]);
+    const s = schedule('America/New_York', [
+      [0, '01:30'],
+      [0, '02:30'],
+      [0, '03:00'],
+      [3, '23:45'],
+      [6, '00:00'],
+    ]);
     const listed = between(s, '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z');
     const stepped: string[] = [];
     let after = new Date('2025-12-31T23:59:59.999Z');

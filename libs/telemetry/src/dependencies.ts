@@ -34,10 +34,7 @@ export interface DependencyWatch {
  * Checks every dependency now and then every `intervalMs`, calling `onChange(healthy)` when the
  * overall answer changes (the first result included). Logs each loss and recovery once.
  */
-export function watchDependencies(
-  deps: readonly Dependency[],
-  opts: { intervalMs: number; timeoutMs: number; logger: Logger; onChange(healthy: boolean): void },
-): DependencyWatch {
+export function watchDependencies(deps: readonly Dependency[], opts: { intervalMs: number; timeoutMs: number; logger: Logger; onChange(healthy: boolean): void }): DependencyWatch {
   const failed = new Map<string, string>();
   let last: boolean | undefined;
   let running = false;

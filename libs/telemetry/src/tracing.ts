@@ -43,11 +43,7 @@ export function currentTraceCarrier(): TraceCarrier {
  * Runs `fn` inside a span named `name`, child of the trace in `parent` (a carrier received from another
  * process or stored with the work) or of the current span. Errors mark the span and are rethrown.
  */
-export async function inSpan<T>(
-  name: string,
-  opts: { kind?: SpanKind; parent?: TraceCarrier | undefined; attributes?: Attributes },
-  fn: () => Promise<T>,
-): Promise<T> {
+export async function inSpan<T>(name: string, opts: { kind?: SpanKind; parent?: TraceCarrier | undefined; attributes?: Attributes }, fn: () => Promise<T>): Promise<T> {
   const parentContext = opts.parent ? propagation.extract(context.active(), opts.parent) : context.active();
   const span = tracer().startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, ...(opts.attributes ? { attributes: opts.attributes } : {}) }, parentContext);
   try {

@@ -312,10 +312,7 @@ export interface TestWorkspace {
 }
 
 /** Creates a workspace of the given plan with an API key (all scopes unless given). */
-export async function createWorkspace(
-  stack: Stack,
-  opts: { tier?: string; status?: string; scopes?: string[]; reviewRequired?: boolean } = {},
-): Promise<TestWorkspace> {
+export async function createWorkspace(stack: Stack, opts: { tier?: string; status?: string; scopes?: string[]; reviewRequired?: boolean } = {}): Promise<TestWorkspace> {
   const ws = await stack.accounts.createWorkspace({ name: uniqueName('ws'), tier: opts.tier ?? 'pro', subscriptionStatus: opts.status ?? 'active' });
   if (opts.reviewRequired) await stack.accounts.setReviewRequired({ workspaceId: ws.workspaceId, required: true });
   const key = await stack.accounts.createApiKey({ workspaceId: ws.workspaceId, scopes: opts.scopes ?? ['all'] });

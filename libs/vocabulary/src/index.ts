@@ -1,16 +1,46 @@
 export const PLATFORMS = [
-  'twitter', 'linkedin', 'youtube', 'instagram', 'threads', 'pinterest', 'tiktok', 'bluesky',
-  'mastodon', 'facebook', 'google_business', 'discord', 'telegram', 'tumblr', 'slack',
+  'twitter',
+  'linkedin',
+  'youtube',
+  'instagram',
+  'threads',
+  'pinterest',
+  'tiktok',
+  'bluesky',
+  'mastodon',
+  'facebook',
+  'google_business',
+  'discord',
+  'telegram',
+  'tumblr',
+  'slack',
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 /** Every scope an API key can carry (the contract's scope table plus plans:write and content_ideas:read). */
 export const SCOPES = [
-  'posts:read', 'posts:write', 'ai:generate', 'publish:write', 'accounts:read', 'analytics:read',
-  'preferences:read', 'preferences:write', 'platform_styles:read', 'platform_styles:write',
-  'rules:read', 'rules:write', 'schedules:read', 'schedules:write', 'plans:read', 'plans:write',
-  'voice:read', 'communities:read', 'billing:read', 'content_ideas:read',
-  'image_week:read', 'image_week:write',
+  'posts:read',
+  'posts:write',
+  'ai:generate',
+  'publish:write',
+  'accounts:read',
+  'analytics:read',
+  'preferences:read',
+  'preferences:write',
+  'platform_styles:read',
+  'platform_styles:write',
+  'rules:read',
+  'rules:write',
+  'schedules:read',
+  'schedules:write',
+  'plans:read',
+  'plans:write',
+  'voice:read',
+  'communities:read',
+  'billing:read',
+  'content_ideas:read',
+  'image_week:read',
+  'image_week:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -23,9 +53,7 @@ export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'cancele
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const LIVE_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing'];
 
-export const POST_STATUSES = [
-  'draft', 'pending_review', 'scheduled', 'publishing', 'posted', 'failed', 'partial',
-] as const;
+export const POST_STATUSES = ['draft', 'pending_review', 'scheduled', 'publishing', 'posted', 'failed', 'partial'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 /** What GET /posts returns without a status filter. */
 export const QUEUE_STATUSES: readonly PostStatus[] = ['draft', 'pending_review', 'scheduled', 'publishing'];

@@ -34,12 +34,7 @@ export interface VerifyOptions {
  * JSON parsing), compares it in constant time with each `v1` of the header, and rejects a timestamp
  * outside the tolerance.
  */
-export function verifySignature(
-  rawBody: string | Uint8Array,
-  header: string | undefined,
-  secret: string,
-  options: VerifyOptions = {},
-): VerifyResult {
+export function verifySignature(rawBody: string | Uint8Array, header: string | undefined, secret: string, options: VerifyOptions = {}): VerifyResult {
   if (!header) return { valid: false, reason: 'missing signature header' };
   let timestamp: number | undefined;
   const candidates: string[] = [];

@@ -12,7 +12,12 @@ const MAX_BYTES = 1024 * 1024;
  * payloads are cut from it at code point boundaries without re-encoding (fast enough for 1,000 of them).
  */
 function escapedPool(codePoints: number): { bytes: Buffer; starts: number[] } {
-  const ranges: Array<[number, number]> = [[0x00, 0x7f], [0xa0, 0x24f], [0x4e00, 0x9fff], [0x1f300, 0x1faff]];
+  const ranges: Array<[number, number]> = [
+    [0x00, 0x7f],
+    [0xa0, 0x24f],
+    [0x4e00, 0x9fff],
+    [0x1f300, 0x1faff],
+  ];
   const parts: string[] = [];
   for (let i = 0; i < codePoints; i++) {
     const [lo, hi] = ranges[Math.floor(Math.random() * ranges.length)] as [number, number];

@@ -25,7 +25,11 @@ export const configSchema = z.object({
   /** How often the token refresh job looks for tokens about to expire. */
   TOKEN_REFRESH_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /** A token is refreshed this long before it expires. */
-  TOKEN_REFRESH_AHEAD_MS: z.coerce.number().int().min(0).default(15 * 60_000),
+  TOKEN_REFRESH_AHEAD_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
   ...oauthClientVars,
 });
 

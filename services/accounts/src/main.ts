@@ -44,10 +44,7 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [
-      accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }),
-      dashboardService(deps),
-    ],
+    services: [accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }), dashboardService(deps)],
     logger,
   });
   logger.info({ port: server.port }, 'accounts listening');

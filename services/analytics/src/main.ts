@@ -32,7 +32,13 @@ runMain(async () => {
   const terminal = await consumePostTerminal(nc, deps, tracking, logger, config.JOBS_NAMESPACE);
   const results = await consumeResults(nc, deps, logger, config.JOBS_NAMESPACE, config.METRICS_RESULT_ACK_WAIT_MS);
   const dispatcher = startDispatcher(deps, config.METRICS_SLOT_MS, config.METRICS_DISPATCH_INTERVAL_MS, logger);
-  const server = await startGrpcServer({ dependencies: [mongoDependency(mongo), natsDependency(nc)], host: config.GRPC_HOST, port: config.GRPC_PORT, services: [analyticsService(deps, { bestTimesMinSamples: config.BEST_TIMES_MIN_SAMPLES })], logger });
+  const server = await startGrpcServer({
+    dependencies: [mongoDependency(mongo), natsDependency(nc)],
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [analyticsService(deps, { bestTimesMinSamples: config.BEST_TIMES_MIN_SAMPLES })],
+    logger,
+  });
   logger.info({ port: server.port }, 'analytics listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [

@@ -28,7 +28,11 @@ runMain(async () => {
   await syncIndexes(mongo);
   const ocr = new OcrReader();
   const reader = config.VISION_BASE_URL
-    ? new VisionReader({ baseUrl: config.VISION_BASE_URL, apiKey: config.VISION_API_KEY, model: config.VISION_MODEL, timeoutMs: config.VISION_TIMEOUT_MS, costCentsPerRead: config.VISION_COST_CENTS }, ocr, logger)
+    ? new VisionReader(
+        { baseUrl: config.VISION_BASE_URL, apiKey: config.VISION_API_KEY, model: config.VISION_MODEL, timeoutMs: config.VISION_TIMEOUT_MS, costCentsPerRead: config.VISION_COST_CENTS },
+        ocr,
+        logger,
+      )
     : ocr;
   const clients = {
     accounts: accountsPort(config.ACCOUNTS_ADDR, config.GRPC_DEADLINE_MS),
@@ -56,12 +60,17 @@ runMain(async () => {
   // Start the OCR worker now: it takes seconds, and the first card should not wait for it.
   void ocr.warm().catch((err: unknown) => logger.error({ err }, 'the OCR worker did not start'));
   const owner = `image-week-${randomUUID()}`;
-  const consumer = await consumeImageWeekJobs(nc, (job) => (job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner)), logger, {
-    namespace: config.JOBS_NAMESPACE,
-    concurrency: config.IMAGE_WEEK_CONCURRENCY,
-    ackWaitMs: config.IMAGE_WEEK_JOB_ACK_WAIT_MS,
-    retryDelayMs: 1_000,
-  });
+  const consumer = await consumeImageWeekJobs(
+    nc,
+    (job) => (job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner)),
+    logger,
+    {
+      namespace: config.JOBS_NAMESPACE,
+      concurrency: config.IMAGE_WEEK_CONCURRENCY,
+      ackWaitMs: config.IMAGE_WEEK_JOB_ACK_WAIT_MS,
+      retryDelayMs: 1_000,
+    },
+  );
   const sweeper = startSweeper(deps, logger, { intervalMs: config.IMAGE_WEEK_SWEEP_INTERVAL_MS, staleMs: config.IMAGE_WEEK_STALE_MS });
   const server = await startGrpcServer({ dependencies: [mongoDependency(mongo), natsDependency(nc)], host: config.GRPC_HOST, port: config.GRPC_PORT, services: [imageWeekService(deps)], logger });
   logger.info({ port: server.port, templates: config.IMAGE_WEEK_TEMPLATE_SET, reader: config.VISION_BASE_URL ? 'vision' : 'ocr' }, 'image-week listening');

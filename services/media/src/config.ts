@@ -21,7 +21,12 @@ export const configSchema = z
     /** Signs presigned local-disk upload URLs (HMAC-SHA256). Required: a known default would let anyone forge uploads. */
     MEDIA_SIGNING_KEY: env.secret,
     /** How long a presigned upload URL stays valid. */
-    MEDIA_PRESIGN_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+    MEDIA_PRESIGN_TTL_S: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(3600),
     /** How often presigned reservations never used (expired a day ago) are swept. */
     MEDIA_SWEEP_INTERVAL_MS: env.millis(10 * 60_000),
     /** Where uploads are staged while they are checked (local disk, any storage). */

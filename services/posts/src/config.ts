@@ -16,7 +16,10 @@ export const configSchema = z.object({
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),
   /** Names this deployment's publish jobs (the publisher must use the same). */
-  JOBS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('default'),
+  JOBS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('default'),
 });
 
 export type PostsConfig = z.infer<typeof configSchema>;

@@ -31,7 +31,10 @@ runMain(async () => {
   const metricSnapshots = await consumeMetricSnapshots(nc, store, logger, config.JOBS_NAMESPACE);
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
-    host: config.GRPC_HOST, port: config.GRPC_PORT, services: [postsService(deps)], logger,
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [postsService(deps)],
+    logger,
   });
   logger.info({ port: server.port }, 'posts listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);

@@ -17,7 +17,10 @@ export const configSchema = z.object({
   /** When set, every platform is called at this loopback sandbox (`<url>/<platform>`) instead of its real API. */
   SANDBOX_URL: z.url().optional(),
   /** Names this deployment's publish jobs (the posts service must use the same). */
-  JOBS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('default'),
+  JOBS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('default'),
   PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
   /** Tries per target before it fails (transient errors and rate limits are retried). */
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
@@ -32,7 +35,11 @@ export const configSchema = z.object({
   /** Tries of one metric fetch before it is recorded as failed (the next scheduled fetch still runs). */
   METRICS_MAX_DELIVERIES: z.coerce.number().int().min(1).max(100).default(8),
   /** Longest wait honoured from a platform's rate-limit hint before a fetch is retried. */
-  METRICS_MAX_RETRY_WAIT_MS: z.coerce.number().int().min(100).default(15 * 60_000),
+  METRICS_MAX_RETRY_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(15 * 60_000),
 });
 
 export type PublisherConfig = z.infer<typeof configSchema>;

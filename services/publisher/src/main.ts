@@ -53,7 +53,10 @@ runMain(async () => {
   const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok), pinterest: pinterestConnector(baseUrls.pinterest) })];
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
-    host: config.GRPC_HOST, port: config.GRPC_PORT, services, logger,
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services,
+    logger,
   });
   logger.info({ port: server.port, sandbox: config.SANDBOX_URL ?? null }, 'publisher consuming jobs');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);

@@ -13,7 +13,10 @@ export const configSchema = z.object({
   /** Local development and tests only: allow plain http and loopback/private/link-local targets. */
   WEBHOOKS_ALLOW_PRIVATE: env.bool(false),
   /** Durable JetStream consumer of posts.post.terminal (one name per deployment). */
-  WEBHOOKS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('webhooks-post-terminal'),
+  WEBHOOKS_CONSUMER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('webhooks-post-terminal'),
   /** How often the dispatcher looks for due attempts (it is also woken by new events). */
   WEBHOOKS_POLL_INTERVAL_MS: env.millis(1_000),
   /** Attempts in flight at once, in all and per webhook (a slow receiver holds only its own slots). */

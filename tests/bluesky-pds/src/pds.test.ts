@@ -92,11 +92,15 @@ beforeAll(async () => {
   expect((plcServer.address() as AddressInfo).address).toBe(LOOPBACK);
   pdsUrl = `http://${LOOPBACK}:${port}`;
 
-  const account = await xrpc('com.atproto.server.createAccount', {}, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ handle: 'spa-publisher.test', email: 'spa-publisher@example.test', password: randomBytes(12).toString('hex') }),
-  });
+  const account = await xrpc(
+    'com.atproto.server.createAccount',
+    {},
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ handle: 'spa-publisher.test', email: 'spa-publisher@example.test', password: randomBytes(12).toString('hex') }),
+    },
+  );
   expect(account.status, JSON.stringify(account.body)).toBe(200);
   const { accessJwt, did, handle } = account.body as { accessJwt: string; did: string; handle: string };
   expect(did).toMatch(/^did:plc:[a-z2-7]{24}$/);
@@ -216,7 +220,9 @@ describe('Bluesky connector against a real PDS', () => {
     const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
     for (const token of ['not-a-jwt', forged]) {
       const bad = { ...target, credentials: { ...target.credentials, access_token: token } };
-      const error = await connector().validateCredentials(bad).catch((err: unknown) => err);
+      const error = await connector()
+        .validateCredentials(bad)
+        .catch((err: unknown) => err);
       expect(error, String(error)).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, (error as ConnectorError).message).toBe('auth');
       // Publishing with it fails the same way, before anything is written.

@@ -86,8 +86,13 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
   'subscription show': async (a, f) => {
     const { subscription: s, timezone } = await a.getSubscription({ workspaceId: int(f, 'workspace') });
     return {
-      id: s?.id, tier: s?.tier, status: s?.status, current_period_end: s?.currentPeriodEnd,
-      cancel_at_period_end: s?.cancelAtPeriodEnd, max_schedule_days: s?.maxScheduleDays, timezone,
+      id: s?.id,
+      tier: s?.tier,
+      status: s?.status,
+      current_period_end: s?.currentPeriodEnd,
+      cancel_at_period_end: s?.cancelAtPeriodEnd,
+      max_schedule_days: s?.maxScheduleDays,
+      timezone,
     };
   },
   'key create': async (a, f) => {
@@ -114,7 +119,24 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
   },
 };
 
-const STRING_FLAGS = ['name', 'tier', 'status', 'period-end', 'cancel-at-period-end', 'workspace', 'required', 'email', 'user', 'scopes', 'url', 'platform', 'username', ...WEBHOOK_FLAGS, ...USER_FLAGS, ...ACCOUNT_FLAGS];
+const STRING_FLAGS = [
+  'name',
+  'tier',
+  'status',
+  'period-end',
+  'cancel-at-period-end',
+  'workspace',
+  'required',
+  'email',
+  'user',
+  'scopes',
+  'url',
+  'platform',
+  'username',
+  ...WEBHOOK_FLAGS,
+  ...USER_FLAGS,
+  ...ACCOUNT_FLAGS,
+];
 const OPTIONS: Record<string, { type: 'string' | 'boolean' }> = {
   ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])),
   sandbox: { type: 'boolean' },

@@ -90,8 +90,7 @@ export const WEBHOOK_COMMANDS: Record<string, (accounts: unknown, flags: Flags) 
       const r = await w.rotateWebhookSecret({ webhookId: id(f, 'webhook') });
       return { webhook_id: r.webhook?.id, secret: r.secret, previous_secret_expires_at: r.webhook?.previousSecretExpiresAt };
     }),
-  'webhook deliveries': (_, f) =>
-    withWebhooks(async (w) => ({ deliveries: (await w.listDeliveries({ webhookId: id(f, 'webhook'), limit: 0 })).deliveries.map(deliveryJson) })),
+  'webhook deliveries': (_, f) => withWebhooks(async (w) => ({ deliveries: (await w.listDeliveries({ webhookId: id(f, 'webhook'), limit: 0 })).deliveries.map(deliveryJson) })),
   'webhook redeliver': (_, f) => withWebhooks(async (w) => deliveryJson((await w.redeliverDelivery({ deliveryId: flag(f, 'delivery') })).delivery)),
   'webhook test': (_, f) => withWebhooks(async (w) => deliveryJson((await w.sendTestEvent({ webhookId: id(f, 'webhook') })).delivery)),
 };

@@ -42,7 +42,16 @@ async function fetchWave(): Promise<{ seconds: number; perSecond: number }> {
       await Promise.all(
         ids.slice(start, start + 500).map((platformPostId, i) => {
           const n = start + i + 1;
-          const job = MetricFetchJob.encode({ workspaceId: ws.workspaceId, postId: n, postAccountId: n, socialAccountId, platform: 'twitter', platformPostId, n: 1, dueAt: new Date().toISOString() }).finish();
+          const job = MetricFetchJob.encode({
+            workspaceId: ws.workspaceId,
+            postId: n,
+            postAccountId: n,
+            socialAccountId,
+            platform: 'twitter',
+            platformPostId,
+            n: 1,
+            dueAt: new Date().toISOString(),
+          }).finish();
           return js.publish(metricFetchSubject(stack.jobsNamespace), job, { msgID: `bench-${stack.jobsNamespace}-${n}` });
         }),
       );
@@ -93,7 +102,8 @@ async function storeOps(): Promise<{ snapshots: number; opsPerSnapshot: number; 
     const deps = depsOver(store, 10);
     const targets = 100;
     const postedAt = new Date('2026-11-20T09:00:00Z');
-    for (let t = 1; t <= targets; t += 1) await inner.insertTrack({ postAccountId: t, workspaceId: 1, postId: t, socialAccountId: (t % 10) + 1, platform: 'twitter', platformPostId: String(t), postedAt, status: 'active' });
+    for (let t = 1; t <= targets; t += 1)
+      await inner.insertTrack({ postAccountId: t, workspaceId: 1, postId: t, socialAccountId: (t % 10) + 1, platform: 'twitter', platformPostId: String(t), postedAt, status: 'active' });
     const before = calls();
     const started = performance.now();
     let seq = 0;
@@ -132,7 +142,13 @@ async function timeseriesLatency(): Promise<{ p50: number; p99: number; requests
       for (const [i, offset] of offsets.entries()) {
         const at = postedAt + offset;
         const m = { impressions: 100 * (i + 1), likes: 4 * (i + 1), replies: i + 1, reposts: i, clicks: 2 * i };
-        const growth = { impressions: m.impressions - prev.m.impressions, likes: m.likes - prev.m.likes, replies: m.replies - prev.m.replies, reposts: m.reposts - prev.m.reposts, clicks: m.clicks - prev.m.clicks };
+        const growth = {
+          impressions: m.impressions - prev.m.impressions,
+          likes: m.likes - prev.m.likes,
+          replies: m.replies - prev.m.replies,
+          reposts: m.reposts - prev.m.reposts,
+          clicks: m.clicks - prev.m.clicks,
+        };
         for (const [day, g] of attributeGrowth(growth, new Date(prev.at), new Date(at), 'Europe/Berlin')) {
           const key = `${account}:${day.slice(0, 7)}`;
           const b = buckets.get(key) ?? { account, month: day.slice(0, 7), days: {} };

@@ -49,9 +49,7 @@ function toOptions(load: HttpLoad): autocannon.Options {
     connections: load.connections,
     duration: load.durationS,
     headers: load.headers ?? {},
-    requests: perRequestHeaders
-      ? [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequestHeaders() } }) }]
-      : undefined,
+    requests: perRequestHeaders ? [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequestHeaders() } }) }] : undefined,
   };
 }
 

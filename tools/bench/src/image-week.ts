@@ -57,11 +57,16 @@ export async function benchImageWeek(): Promise<void> {
     const started = performance.now();
     const created = await call('/image_week_runs', {
       method: 'POST',
-      body: { topic: 'focus and deep work', platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'bench', link: 'https://example.com' } }, cutoff_days: 7, schedule_mode: 'scheduled' },
+      body: {
+        topic: 'focus and deep work',
+        platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'bench', link: 'https://example.com' } },
+        cutoff_days: 7,
+        schedule_mode: 'scheduled',
+      },
     });
     if (created.status !== 201) throw new Error(`create failed: ${created.text}`);
     const id = created.json.image_week_run.id as number;
-    let run: any;
+    let run: { status: string; items: Array<Record<string, unknown>>; [key: string]: unknown };
     for (;;) {
       run = (await call(`/image_week_runs/${id}`)).json.image_week_run;
       if (run.status !== 'pending') break;
@@ -78,7 +83,8 @@ export async function benchImageWeek(): Promise<void> {
     const renderMs: number[] = [];
     const verifyMs: number[] = [];
     let matched = 0;
-    for (const item of run.items as any[]) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the API
+    for (const item of run.items as Array<Record<string, any>>) {
       if (!item.quote) continue;
       let t = performance.now();
       const card = await renderer.render({ quote: item.quote, platform: item.platform, attempt: 1, templateOffset: item.position });
@@ -94,7 +100,7 @@ export async function benchImageWeek(): Promise<void> {
     console.log('\nQuote Week (built-in path: offline composer + tesseract.js OCR)');
     line('run', `${run.status}: ${run.completed_items}/${run.total_items} completed, ${run.failed_items} failed, ${run.garble_count} garbled, ${run.images_generated} images`);
     line('time from create to completed', ms(total) + ` (aim < 30000 ms)`);
-    line('reported duration_ms', ms(run.duration_ms));
+    line('reported duration_ms', ms(Number(run.duration_ms)));
     line('image-week peak memory (VmHWM)', Number.isNaN(peak) ? 'unknown' : `${peak.toFixed(0)} MiB`);
     line('render per card p50 / p99', `${ms(percentile(sorted(renderMs), 0.5))} / ${ms(percentile(sorted(renderMs), 0.99))} (${renderMs.length} cards)`);
     line('verify (OCR) per card p50 / p99', `${ms(percentile(sorted(verifyMs), 0.5))} / ${ms(percentile(sorted(verifyMs), 0.99))} (${matched}/${verifyMs.length} matched)`);

@@ -70,12 +70,12 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps);
   const gatewayPid = gatewayProcess(stack).child.pid;
   const gatewayRss = gatewayPid === undefined ? undefined : await rssMiB(gatewayPid);
-  const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) =>
-    err instanceof Error ? err : new Error(String(err)),
-  );
+  const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
 
   const gatewayResponses = gatewayRun.warmup.completed + gatewayRun.measured.completed;
-  console.log(`\n${settings.durationS} s per scenario after a ${settings.warmupS} s warm-up, ${settings.connections} connections/concurrent calls; ${settings.seedPosts} seeded draft posts; ${pageDescription}\n`);
+  console.log(
+    `\n${settings.durationS} s per scenario after a ${settings.warmupS} s warm-up, ${settings.connections} connections/concurrent calls; ${settings.seedPosts} seeded draft posts; ${pageDescription}\n`,
+  );
   const rows: ReportRow[] = [
     { name: 'node:http hello', result: helloRun.measured },
     { name: 'gRPC ListPosts (direct)', result: grpcRun.measured },

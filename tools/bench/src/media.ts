@@ -33,7 +33,13 @@ async function rssMiB(proc: RunningProcess): Promise<number> {
 async function peaksDuring<T>(procs: RunningProcess[], work: () => Promise<T>): Promise<{ result: T; peaks: number[] }> {
   const peaks = procs.map(() => 0);
   const timer = setInterval(() => {
-    procs.forEach((p, i) => void rssMiB(p).then((mib) => (peaks[i] = Math.max(peaks[i]!, mib)), () => undefined));
+    procs.forEach(
+      (p, i) =>
+        void rssMiB(p).then(
+          (mib) => (peaks[i] = Math.max(peaks[i]!, mib)),
+          () => undefined,
+        ),
+    );
   }, 50);
   try {
     return { result: await work(), peaks };
@@ -74,28 +80,36 @@ async function imageUploads(stack: Stack, apiKey: string, gateway: RunningProces
   let next = 0;
   let failures = 0;
   const started = process.hrtime.bigint();
-  const { peaks } = await peaksDuring([gateway, media], () => Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, worker) => {
-      while (next < count) {
-        next += 1;
-        const res = await send(
-          `${stack.baseUrl}/api/v1/media/uploads`,
-          'POST',
-          { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': body.length, 'x-forwarded-for': `10.20.${worker}.${next % 250}` },
-          async (req) => {
-            for (let i = 0; i < body.length; i += 256 * 1024) await write(req, body.subarray(i, i + 256 * 1024));
-          },
-        );
-        if (res.status !== 201) {
-          failures += 1;
-          progress(`upload failed: ${res.status} ${res.text.slice(0, 200)}`);
+  const { peaks } = await peaksDuring([gateway, media], () =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, worker) => {
+        while (next < count) {
+          next += 1;
+          const res = await send(
+            `${stack.baseUrl}/api/v1/media/uploads`,
+            'POST',
+            { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': body.length, 'x-forwarded-for': `10.20.${worker}.${next % 250}` },
+            async (req) => {
+              for (let i = 0; i < body.length; i += 256 * 1024) await write(req, body.subarray(i, i + 256 * 1024));
+            },
+          );
+          if (res.status !== 201) {
+            failures += 1;
+            progress(`upload failed: ${res.status} ${res.text.slice(0, 200)}`);
+          }
         }
-      }
-    }),
-  ));
+      }),
+    ),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (failures) progress(`${failures} of ${count} uploads failed`);
-  return { name: `${count} x ${bytes / 1e6} MB image, base64 POST /media/uploads, ${CONCURRENCY} concurrent`, mb: ((count - failures) * bytes) / 1e6, seconds, gatewayPeak: peaks[0]!, mediaPeak: peaks[1]! };
+  return {
+    name: `${count} x ${bytes / 1e6} MB image, base64 POST /media/uploads, ${CONCURRENCY} concurrent`,
+    mb: ((count - failures) * bytes) / 1e6,
+    seconds,
+    gatewayPeak: peaks[0]!,
+    mediaPeak: peaks[1]!,
+  };
 }
 
 async function presignedVideo(stack: Stack, apiKey: string, gateway: RunningProcess, media: RunningProcess, megabytes: number): Promise<Figures> {
@@ -105,15 +119,17 @@ async function presignedVideo(stack: Stack, apiKey: string, gateway: RunningProc
   const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
   const block = Buffer.alloc(1024 * 1024, 3);
   const started = process.hrtime.bigint();
-  const { result: res, peaks } = await peaksDuring([gateway, media], () => send(presign.json.upload_url, 'PUT', { 'content-type': 'video/mp4', 'content-length': size }, async (req) => {
-    await write(req, ftyp);
-    let left = size - ftyp.length;
-    while (left > 0) {
-      const n = Math.min(left, block.length);
-      await write(req, block.subarray(0, n));
-      left -= n;
-    }
-  }));
+  const { result: res, peaks } = await peaksDuring([gateway, media], () =>
+    send(presign.json.upload_url, 'PUT', { 'content-type': 'video/mp4', 'content-length': size }, async (req) => {
+      await write(req, ftyp);
+      let left = size - ftyp.length;
+      while (left > 0) {
+        const n = Math.min(left, block.length);
+        await write(req, block.subarray(0, n));
+        left -= n;
+      }
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (res.status !== 200) throw new Error(`presigned PUT failed: ${res.status} ${res.text}`);
   return { name: `${megabytes} MB video, presigned PUT relayed to local disk`, mb: size / 1e6, seconds, gatewayPeak: peaks[0]!, mediaPeak: peaks[1]! };
@@ -129,15 +145,20 @@ async function linkedInVideo(stack: Stack, apiKey: string, procs: [RunningProces
   const filler = Buffer.alloc(slice, 5);
   const started = process.hrtime.bigint();
   const { result: res, peaks } = await peaksDuring(procs, () =>
-    send(`${stack.baseUrl}/api/v1/linkedin/video_uploads`, 'POST', { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': head.length + Math.ceil(size / 3) * 4 + tail.length }, async (req) => {
-      await write(req, head);
-      for (let at = 0; at < size; at += slice) {
-        const n = Math.min(slice, size - at);
-        const piece = at === 0 ? Buffer.concat([ftyp, filler.subarray(0, n - ftyp.length)]) : filler.subarray(0, n);
-        await write(req, Buffer.from(piece.toString('base64')));
-      }
-      await write(req, tail);
-    }),
+    send(
+      `${stack.baseUrl}/api/v1/linkedin/video_uploads`,
+      'POST',
+      { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': head.length + Math.ceil(size / 3) * 4 + tail.length },
+      async (req) => {
+        await write(req, head);
+        for (let at = 0; at < size; at += slice) {
+          const n = Math.min(slice, size - at);
+          const piece = at === 0 ? Buffer.concat([ftyp, filler.subarray(0, n - ftyp.length)]) : filler.subarray(0, n);
+          await write(req, Buffer.from(piece.toString('base64')));
+        }
+        await write(req, tail);
+      },
+    ),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (res.status !== 201) throw new Error(`LinkedIn video upload failed: ${res.status} ${res.text}`);
@@ -173,9 +194,7 @@ export async function benchMedia(): Promise<void> {
     const largest = await imageUploads(stack, ws.apiKey, gateway, media, CONCURRENCY, MAX_PINTEREST_IMAGE);
     progress(`one presigned ${videoMb} MB video PUT`);
     const video = await presignedVideo(stack, ws.apiKey, gateway, media, videoMb);
-    console.log(
-      `\nMedia (RSS sampled every 50 ms; idle before: gateway ${idle.gateway.toFixed(0)} MiB, media ${idle.media.toFixed(0)} MiB, publisher ${idle.publisher.toFixed(0)} MiB)\n`,
-    );
+    console.log(`\nMedia (RSS sampled every 50 ms; idle before: gateway ${idle.gateway.toFixed(0)} MiB, media ${idle.media.toFixed(0)} MiB, publisher ${idle.publisher.toFixed(0)} MiB)\n`);
     console.log('| scenario | MB (decoded) | seconds | MB/s | gateway peak RSS MiB | media peak RSS MiB | publisher peak RSS MiB |');
     console.log('|---|---|---|---|---|---|---|');
     for (const f of [linkedIn, images, largest, video]) {

@@ -46,7 +46,10 @@ function formatRatio(ratio: number): string {
 }
 
 function line(cells: string[]): string {
-  return cells.map((cell, i) => cell.padEnd(COLUMNS[i]?.[1] ?? 0)).join('').trimEnd();
+  return cells
+    .map((cell, i) => cell.padEnd(COLUMNS[i]?.[1] ?? 0))
+    .join('')
+    .trimEnd();
 }
 
 /** One line stating whether the gateway met each target. */

@@ -27,11 +27,38 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 const KUSTOMIZATION_FIELDS = new Set([
-  'apiVersion', 'kind', 'metadata', 'resources', 'components', 'crds', 'namespace', 'namePrefix', 'nameSuffix',
-  'commonLabels', 'labels', 'commonAnnotations', 'patches', 'patchesStrategicMerge', 'patchesJson6902', 'images',
-  'replicas', 'configMapGenerator', 'secretGenerator', 'generatorOptions', 'replacements', 'vars', 'openapi',
-  'generators', 'transformers', 'validators', 'buildMetadata', 'helmCharts', 'helmGlobals', 'sortOptions',
-  'configurations', 'bases',
+  'apiVersion',
+  'kind',
+  'metadata',
+  'resources',
+  'components',
+  'crds',
+  'namespace',
+  'namePrefix',
+  'nameSuffix',
+  'commonLabels',
+  'labels',
+  'commonAnnotations',
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+  'images',
+  'replicas',
+  'configMapGenerator',
+  'secretGenerator',
+  'generatorOptions',
+  'replacements',
+  'vars',
+  'openapi',
+  'generators',
+  'transformers',
+  'validators',
+  'buildMetadata',
+  'helmCharts',
+  'helmGlobals',
+  'sortOptions',
+  'configurations',
+  'bases',
 ]);
 
 export interface K8sObject {
@@ -133,13 +160,7 @@ function validateObject(doc: YamlDoc, problems: Problems): K8sObject | undefined
 }
 
 /** Checks that every file a kustomization names exists, and returns the objects of its resources (recursively). */
-function collectKustomization(
-  repo: Repo,
-  doc: YamlDoc,
-  objectsByFile: Map<string, K8sObject[]>,
-  problems: Problems,
-  seen: Set<string>,
-): K8sObject[] {
+function collectKustomization(repo: Repo, doc: YamlDoc, objectsByFile: Map<string, K8sObject[]>, problems: Problems, seen: Set<string>): K8sObject[] {
   const k = doc.value;
   const dir = posix.dirname(doc.file);
   if (seen.has(doc.file)) return [];
@@ -317,8 +338,7 @@ function checkReferences(repo: Repo, kfile: string, members: K8sObject[], exampl
     }
   }
 
-  const keyExists = (secretOrMap: K8sObject, key: string): boolean =>
-    key in obj(secretOrMap.o.data) || key in obj(secretOrMap.o.stringData) || key in obj(secretOrMap.o.binaryData);
+  const keyExists = (secretOrMap: K8sObject, key: string): boolean => key in obj(secretOrMap.o.data) || key in obj(secretOrMap.o.stringData) || key in obj(secretOrMap.o.binaryData);
 
   const checkSecretKey = (where: string, label: string, name: string, key: string): void => {
     const s = secrets.get(name) ?? exampleSecrets.get(name);
@@ -329,8 +349,7 @@ function checkReferences(repo: Repo, kfile: string, members: K8sObject[], exampl
     }
   };
 
-  const serviceTargets = (host: string, port: string): boolean =>
-    services.some((s) => s.name === host && arr(obj(s.o.spec).ports).some((p) => String(obj(p).port) === port));
+  const serviceTargets = (host: string, port: string): boolean => services.some((s) => s.name === host && arr(obj(s.o.spec).ports).some((p) => String(obj(p).port) === port));
 
   // host:port settings (ACCOUNTS_ADDR, ...) must name a Service of this kustomization and one of its ports.
   const checkAddr = (where: string, label: string, key: string, value: string): void => {
@@ -451,7 +470,10 @@ function checkReferences(repo: Repo, kfile: string, members: K8sObject[], exampl
       for (const w of targets) {
         const ports = containersOf(w).flatMap((ci) => ci.ports);
         if (!resolvePort(target, ports)) {
-          problems.add(s.doc.where, `Service/${s.name}: ports[${i}].targetPort ${JSON.stringify(target)} is not a container port of ${w.kind}/${w.name} (${ports.map((p) => `${p.name ?? ''}:${p.containerPort}`).join(', ') || 'none'})`);
+          problems.add(
+            s.doc.where,
+            `Service/${s.name}: ports[${i}].targetPort ${JSON.stringify(target)} is not a container port of ${w.kind}/${w.name} (${ports.map((p) => `${p.name ?? ''}:${p.containerPort}`).join(', ') || 'none'})`,
+          );
         }
       }
     }

@@ -30,7 +30,10 @@ function checkDockerfile(repo: Repo, problems: Problems): void {
   }
   if (!repo.isFile('.dockerignore')) problems.add('.dockerignore', 'not found (the build context would include node_modules and .git)');
   else {
-    const ignored = repo.read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = repo
+      .read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const needed of ['node_modules', 'dist', '.git']) {
       if (!ignored.some((l) => l === needed || l === `**/${needed}` || l === `/${needed}`)) problems.add('.dockerignore', `does not ignore ${needed}`);
     }
@@ -62,11 +65,7 @@ function workspaceManifests(repo: Repo): string[] {
 }
 
 /** Each compose service built from the Dockerfile has a Deployment of the same name running the same entry file, and back. */
-function checkComposeMatchesKubernetes(
-  composeServices: Array<{ name: string; entry?: string }>,
-  kustomizations: Map<string, K8sObject[]>,
-  problems: Problems,
-): void {
+function checkComposeMatchesKubernetes(composeServices: Array<{ name: string; entry?: string }>, kustomizations: Map<string, K8sObject[]>, problems: Problems): void {
   const built = new Map(composeServices.filter((s) => s.entry).map((s) => [s.name, s.entry!]));
   for (const [kfile, members] of kustomizations) {
     const deployments = new Map<string, K8sObject>();

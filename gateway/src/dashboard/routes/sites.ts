@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { validate } from '../../http/validate.js';
 import type { DashboardRoute, MemberContext } from '../context.js';
 
-const CreateBody = z
-  .object({ name: z.string().trim().min(1).max(200), url: z.url({ protocol: /^https?$/ }).max(2048), cms: z.enum(SITE_CMSES).default('custom') })
-  .strict();
+const CreateBody = z.object({ name: z.string().trim().min(1).max(200), url: z.url({ protocol: /^https?$/ }).max(2048), cms: z.enum(SITE_CMSES).default('custom') }).strict();
 
 const siteJson = (s: SiteInfo) => ({
   id: s.id,

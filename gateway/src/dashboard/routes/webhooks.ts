@@ -15,9 +15,7 @@ const DELIVERY_STATUSES = ['scheduled', 'succeeded', 'failed', 'canceled'] as co
 const CreateBody = z.object({ url: z.string().trim().min(1).max(2048), events: z.array(z.string().min(1).max(100)).max(50).default([]) }).strict();
 const IdParams = z.object({ id: idParam });
 const DeliveryParams = z.object({ id: z.uuid() });
-const DeliveriesQuery = z
-  .object({ status: z.enum(DELIVERY_STATUSES).optional(), event: z.string().min(1).max(100).optional() })
-  .strict();
+const DeliveriesQuery = z.object({ status: z.enum(DELIVERY_STATUSES).optional(), event: z.string().min(1).max(100).optional() }).strict();
 
 const webhookJson = (w: Webhook | undefined) =>
   w && {
@@ -59,17 +57,15 @@ export const webhookRoutes: DashboardRoute[] = [
       return { webhook: webhookJson(r.webhook), secret: r.secret };
     },
   },
-  ...(['enable', 'disable'] as const).map(
-    (action): DashboardRoute => ({
-      method: 'post',
-      path: `/webhooks/:id/${action}`,
-      handle: async (ctx, req) => {
-        const { id } = validate(IdParams, req.params, 'path parameters');
-        const call = action === 'enable' ? ctx.clients.webhooks.enableWebhook : ctx.clients.webhooks.disableWebhook;
-        return { webhook: webhookJson((await call({ workspaceId: ctx.workspace.id, webhookId: id })).webhook) };
-      },
-    }),
-  ),
+  ...(['enable', 'disable'] as const).map((action): DashboardRoute => ({
+    method: 'post',
+    path: `/webhooks/:id/${action}`,
+    handle: async (ctx, req) => {
+      const { id } = validate(IdParams, req.params, 'path parameters');
+      const call = action === 'enable' ? ctx.clients.webhooks.enableWebhook : ctx.clients.webhooks.disableWebhook;
+      return { webhook: webhookJson((await call({ workspaceId: ctx.workspace.id, webhookId: id })).webhook) };
+    },
+  })),
   {
     method: 'post',
     path: '/webhooks/:id/rotate-secret',
@@ -95,9 +91,7 @@ export const webhookRoutes: DashboardRoute[] = [
       const { id } = validate(IdParams, req.params, 'path parameters');
       const query = validate(DeliveriesQuery, req.query, 'query parameters');
       const { deliveries } = await ctx.clients.webhooks.listDeliveries({ workspaceId: ctx.workspace.id, webhookId: id, limit: 200 });
-      const shown = deliveries
-        .map((d) => deliveryJson(d)!)
-        .filter((d) => (!query.status || d.status === query.status) && (!query.event || d.event === query.event));
+      const shown = deliveries.map((d) => deliveryJson(d)!).filter((d) => (!query.status || d.status === query.status) && (!query.event || d.event === query.event));
       return { deliveries: shown, events: [...new Set(deliveries.map((d) => d.event))].sort(), statuses: DELIVERY_STATUSES };
     },
   },

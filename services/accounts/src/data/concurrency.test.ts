@@ -76,12 +76,24 @@ describe('posting schedules under racing PATCHes', () => {
     const at = new Date('2025-01-02T03:04:05.000Z');
     // The shape the old code wrote: the whole schedule in one posting_schedules document.
     await connection.collection('posting_schedules').insertOne({
-      _id: 990_001 as never, workspace_id: workspaceId, social_account_id: 990_002, timezone: 'America/New_York', max_posts_per_day: 2, paused: false,
-      posting_slots: [{ id: 990_003, day_of_week: 2, time_of_day: '08:45', enabled: true, source: 'manual' }], updated_at: at,
+      _id: 990_001 as never,
+      workspace_id: workspaceId,
+      social_account_id: 990_002,
+      timezone: 'America/New_York',
+      max_posts_per_day: 2,
+      paused: false,
+      posting_slots: [{ id: 990_003, day_of_week: 2, time_of_day: '08:45', enabled: true, source: 'manual' }],
+      updated_at: at,
     });
     const legacy: PostingSchedule = {
-      id: 990_001, workspaceId, socialAccountId: 990_002, timezone: 'America/New_York', maxPostsPerDay: 2, paused: false,
-      postingSlots: [{ id: 990_003, dayOfWeek: 2, timeOfDay: '08:45', enabled: true, source: 'manual' }], updatedAt: at,
+      id: 990_001,
+      workspaceId,
+      socialAccountId: 990_002,
+      timezone: 'America/New_York',
+      maxPostsPerDay: 2,
+      paused: false,
+      postingSlots: [{ id: 990_003, dayOfWeek: 2, timeOfDay: '08:45', enabled: true, source: 'manual' }],
+      updatedAt: at,
     };
     expect(await getPostingSchedule(deps, workspaceId, 990_002)).toEqual(legacy);
     expect(await listPostingSchedules(deps, workspaceId)).toEqual([legacy]);
@@ -119,8 +131,14 @@ describe('API keys under racing revokes and creates', () => {
     const first = await createApiKey(deps, { workspaceId, scopes: ['all'] });
     const rotations = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const revoked = await revokeApiKey(deps, workspaceId).then((id) => id, (err: { code: string }) => err.code);
-        const created = await createApiKey(deps, { workspaceId, scopes: ['all'] }).then((k) => k, (err: { code: string }) => err.code);
+        const revoked = await revokeApiKey(deps, workspaceId).then(
+          (id) => id,
+          (err: { code: string }) => err.code,
+        );
+        const created = await createApiKey(deps, { workspaceId, scopes: ['all'] }).then(
+          (k) => k,
+          (err: { code: string }) => err.code,
+        );
         return { revoked, created };
       }),
     );
@@ -134,7 +152,12 @@ describe('API keys under racing revokes and creates', () => {
     expect(active).toHaveLength(1);
     // Each key is revoked by one answer only, and each answered revoke really revoked that key.
     expect(new Set(revoked).size).toBe(revoked.length);
-    expect([...revoked].sort((a, b) => a - b)).toEqual(keys.filter((k) => !k.slot.startsWith('active:')).map((k) => k._id).sort((a, b) => a - b));
+    expect([...revoked].sort((a, b) => a - b)).toEqual(
+      keys
+        .filter((k) => !k.slot.startsWith('active:'))
+        .map((k) => k._id)
+        .sort((a, b) => a - b),
+    );
     // Keys in = keys out: the first one plus every created one, less every revoked one, is the one active key.
     expect(1 + created.length - revoked.length).toBe(1);
     expect(revoked).toContain(first.keyId);

@@ -4,7 +4,15 @@ import type { ConnectionChange, ConnectionStore, OAuthStateRecord } from '../dom
 import type { SocialAccount } from '../domain/model.js';
 import { toSocialAccount, type SocialAccountDoc } from './mongo-store.js';
 
-interface StateDoc { _id: string; workspace_id: number; platform: string; sealed: string; instance_url?: string; created_at: Date; expires_at: Date }
+interface StateDoc {
+  _id: string;
+  workspace_id: number;
+  platform: string;
+  sealed: string;
+  instance_url?: string;
+  created_at: Date;
+  expires_at: Date;
+}
 
 /**
  * Connections: OAuth states (single use claimed by a unique insert of their id), platform identities
@@ -31,12 +39,22 @@ export class MongoConnectionStore implements ConnectionStore {
   }
 
   async insertState(s: OAuthStateRecord): Promise<void> {
-    await this.models.State.insertOne({ _id: s.id, workspace_id: s.workspaceId, platform: s.platform, sealed: s.sealed, instance_url: s.instanceUrl, created_at: s.createdAt, expires_at: s.expiresAt });
+    await this.models.State.insertOne({
+      _id: s.id,
+      workspace_id: s.workspaceId,
+      platform: s.platform,
+      sealed: s.sealed,
+      instance_url: s.instanceUrl,
+      created_at: s.createdAt,
+      expires_at: s.expiresAt,
+    });
   }
 
   async findState(id: string): Promise<OAuthStateRecord | null> {
     const d = await this.models.State.findOne({ _id: id });
-    return d && { id: d._id, workspaceId: d.workspace_id, platform: d.platform as Platform, sealed: d.sealed, instanceUrl: d.instance_url ?? undefined, createdAt: d.created_at, expiresAt: d.expires_at };
+    return (
+      d && { id: d._id, workspaceId: d.workspace_id, platform: d.platform as Platform, sealed: d.sealed, instanceUrl: d.instance_url ?? undefined, createdAt: d.created_at, expiresAt: d.expires_at }
+    );
   }
 
   async claimStateUse(id: string, at: Date): Promise<boolean> {
@@ -83,7 +101,11 @@ export class MongoConnectionStore implements ConnectionStore {
   }
 
   async dueForRefresh(before: Date, limit: number): Promise<Array<{ id: number; workspaceId: number }>> {
-    const docs = await this.accounts.find({ disconnected: false, token_expires_at: { $lt: before } }).project<{ _id: number; workspace_id: number }>({ _id: 1, workspace_id: 1 }).limit(limit).toArray();
+    const docs = await this.accounts
+      .find({ disconnected: false, token_expires_at: { $lt: before } })
+      .project<{ _id: number; workspace_id: number }>({ _id: 1, workspace_id: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map((d) => ({ id: d._id, workspaceId: d.workspace_id }));
   }
 

@@ -11,10 +11,7 @@ function registerDashboardModels(connection: Connection) {
     'UserPassword',
     new Schema({ _id: Number, hash: { type: String, required: true }, updated_at: { type: Date, required: true } }, { collection: 'user_passwords', versionKey: false }),
   );
-  const ApiKeyUse = connection.model(
-    'ApiKeyUse',
-    new Schema({ _id: Number, last_used_at: { type: Date, required: true } }, { collection: 'api_key_uses', versionKey: false }),
-  );
+  const ApiKeyUse = connection.model('ApiKeyUse', new Schema({ _id: Number, last_used_at: { type: Date, required: true } }, { collection: 'api_key_uses', versionKey: false }));
   return { UserPassword, ApiKeyUse };
 }
 

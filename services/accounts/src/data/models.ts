@@ -88,15 +88,9 @@ export function registerModels(connection: Connection) {
   );
   const User = connection.model(
     'User',
-    new Schema(
-      { _id: Number, email: { type: String, required: true, unique: true }, created_at: { type: Date, required: true } },
-      { collection: 'users', versionKey: false },
-    ),
+    new Schema({ _id: Number, email: { type: String, required: true, unique: true }, created_at: { type: Date, required: true } }, { collection: 'users', versionKey: false }),
   );
-  const membershipSchema = new Schema(
-    { workspace_id: { type: Number, required: true }, user_id: { type: Number, required: true } },
-    { collection: 'memberships', versionKey: false },
-  );
+  const membershipSchema = new Schema({ workspace_id: { type: Number, required: true }, user_id: { type: Number, required: true } }, { collection: 'memberships', versionKey: false });
   membershipSchema.index({ workspace_id: 1, user_id: 1 }, { unique: true });
   const Membership = connection.model('Membership', membershipSchema);
 
@@ -124,10 +118,7 @@ export function registerModels(connection: Connection) {
   // the key; the key's slot is freed after it (by whoever finds it not yet freed).
   const ApiKeyRevocation = connection.model(
     'ApiKeyRevocation',
-    new Schema(
-      { _id: Number, workspace_id: { type: Number, required: true }, revoked_at: { type: Date, required: true } },
-      { collection: 'api_key_revocations', versionKey: false },
-    ),
+    new Schema({ _id: Number, workspace_id: { type: Number, required: true }, revoked_at: { type: Date, required: true } }, { collection: 'api_key_revocations', versionKey: false }),
   );
   const Site = connection.model(
     'Site',
@@ -202,8 +193,19 @@ export function registerModels(connection: Connection) {
   const CustomRule = connection.model('CustomRule', customRuleSchema);
   const CustomRuleRevision = connection.model<RevisionDoc<object>>('CustomRuleRevision', revisionSchema('custom_rule_revisions'));
   return {
-    Workspace, WorkspaceRevision, User, Membership, ApiKey, ApiKeyRevocation, Site, SocialAccount, PostingSchedule, ScheduleRevision,
-    PreferencesRevision, CustomRule, CustomRuleRevision,
+    Workspace,
+    WorkspaceRevision,
+    User,
+    Membership,
+    ApiKey,
+    ApiKeyRevocation,
+    Site,
+    SocialAccount,
+    PostingSchedule,
+    ScheduleRevision,
+    PreferencesRevision,
+    CustomRule,
+    CustomRuleRevision,
   };
 }
 

@@ -20,10 +20,7 @@ describe('accounts on the real store', () => {
     const { workspaceId } = await createWorkspace(deps, { name: 'W', tier: 'pro' });
     const { apiKey } = await createApiKey(deps, { workspaceId, scopes: ['posts:read'] });
     const { token } = await createSite(deps, { workspaceId, name: 'Blog', url: 'https://blog.example.com' });
-    const dump = JSON.stringify([
-      await connection.collection('api_keys').find().toArray(),
-      await connection.collection('sites').find().toArray(),
-    ]);
+    const dump = JSON.stringify([await connection.collection('api_keys').find().toArray(), await connection.collection('sites').find().toArray()]);
     expect(dump).not.toContain(apiKey);
     expect(dump).not.toContain(apiKey.slice(8));
     expect(dump).not.toContain(token.slice(8));

@@ -2,27 +2,63 @@ import { AppError, invalidParameters } from '@spa/errors';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { CustomRuleScope, Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 import { apiKeyLimitReached } from '../domain/api-keys.js';
-import type {
-  ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace,
-} from '../domain/model.js';
+import type { ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace } from '../domain/model.js';
 import type { AccountsStore, WorkspacePatch } from '../domain/ports.js';
-import {
-  registerModels, type AccountsModels, type CustomRuleState, type PreferencesState, type ScheduleState, type WorkspaceState,
-} from './models.js';
+import { registerModels, type AccountsModels, type CustomRuleState, type PreferencesState, type ScheduleState, type WorkspaceState } from './models.js';
 import { RevisionLog } from './revisions.js';
 
 /** Holds the changeable fields as created (revision 0). */
-interface WorkspaceDoc extends WorkspaceState { _id: number; name: string; owner_user_id: number; created_at: Date }
-export interface ApiKeyDoc { _id: number; workspace_id: number; user_id: number; hash: string; scopes: string[]; created_at: Date; revoked_at?: Date | null; prefix?: string | null }
-export interface SiteDoc { _id: number; workspace_id: number; name: string; url: string; cms: string; token_hash: string; created_at: Date; last_push_at?: Date | null; unmatched_pushes: number }
+interface WorkspaceDoc extends WorkspaceState {
+  _id: number;
+  name: string;
+  owner_user_id: number;
+  created_at: Date;
+}
+export interface ApiKeyDoc {
+  _id: number;
+  workspace_id: number;
+  user_id: number;
+  hash: string;
+  scopes: string[];
+  created_at: Date;
+  revoked_at?: Date | null;
+  prefix?: string | null;
+}
+export interface SiteDoc {
+  _id: number;
+  workspace_id: number;
+  name: string;
+  url: string;
+  cms: string;
+  token_hash: string;
+  created_at: Date;
+  last_push_at?: Date | null;
+  unmatched_pushes: number;
+}
 export interface SocialAccountDoc {
-  _id: number; workspace_id: number; platform: string; username: string; sandbox: boolean; disconnected: boolean; created_at: Date; sealed_credentials?: string | null;
+  _id: number;
+  workspace_id: number;
+  platform: string;
+  username: string;
+  sandbox: boolean;
+  disconnected: boolean;
+  created_at: Date;
+  sealed_credentials?: string | null;
   // Written by the connection store (connect flows, refresh).
-  display_name?: string; avatar_url?: string; connected_at?: Date | null; token_expires_at?: Date | null; last_refresh_at?: Date | null; disconnected_reason?: string;
+  display_name?: string;
+  avatar_url?: string;
+  connected_at?: Date | null;
+  token_expires_at?: Date | null;
+  last_refresh_at?: Date | null;
+  disconnected_reason?: string;
 }
 
 /** Holds the schedule as created (revision 0). */
-interface ScheduleDoc extends ScheduleState { _id: number; workspace_id: number; social_account_id: number }
+interface ScheduleDoc extends ScheduleState {
+  _id: number;
+  workspace_id: number;
+  social_account_id: number;
+}
 
 /** The schedule `head` names, in the state `s` (the latest revision, or the head's own revision 0). */
 const toSchedule = (head: ScheduleDoc, s: ScheduleState = head): PostingSchedule => ({
@@ -90,15 +126,26 @@ const preferencesState = (p: StoredPreferences): PreferencesState => {
   const n = p.emailNotifications ?? {};
   return {
     ...defined({
-      tone: p.tone, include_emoji: p.includeEmoji, structure: p.structure, custom_rules: p.customRules, timezone: p.timezone,
-      use_post_metrics_for_ai: p.usePostMetricsForAi, theme: p.theme, ai_model: p.aiModel,
+      tone: p.tone,
+      include_emoji: p.includeEmoji,
+      structure: p.structure,
+      custom_rules: p.customRules,
+      timezone: p.timezone,
+      use_post_metrics_for_ai: p.usePostMetricsForAi,
+      theme: p.theme,
+      ai_model: p.aiModel,
     }),
     email_notifications: defined({ post_failure: n.postFailure, weekly_briefing: n.weeklyBriefing, product_tips: n.productTips, re_engagement: n.reEngagement }),
     updated_at: p.updatedAt,
   };
 };
 
-interface CustomRuleDoc { _id: number; workspace_id: number; slot: string; created_at: Date }
+interface CustomRuleDoc {
+  _id: number;
+  workspace_id: number;
+  slot: string;
+  created_at: Date;
+}
 
 const toCustomRule = (head: CustomRuleDoc, state: CustomRuleState): CustomRule => ({
   id: head._id,
@@ -179,9 +226,15 @@ export class MongoAccountsStore implements AccountsStore {
 
   async insertWorkspace(w: Workspace): Promise<void> {
     await this.models.Workspace.create({
-      _id: w.id, name: w.name, tier: w.tier, subscription_status: w.subscriptionStatus,
-      review_required: w.reviewRequired, owner_user_id: w.ownerUserId, created_at: w.createdAt,
-      current_period_end: w.currentPeriodEnd, cancel_at_period_end: w.cancelAtPeriodEnd,
+      _id: w.id,
+      name: w.name,
+      tier: w.tier,
+      subscription_status: w.subscriptionStatus,
+      review_required: w.reviewRequired,
+      owner_user_id: w.ownerUserId,
+      created_at: w.createdAt,
+      current_period_end: w.currentPeriodEnd,
+      cancel_at_period_end: w.cancelAtPeriodEnd,
     });
   }
 
@@ -231,8 +284,14 @@ export class MongoAccountsStore implements AccountsStore {
 
   async insertActiveApiKey(k: ApiKey): Promise<void> {
     const doc = {
-      _id: k.id, workspace_id: k.workspaceId, user_id: k.userId, hash: k.hash, scopes: k.scopes,
-      slot: `active:${k.workspaceId}`, created_at: k.createdAt, ...(k.prefix ? { prefix: k.prefix } : {}),
+      _id: k.id,
+      workspace_id: k.workspaceId,
+      user_id: k.userId,
+      hash: k.hash,
+      scopes: k.scopes,
+      slot: `active:${k.workspaceId}`,
+      created_at: k.createdAt,
+      ...(k.prefix ? { prefix: k.prefix } : {}),
     };
     for (let attempt = 1; ; attempt++) {
       try {
@@ -299,8 +358,14 @@ export class MongoAccountsStore implements AccountsStore {
 
   async insertSite(s: Site): Promise<void> {
     await this.models.Site.create({
-      _id: s.id, workspace_id: s.workspaceId, name: s.name, url: s.url, cms: s.cms,
-      token_hash: s.tokenHash, created_at: s.createdAt, unmatched_pushes: s.unmatchedPushes,
+      _id: s.id,
+      workspace_id: s.workspaceId,
+      name: s.name,
+      url: s.url,
+      cms: s.cms,
+      token_hash: s.tokenHash,
+      created_at: s.createdAt,
+      unmatched_pushes: s.unmatchedPushes,
     });
   }
 
@@ -316,8 +381,14 @@ export class MongoAccountsStore implements AccountsStore {
 
   async insertSocialAccount(a: SocialAccount): Promise<void> {
     await this.models.SocialAccount.create({
-      _id: a.id, workspace_id: a.workspaceId, platform: a.platform, username: a.username,
-      sandbox: a.sandbox, disconnected: a.disconnected, created_at: a.createdAt, sealed_credentials: a.sealedCredentials,
+      _id: a.id,
+      workspace_id: a.workspaceId,
+      platform: a.platform,
+      username: a.username,
+      sandbox: a.sandbox,
+      disconnected: a.disconnected,
+      created_at: a.createdAt,
+      sealed_credentials: a.sealedCredentials,
     });
   }
 
@@ -370,13 +441,15 @@ export class MongoAccountsStore implements AccountsStore {
     const key = String(rule.id);
     // The contents first: until the rule (with its slot) exists they are invisible, and removed when it cannot.
     await this.ruleStates.change(rule.workspaceId, key, () => ({
-      title: rule.title, content: rule.content, active: rule.active, scope: rule.scope, updated_at: rule.updatedAt,
+      title: rule.title,
+      content: rule.content,
+      active: rule.active,
+      scope: rule.scope,
+      updated_at: rule.updatedAt,
     }));
     // Every failed attempt means another rule took a slot, so this ends after at most `maxPerWorkspace` retries.
     for (let attempt = 0; attempt <= maxPerWorkspace; attempt++) {
-      const taken = new Set(
-        (await this.models.CustomRule.find({ workspace_id: rule.workspaceId }, { slot: 1 }).lean<Array<{ slot: string }>>()).map((d) => d.slot),
-      );
+      const taken = new Set((await this.models.CustomRule.find({ workspace_id: rule.workspaceId }, { slot: 1 }).lean<Array<{ slot: string }>>()).map((d) => d.slot));
       const free = Array.from({ length: maxPerWorkspace }, (_, n) => `${rule.workspaceId}:${n}`).filter((s) => !taken.has(s));
       if (!free.length) break;
       // A random free slot: racing creates rarely pick the same one.
@@ -412,9 +485,7 @@ export class MongoAccountsStore implements AccountsStore {
   async changeCustomRule(workspaceId: number, id: number, change: (current: CustomRule) => CustomRulePatch, at: Date): Promise<CustomRule | null> {
     const head = await this.models.CustomRule.findOne({ _id: id, workspace_id: workspaceId }).lean<CustomRuleDoc>();
     if (!head) return null;
-    const state = await this.ruleStates.change(workspaceId, String(id), (current) =>
-      current ? { ...current, ...defined(change(toCustomRule(head, current))), updated_at: at } : null,
-    );
+    const state = await this.ruleStates.change(workspaceId, String(id), (current) => (current ? { ...current, ...defined(change(toCustomRule(head, current))), updated_at: at } : null));
     return state ? toCustomRule(head, state) : null;
   }
 

@@ -16,15 +16,16 @@ afterAll(async () => {
   await connection.close();
 });
 
-interface Tally { n: number; writers: number[] }
+interface Tally {
+  n: number;
+  writers: number[];
+}
 
 describe('RevisionLog on the real store', () => {
   it('applies each of many racing read-modify-write changes exactly once', async () => {
     const log = new RevisionLog<Tally>(models.PreferencesRevision, (key) => key);
     for (const key of ['a', 'b', 'c']) {
-      await Promise.all(
-        Array.from({ length: 20 }, (_, i) => log.change(1, key, (cur) => ({ n: (cur?.n ?? 0) + 1, writers: [...(cur?.writers ?? []), i] }))),
-      );
+      await Promise.all(Array.from({ length: 20 }, (_, i) => log.change(1, key, (cur) => ({ n: (cur?.n ?? 0) + 1, writers: [...(cur?.writers ?? []), i] }))));
       const final = await log.latest(1, key);
       expect(final?.n).toBe(20);
       expect([...final!.writers].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i));

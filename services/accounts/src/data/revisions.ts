@@ -75,11 +75,7 @@ export class RevisionLog<S extends object> {
   }
 
   /** Inserts the next revision `next` computes from the latest state, retrying when another writer took its number. */
-  private async write(
-    workspaceId: number,
-    key: string,
-    next: (current: S | null) => { state: S } | { deleted: true } | null,
-  ): Promise<{ state?: S; deleted?: true } | null> {
+  private async write(workspaceId: number, key: string, next: (current: S | null) => { state: S } | { deleted: true } | null): Promise<{ state?: S; deleted?: true } | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.latestDoc(workspaceId, key);
       const body = next((!current?.deleted && current?.state) || null);

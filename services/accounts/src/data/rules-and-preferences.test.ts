@@ -94,8 +94,14 @@ describe('preferences on the real store', () => {
     ]);
     const p = await getPreferences(deps, workspaceId);
     expect(p).toMatchObject({
-      tone: 'witty', includeEmoji: true, structure: 'list', timezone: 'Europe/Berlin', theme: 'dark', aiModel: 'gpt-4o-mini',
-      usePostMetricsForAi: false, customRules: 'No jargon.',
+      tone: 'witty',
+      includeEmoji: true,
+      structure: 'list',
+      timezone: 'Europe/Berlin',
+      theme: 'dark',
+      aiModel: 'gpt-4o-mini',
+      usePostMetricsForAi: false,
+      customRules: 'No jargon.',
       emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: false, reEngagement: false },
     });
   });

@@ -18,10 +18,7 @@ export function parseScopes(requested: string[]): Scope[] {
  * Creates the workspace's one active API key. The secret is returned once; only its hash is kept.
  * The key is pinned to the workspace and to its creator's membership.
  */
-export async function createApiKey(
-  deps: AccountsDeps,
-  input: { workspaceId: number; userId?: number | undefined; scopes: string[] },
-): Promise<{ keyId: number; apiKey: string }> {
+export async function createApiKey(deps: AccountsDeps, input: { workspaceId: number; userId?: number | undefined; scopes: string[] }): Promise<{ keyId: number; apiKey: string }> {
   const workspace = await getWorkspace(deps, input.workspaceId);
   const scopes = parseScopes(input.scopes);
   const userId = input.userId ?? workspace.ownerUserId;
@@ -49,5 +46,4 @@ export async function revokeApiKey(deps: AccountsDeps, workspaceId: number): Pro
   return revoked.id;
 }
 
-export const apiKeyLimitReached = (): AppError =>
-  new AppError('API_KEY_LIMIT_REACHED', 'This workspace already has an active API key; revoke it before creating another');
+export const apiKeyLimitReached = (): AppError => new AppError('API_KEY_LIMIT_REACHED', 'This workspace already has an active API key; revoke it before creating another');

@@ -23,9 +23,7 @@ function checked(input: CustomRuleInput): CustomRulePatch {
   const problems = [
     input.title === undefined ? null : textProblem('title', input.title, MAX_TITLE_LENGTH),
     input.content === undefined ? null : textProblem('content', input.content, MAX_CONTENT_LENGTH),
-    input.scope === undefined || (CUSTOM_RULE_SCOPES as readonly string[]).includes(input.scope)
-      ? null
-      : `scope: must be one of ${CUSTOM_RULE_SCOPES.join(', ')} (got ${JSON.stringify(input.scope)})`,
+    input.scope === undefined || (CUSTOM_RULE_SCOPES as readonly string[]).includes(input.scope) ? null : `scope: must be one of ${CUSTOM_RULE_SCOPES.join(', ')} (got ${JSON.stringify(input.scope)})`,
   ].filter((p): p is string => p !== null);
   if (problems.length) throw invalidParameters(problems);
   return {

@@ -1,6 +1,4 @@
-import type {
-  ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace,
-} from './model.js';
+import type { ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace } from './model.js';
 
 /** The workspace fields an operator changes. */
 export type WorkspacePatch = Partial<Pick<Workspace, 'tier' | 'subscriptionStatus' | 'reviewRequired' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'>>;

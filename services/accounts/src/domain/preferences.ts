@@ -24,8 +24,7 @@ export const DEFAULT_PREFERENCES: Omit<Preferences, 'updatedAt'> = {
 };
 
 /** Only the fields that have a value. */
-const defined = <T extends object>(o: T | undefined): Partial<T> =>
-  Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T | undefined): Partial<T> => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** The workspace's preferences: the stored fields over the defaults; `updatedAt` is the creation time until a first change. */
 export async function getPreferences(deps: AccountsDeps, workspaceId: number): Promise<Preferences> {
@@ -59,12 +58,8 @@ export function preferencesProblems(patch: PreferencesPatch): string[] {
     patch.tone === undefined ? null : oneOf('tone', PREFERENCE_TONES, patch.tone),
     patch.structure === undefined ? null : oneOf('structure', PREFERENCE_STRUCTURES, patch.structure),
     patch.theme === undefined ? null : oneOf('theme', THEMES, patch.theme),
-    patch.timezone === undefined || isValidTimezone(patch.timezone)
-      ? null
-      : `timezone: must be an IANA time zone name such as "Europe/Berlin" or "UTC" (got ${JSON.stringify(patch.timezone)})`,
-    patch.customRules === undefined || patch.customRules.length <= MAX_CUSTOM_RULES_TEXT
-      ? null
-      : `custom_rules: must be at most ${MAX_CUSTOM_RULES_TEXT} characters (got ${patch.customRules.length})`,
+    patch.timezone === undefined || isValidTimezone(patch.timezone) ? null : `timezone: must be an IANA time zone name such as "Europe/Berlin" or "UTC" (got ${JSON.stringify(patch.timezone)})`,
+    patch.customRules === undefined || patch.customRules.length <= MAX_CUSTOM_RULES_TEXT ? null : `custom_rules: must be at most ${MAX_CUSTOM_RULES_TEXT} characters (got ${patch.customRules.length})`,
     patch.aiModel === undefined || (patch.aiModel.trim() !== '' && patch.aiModel.length <= MAX_AI_MODEL_LENGTH)
       ? null
       : `ai_model: must be a model id of 1 to ${MAX_AI_MODEL_LENGTH} characters (got ${JSON.stringify(patch.aiModel.slice(0, 120))})`,

@@ -6,10 +6,7 @@ import { SITE_TOKEN_PREFIX, hashSecret, newSecret } from './secrets.js';
 import { getWorkspace } from './workspaces.js';
 
 /** Connects a site and returns its Site Connection token (shown once), bound to that site. */
-export async function createSite(
-  deps: AccountsDeps,
-  input: { workspaceId: number; name: string; url: string; cms?: string | undefined },
-): Promise<{ siteId: number; token: string }> {
+export async function createSite(deps: AccountsDeps, input: { workspaceId: number; name: string; url: string; cms?: string | undefined }): Promise<{ siteId: number; token: string }> {
   await getWorkspace(deps, input.workspaceId);
   const problems: string[] = [];
   if (!input.name.trim()) problems.push('name must not be empty');

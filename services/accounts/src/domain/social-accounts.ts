@@ -5,10 +5,7 @@ import type { AccountsDeps } from './ports.js';
 import { createDefaultSchedule } from './posting-schedules.js';
 import { getWorkspace } from './workspaces.js';
 
-export async function connectSocialAccount(
-  deps: AccountsDeps,
-  input: { workspaceId: number; platform: string; username: string; sandbox: boolean },
-): Promise<number> {
+export async function connectSocialAccount(deps: AccountsDeps, input: { workspaceId: number; platform: string; username: string; sandbox: boolean }): Promise<number> {
   await getWorkspace(deps, input.workspaceId);
   const problems: string[] = [];
   if (!(PLATFORMS as readonly string[]).includes(input.platform)) problems.push(`platform must be one of ${PLATFORMS.join(', ')}`);

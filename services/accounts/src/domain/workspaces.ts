@@ -16,10 +16,7 @@ function checkStatus(status: string): SubscriptionStatus {
 }
 
 /** Creates a workspace with its owner user (a member from the start) and its subscription. */
-export async function createWorkspace(
-  deps: AccountsDeps,
-  input: { name: string; tier: string; subscriptionStatus?: string },
-): Promise<{ workspaceId: number; ownerUserId: number }> {
+export async function createWorkspace(deps: AccountsDeps, input: { name: string; tier: string; subscriptionStatus?: string }): Promise<{ workspaceId: number; ownerUserId: number }> {
   const name = input.name.trim();
   if (!name) throw invalidParameters(['name must not be empty']);
   const tier = checkTier(input.tier);
@@ -29,7 +26,14 @@ export async function createWorkspace(
   const ownerUserId = await deps.store.nextId('users');
   await deps.store.insertUser({ id: ownerUserId, email: `owner+${workspaceId}@workspace.invalid`, createdAt: now });
   await deps.store.insertWorkspace({
-    id: workspaceId, name, tier, subscriptionStatus, reviewRequired: false, ownerUserId, createdAt: now, cancelAtPeriodEnd: false,
+    id: workspaceId,
+    name,
+    tier,
+    subscriptionStatus,
+    reviewRequired: false,
+    ownerUserId,
+    createdAt: now,
+    cancelAtPeriodEnd: false,
   });
   await deps.store.addMembership(workspaceId, ownerUserId);
   return { workspaceId, ownerUserId };

@@ -44,7 +44,13 @@ export function connectHandlers(deps: ConnectDeps) {
         case 'refreshed':
         case 'fresh':
           return {
-            account: { socialAccountId: outcome.account.id, platform: outcome.account.platform, username: outcome.account.username, sandbox: outcome.account.sandbox, credentials: outcome.credentials },
+            account: {
+              socialAccountId: outcome.account.id,
+              platform: outcome.account.platform,
+              username: outcome.account.username,
+              sandbox: outcome.account.sandbox,
+              credentials: outcome.credentials,
+            },
             disconnected: false,
             reason: '',
           };

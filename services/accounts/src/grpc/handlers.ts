@@ -123,7 +123,10 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
     },
     connectSocialAccount: async (req) => ({
       socialAccountId: await connectSocialAccount(deps, {
-        workspaceId: req.workspaceId, platform: req.platform, username: req.username, sandbox: req.sandbox,
+        workspaceId: req.workspaceId,
+        platform: req.platform,
+        username: req.username,
+        sandbox: req.sandbox,
       }),
     }),
     getPublishingCredentials: async (req) => ({

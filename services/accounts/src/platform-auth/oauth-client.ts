@@ -56,7 +56,11 @@ export function oauthClient(opts: { sandboxUrl?: string | undefined }): OAuthCli
   return {
     async registerApp(instanceUrl, redirectUri) {
       const facts = factsOf('mastodon');
-      const app = await platformCall(`${instanceUrl.replace(/\/+$/, '')}/api/v1/apps`, { form: { client_name: 'Social Publishing API', redirect_uris: redirectUri, scopes: facts.scopes.join(' '), website: '' } }, 'oauth');
+      const app = await platformCall(
+        `${instanceUrl.replace(/\/+$/, '')}/api/v1/apps`,
+        { form: { client_name: 'Social Publishing API', redirect_uris: redirectUri, scopes: facts.scopes.join(' '), website: '' } },
+        'oauth',
+      );
       if (!str(app.client_id) || !str(app.client_secret)) throw new PlatformAuthError('transient', 'the instance registered no client');
       return { clientId: str(app.client_id), clientSecret: str(app.client_secret) };
     },

@@ -134,7 +134,9 @@ export class MongoAnalyticsStore implements AnalyticsStore {
         >(),
       ),
     );
-    return perMonth.flat().map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, month: d.month, days: d.days ?? {}, appliedSeq: d.applied_seq }));
+    return perMonth
+      .flat()
+      .map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, month: d.month, days: d.days ?? {}, appliedSeq: d.applied_seq }));
   }
 
   async saveMonthBucket(b: MonthBucket, appliedSeq: number): Promise<void> {

@@ -24,7 +24,15 @@ function split(value: number, shares: number[]): number[] {
  */
 export function attributeGrowth(growth: Metrics, from: Date, to: Date, zone: string): Map<string, Metrics> {
   const shares = dayShares(from, to, zone);
-  const perMetric = Object.fromEntries(METRIC_NAMES.map((name) => [name, split(growth[name], shares.map((s) => s.share))])) as Record<keyof Metrics, number[]>;
+  const perMetric = Object.fromEntries(
+    METRIC_NAMES.map((name) => [
+      name,
+      split(
+        growth[name],
+        shares.map((s) => s.share),
+      ),
+    ]),
+  ) as Record<keyof Metrics, number[]>;
   const out = new Map<string, Metrics>();
   shares.forEach((s, i) => {
     const m: Metrics = { ...ZERO };

@@ -32,7 +32,10 @@ export async function bestTimes(deps: AnalyticsDeps, q: AnalyticsQuery, minSampl
       let samples = 0;
       for (const b of buckets) {
         const c = b.cells[`${dayOfWeek}-${hour}`];
-        if (c) (sum += c.sum), (samples += c.samples);
+        if (c) {
+          sum += c.sum;
+          samples += c.samples;
+        }
       }
       totalSamples += samples;
       cells.push({ dayOfWeek, hour, samples, meanEngagementRate: samples >= minSamples && samples > 0 ? sum / samples : null });

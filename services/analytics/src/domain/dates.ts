@@ -54,11 +54,7 @@ export function resolveRange(startDate: string | undefined, endDate: string | un
   const end = parseDate(endDate, 'end_date', problems);
   if (problems.length) throw invalidParameters(problems);
   const range: DayRange =
-    start && end
-      ? { start, end }
-      : start
-        ? { start, end: addDays(start, DEFAULT_RANGE_DAYS - 1) }
-        : { start: addDays(end ?? today, -(DEFAULT_RANGE_DAYS - 1)), end: end ?? today };
+    start && end ? { start, end } : start ? { start, end: addDays(start, DEFAULT_RANGE_DAYS - 1) } : { start: addDays(end ?? today, -(DEFAULT_RANGE_DAYS - 1)), end: end ?? today };
   if (range.end < range.start) throw invalidParameters([`end_date must not be before start_date (${range.start})`]);
   if (rangeLength(range) > MAX_RANGE_DAYS) throw invalidParameters([`end_date: the range may span at most ${MAX_RANGE_DAYS} days (got ${rangeLength(range)})`]);
   return range;

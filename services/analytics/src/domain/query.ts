@@ -38,7 +38,9 @@ export async function resolveQuery(deps: Pick<AnalyticsDeps, 'accounts' | 'clock
     problems.push(...((err as { details?: string[] }).details ?? [String(err)]));
   }
   if (problems.length || !current) throw invalidParameters(problems);
-  const accounts = new Map(all.filter((a) => (q.socialAccountId === undefined || a.id === q.socialAccountId) && (q.platform === undefined || a.platform === q.platform)).map((a) => [a.id, a.platform]));
+  const accounts = new Map(
+    all.filter((a) => (q.socialAccountId === undefined || a.id === q.socialAccountId) && (q.platform === undefined || a.platform === q.platform)).map((a) => [a.id, a.platform]),
+  );
   return { zone, current, comparison: comparisonRange(current), accounts };
 }
 

@@ -1,5 +1,5 @@
 import { attributeGrowth } from './attribute.js';
-import { localDay, weekdayHour } from './dates.js';
+import { weekdayHour } from './dates.js';
 import { addMetrics, engagementRate, subtractMetrics } from './engagement.js';
 import { ZERO, type Metrics, type Track } from './model.js';
 import type { AnalyticsDeps } from './ports.js';

@@ -19,7 +19,13 @@ export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions
   for (const t of targets) {
     const track = { ...t, workspaceId, postId, status: 'active' as const };
     await deps.store.insertTrack(track);
-    const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({ id: `${t.postAccountId}:${f.n}`, postAccountId: t.postAccountId, n: f.n, dueAt: f.dueAt, slot: Math.floor(f.dueAt.getTime() / o.slotMs) }));
+    const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({
+      id: `${t.postAccountId}:${f.n}`,
+      postAccountId: t.postAccountId,
+      n: f.n,
+      dueAt: f.dueAt,
+      slot: Math.floor(f.dueAt.getTime() / o.slotMs),
+    }));
     await deps.store.insertFetches(fetches);
     for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
   }

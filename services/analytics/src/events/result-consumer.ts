@@ -35,7 +35,13 @@ export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, lo
   const stops: Array<() => Promise<void>> = [];
   for (let p = 0; p < METRIC_RESULT_PARTITIONS; p += 1) {
     const name = `analytics-results-${namespace}-${p}`;
-    await jsm.consumers.add(METRICS_STREAM.name, { durable_name: name, filter_subject: metricResultSubject(namespace, p), ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1_000_000, max_ack_pending: 1 });
+    await jsm.consumers.add(METRICS_STREAM.name, {
+      durable_name: name,
+      filter_subject: metricResultSubject(namespace, p),
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: ackWaitMs * 1_000_000,
+      max_ack_pending: 1,
+    });
     const messages = await (await js.consumers.get(METRICS_STREAM.name, name)).consume({ max_messages: 1 });
     let stopping = false;
     const loop = (async () => {

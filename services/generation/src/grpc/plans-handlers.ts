@@ -107,9 +107,7 @@ function planFields(f: ContentPlanFields | undefined, problems: string[]): PlanF
     active: f.active,
     useSources: f.useSources,
     platformConfigs,
-    channels: f.hasChannels
-      ? f.channels.map(channelFields)
-      : undefined,
+    channels: f.hasChannels ? f.channels.map(channelFields) : undefined,
     contentStrategy: f.contentStrategy,
     scheduleDay: f.scheduleDay,
     scheduleTime: f.scheduleTime,

@@ -28,13 +28,16 @@ export class PlanRunner {
 
   private async execute(run: PlanRun): Promise<void> {
     const abort = new AbortController();
-    const renew = setInterval(() => {
-      const leaseUntil = new Date(this.deps.clock.now().getTime() + this.deps.leaseMs);
-      this.deps.store.updateRun(run.id, run.attempt, { leaseUntil }).then(
-        (owned) => owned || abort.abort(),
-        (err: unknown) => this.logger.warn({ err, runId: run.id }, 'plan run lease renewal failed'),
-      );
-    }, Math.max(Math.floor(this.deps.leaseMs / 3), 100));
+    const renew = setInterval(
+      () => {
+        const leaseUntil = new Date(this.deps.clock.now().getTime() + this.deps.leaseMs);
+        this.deps.store.updateRun(run.id, run.attempt, { leaseUntil }).then(
+          (owned) => owned || abort.abort(),
+          (err: unknown) => this.logger.warn({ err, runId: run.id }, 'plan run lease renewal failed'),
+        );
+      },
+      Math.max(Math.floor(this.deps.leaseMs / 3), 100),
+    );
     try {
       const finished = await executeRun(this.deps, run, abort.signal);
       this.logger.info({ runId: run.id, status: finished.status, posts: finished.postsCreated, ideas: finished.ideasCreated }, 'plan run finished');

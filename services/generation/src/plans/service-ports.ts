@@ -53,9 +53,7 @@ export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
         limit: RECOVERY_WINDOW,
         offset: 0,
       });
-      const match = found.find(
-        (p) => p.body === body && new Date(p.createdAt) >= since && p.postAccounts.some((a) => a.socialAccountId === socialAccountId),
-      );
+      const match = found.find((p) => p.body === body && new Date(p.createdAt) >= since && p.postAccounts.some((a) => a.socialAccountId === socialAccountId));
       return match ? match.id : null;
     },
   };

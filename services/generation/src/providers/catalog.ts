@@ -82,7 +82,9 @@ export function parseModelEntry(entry: string): AiModel {
 }
 
 export function modelCatalogFromConfig(config: Pick<GenerationConfig, 'AI_BASE_URL' | 'AI_MODELS'>): ModelCatalog {
-  const entries = config.AI_MODELS.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = config.AI_MODELS.split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length > 0 && !config.AI_BASE_URL) throw new Error('AI_MODELS is set but AI_BASE_URL is not');
   return new ModelCatalog(config.AI_BASE_URL ? entries.map(parseModelEntry) : []);
 }

@@ -19,7 +19,10 @@ const messages = [
 const options = (model: string) => ({ model, maxTokens: 300, temperature: 0.7 });
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe('GENERATION_FAILED');
   return err as AppError;

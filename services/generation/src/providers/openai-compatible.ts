@@ -58,9 +58,7 @@ function describeFailure(model: string, err: unknown, timeoutMs: number) {
   // The chain aborts a call when the request's overall budget runs out.
   if (err instanceof APIUserAbortError) return modelFailed(model, 'was cut off by the request deadline', err);
   if (err instanceof APIError) {
-    return err.status === undefined
-      ? modelFailed(model, `could not be reached: ${err.message}`, err)
-      : modelFailed(model, `answered HTTP ${err.status}: ${err.message}`, err);
+    return err.status === undefined ? modelFailed(model, `could not be reached: ${err.message}`, err) : modelFailed(model, `answered HTTP ${err.status}: ${err.message}`, err);
   }
   // A 2xx answer whose body is not JSON (the SDK's JSON.parse throws a SyntaxError), or similar.
   return modelFailed(model, `answered malformed content: ${err instanceof Error ? err.message : String(err)}`, err);

@@ -67,10 +67,7 @@ export class DailyQuota {
     this.maybePurge();
     const owner = randomUUID();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const [taken, refunded] = await Promise.all([
-        this.deps.store.claimedSlots(workspaceId, day.date),
-        this.deps.store.countRefunds(workspaceId, day.date),
-      ]);
+      const [taken, refunded] = await Promise.all([this.deps.store.claimedSlots(workspaceId, day.date), this.deps.store.countRefunds(workspaceId, day.date)]);
       if (taken.length - refunded + units > limit) break;
       const takenSet = new Set(taken);
       const free: number[] = [];
@@ -95,10 +92,7 @@ export class DailyQuota {
     const { day } = await this.today(workspaceId);
     let recorded = 0;
     for (let round = 0; recorded < units && round < MAX_ROUNDS; round++) {
-      const [claims, refunded] = await Promise.all([
-        this.deps.store.countClaims(workspaceId, day.date),
-        this.deps.store.countRefunds(workspaceId, day.date),
-      ]);
+      const [claims, refunded] = await Promise.all([this.deps.store.countClaims(workspaceId, day.date), this.deps.store.countRefunds(workspaceId, day.date)]);
       const numbers: number[] = [];
       for (let n = refunded + 1; n <= claims; n++) numbers.push(n);
       if (numbers.length === 0) return;
@@ -111,10 +105,7 @@ export class DailyQuota {
   async usage(workspaceId: number): Promise<QuotaUsage> {
     const { tier, day } = await this.today(workspaceId);
     const dailyLimit = this.deps.limits[tier];
-    const [claims, refunded] = await Promise.all([
-      this.deps.store.countClaims(workspaceId, day.date),
-      this.deps.store.countRefunds(workspaceId, day.date),
-    ]);
+    const [claims, refunded] = await Promise.all([this.deps.store.countClaims(workspaceId, day.date), this.deps.store.countRefunds(workspaceId, day.date)]);
     const used = Math.max(0, claims - refunded);
     return { tier, dailyLimit, used, remaining: Math.max(0, dailyLimit - used), resetsAt: day.resetsAt.toISOString() };
   }
@@ -142,11 +133,9 @@ export class DailyQuota {
 
   private exceeded(tier: Tier, limit: number, day: LocalDay): AppError {
     const retryAfter = secondsUntil(this.deps.clock.now(), day.resetsAt);
-    return new AppError(
-      'DAILY_LIMIT_EXCEEDED',
-      `The ${tier} plan's daily limit of ${limit} AI generations is reached; it resets at ${day.resetsAt.toISOString()} (midnight ${day.zone})`,
-      { retryAfter },
-    );
+    return new AppError('DAILY_LIMIT_EXCEEDED', `The ${tier} plan's daily limit of ${limit} AI generations is reached; it resets at ${day.resetsAt.toISOString()} (midnight ${day.zone})`, {
+      retryAfter,
+    });
   }
 
   /** Deletes claims and refunds of days that are over in every zone, at most once an hour, in the background. */

@@ -8,7 +8,10 @@ export type DailyLimits = Readonly<Record<Tier, number>>;
  */
 export function parseDailyLimits(override: string): DailyLimits {
   const limits: Record<Tier, number> = { ...DAILY_GENERATIONS };
-  for (const entry of override.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of override
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [tier, value, ...rest] = entry.split(':').map((p) => p.trim());
     if (!TIERS.includes(tier as Tier)) throw new Error(`"${entry}": the tier must be one of ${TIERS.join(', ')}`);
     const limit = Number(value);

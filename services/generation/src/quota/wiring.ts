@@ -8,12 +8,7 @@ import { MongoQuotaClaims } from './data/mongo-claims.js';
 import type { DailyLimits } from './limits.js';
 
 /** The process's daily quota: claims in the generation database, plans from accounts (call before syncIndexes). */
-export function createDailyQuota(opts: {
-  connection: Connection;
-  accounts: Pick<PromiseClient<AccountsServiceClient>, 'getSubscription'>;
-  limits: DailyLimits;
-  logger: Logger;
-}): DailyQuota {
+export function createDailyQuota(opts: { connection: Connection; accounts: Pick<PromiseClient<AccountsServiceClient>, 'getSubscription'>; limits: DailyLimits; logger: Logger }): DailyQuota {
   return new DailyQuota({
     store: new MongoQuotaClaims(opts.connection),
     plans: new AccountsWorkspacePlans(opts.accounts),

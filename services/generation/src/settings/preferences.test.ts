@@ -33,16 +33,11 @@ describe('presenting preferences', () => {
 describe('checking a patch', () => {
   it('accepts good values and an empty patch', () => {
     expect(preferencesProblems({}, catalog)).toEqual([]);
-    expect(
-      preferencesProblems({ tone: 'witty', structure: 'list', theme: 'dark', timezone: 'Asia/Kolkata', aiModel: 'builtin-composer', customRules: 'x'.repeat(5000) }, catalog),
-    ).toEqual([]);
+    expect(preferencesProblems({ tone: 'witty', structure: 'list', theme: 'dark', timezone: 'Asia/Kolkata', aiModel: 'builtin-composer', customRules: 'x'.repeat(5000) }, catalog)).toEqual([]);
   });
 
   it('names each bad field once, all at once', () => {
-    const problems = preferencesProblems(
-      { tone: 'grumpy', structure: 'sonnet', theme: 'neon', timezone: 'Not/AZone', aiModel: 'gpt-9', customRules: 'x'.repeat(5001), includeEmoji: true },
-      catalog,
-    );
+    const problems = preferencesProblems({ tone: 'grumpy', structure: 'sonnet', theme: 'neon', timezone: 'Not/AZone', aiModel: 'gpt-9', customRules: 'x'.repeat(5001), includeEmoji: true }, catalog);
     expect(problems.map((p) => p.split(':')[0])).toEqual([
       'preferences.tone',
       'preferences.structure',

@@ -33,15 +33,16 @@ export function preferencesProblems(patch: PreferencesPatch, models: ModelList):
     oneOf('tone', PREFERENCE_TONES, patch.tone),
     oneOf('structure', PREFERENCE_STRUCTURES, patch.structure),
     oneOf('theme', THEMES, patch.theme),
-    patch.timezone === undefined || isValidTimezone(patch.timezone)
-      ? null
-      : `preferences.timezone: must be an IANA time zone name such as "Europe/Berlin" or "UTC" (got ${quoted(patch.timezone)})`,
+    patch.timezone === undefined || isValidTimezone(patch.timezone) ? null : `preferences.timezone: must be an IANA time zone name such as "Europe/Berlin" or "UTC" (got ${quoted(patch.timezone)})`,
     patch.customRules === undefined || patch.customRules.length <= MAX_CUSTOM_RULES_TEXT
       ? null
       : `preferences.custom_rules: must be at most ${MAX_CUSTOM_RULES_TEXT} characters (got ${patch.customRules.length})`,
     patch.aiModel === undefined || models.has(patch.aiModel)
       ? null
-      : `preferences.ai_model: must be the id of one of the available_ai_models (${models.list().map((m) => m.id).join(', ')}); got ${quoted(patch.aiModel)}`,
+      : `preferences.ai_model: must be the id of one of the available_ai_models (${models
+          .list()
+          .map((m) => m.id)
+          .join(', ')}); got ${quoted(patch.aiModel)}`,
   ];
   return problems.filter((p): p is string => p !== null);
 }

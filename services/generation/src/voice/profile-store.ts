@@ -61,19 +61,37 @@ export class MongoVoiceProfileStore implements VoiceProfileStore {
     const d = await this.model.findById(workspaceId).lean<VoiceProfileDoc>();
     if (!d) return undefined;
     return {
-      sampleSize: d.sample_size, averageLength: d.average_length, medianLength: d.median_length, averageLines: d.average_lines,
-      emojiPerPost: d.emoji_per_post, hashtagsPerPost: d.hashtags_per_post, topHashtags: d.top_hashtags ?? [],
-      frequentPhrases: d.frequent_phrases ?? [], questionRatio: d.question_ratio, exclamationRatio: d.exclamation_ratio,
-      listRatio: d.list_ratio ?? 0, tone: d.tone, updatedAt: d.updated_at,
+      sampleSize: d.sample_size,
+      averageLength: d.average_length,
+      medianLength: d.median_length,
+      averageLines: d.average_lines,
+      emojiPerPost: d.emoji_per_post,
+      hashtagsPerPost: d.hashtags_per_post,
+      topHashtags: d.top_hashtags ?? [],
+      frequentPhrases: d.frequent_phrases ?? [],
+      questionRatio: d.question_ratio,
+      exclamationRatio: d.exclamation_ratio,
+      listRatio: d.list_ratio ?? 0,
+      tone: d.tone,
+      updatedAt: d.updated_at,
     };
   }
 
   async save(workspaceId: number, p: VoiceProfile): Promise<void> {
     const doc: Omit<VoiceProfileDoc, '_id'> = {
-      sample_size: p.sampleSize, average_length: p.averageLength, median_length: p.medianLength, average_lines: p.averageLines,
-      emoji_per_post: p.emojiPerPost, hashtags_per_post: p.hashtagsPerPost, top_hashtags: p.topHashtags,
-      frequent_phrases: p.frequentPhrases, question_ratio: p.questionRatio, exclamation_ratio: p.exclamationRatio,
-      list_ratio: p.listRatio, tone: p.tone, updated_at: p.updatedAt,
+      sample_size: p.sampleSize,
+      average_length: p.averageLength,
+      median_length: p.medianLength,
+      average_lines: p.averageLines,
+      emoji_per_post: p.emojiPerPost,
+      hashtags_per_post: p.hashtagsPerPost,
+      top_hashtags: p.topHashtags,
+      frequent_phrases: p.frequentPhrases,
+      question_ratio: p.questionRatio,
+      exclamation_ratio: p.exclamationRatio,
+      list_ratio: p.listRatio,
+      tone: p.tone,
+      updated_at: p.updatedAt,
     };
     await this.model.replaceOne({ _id: workspaceId }, doc, { upsert: true });
   }

@@ -28,22 +28,36 @@ const EMOJI = /\p{Extended_Pictographic}/gu;
 const HASHTAG = /(?<![\p{L}\p{N}_])#[\p{L}\p{N}_]+/gu;
 const LIST_LINE = /^\s*(?:[-•*▪➜→✅]|\d+[.)])\s+/mu;
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by for from has have i if in into is it its me my of on or our so that the their them then there ' +
-    'they this to us was we were what when which who will with you your not no do does did just than too very can')
-    .split(' '),
+  (
+    'a an and are as at be but by for from has have i if in into is it its me my of on or our so that the their them then there ' +
+    'they this to us was we were what when which who will with you your not no do does did just than too very can'
+  ).split(' '),
 );
 
 export function neutralVoiceProfile(now: Date): VoiceProfile {
   return {
-    sampleSize: 0, averageLength: 0, medianLength: 0, averageLines: 0, emojiPerPost: 0, hashtagsPerPost: 0,
-    topHashtags: [], frequentPhrases: [], questionRatio: 0, exclamationRatio: 0, listRatio: 0,
-    tone: 'professional', updatedAt: now,
+    sampleSize: 0,
+    averageLength: 0,
+    medianLength: 0,
+    averageLines: 0,
+    emojiPerPost: 0,
+    hashtagsPerPost: 0,
+    topHashtags: [],
+    frequentPhrases: [],
+    questionRatio: 0,
+    exclamationRatio: 0,
+    listRatio: 0,
+    tone: 'professional',
+    updatedAt: now,
   };
 }
 
 /** Learns the profile from post bodies (newest first; at most VOICE_SAMPLE_LIMIT are used). */
 export function learnVoiceProfile(bodies: readonly string[], now: Date): VoiceProfile {
-  const sample = bodies.map((b) => b.trim()).filter(Boolean).slice(0, VOICE_SAMPLE_LIMIT);
+  const sample = bodies
+    .map((b) => b.trim())
+    .filter(Boolean)
+    .slice(0, VOICE_SAMPLE_LIMIT);
   if (sample.length === 0) return neutralVoiceProfile(now);
   const lengths = sample.map((b) => [...b].length).sort((a, b) => a - b);
   const share = (test: (body: string) => boolean) => round(sample.filter(test).length / sample.length);
@@ -55,7 +69,11 @@ export function learnVoiceProfile(bodies: readonly string[], now: Date): VoicePr
     averageLines: mean(sample.map((b) => b.split('\n').filter((line) => line.trim()).length)),
     emojiPerPost: mean(sample.map((b) => (b.match(EMOJI) ?? []).length)),
     hashtagsPerPost: mean(sample.map((b) => (b.match(HASHTAG) ?? []).length)),
-    topHashtags: top(sample.flatMap((b) => (b.match(HASHTAG) ?? []).map((tag) => tag.toLowerCase())), 10, 1),
+    topHashtags: top(
+      sample.flatMap((b) => (b.match(HASHTAG) ?? []).map((tag) => tag.toLowerCase())),
+      10,
+      1,
+    ),
     frequentPhrases: frequentPhrases(sample),
     questionRatio: share((b) => b.includes('?')),
     exclamationRatio: share((b) => b.includes('!')),
@@ -88,7 +106,12 @@ export function guessTone(profile: Omit<VoiceProfile, 'tone'>, sample: readonly 
 function frequentPhrases(sample: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const body of sample) {
-    const words = body.toLowerCase().replace(HASHTAG, ' ').replace(/https?:\/\/\S+/g, ' ').match(/[\p{L}\p{N}']+/gu) ?? [];
+    const words =
+      body
+        .toLowerCase()
+        .replace(HASHTAG, ' ')
+        .replace(/https?:\/\/\S+/g, ' ')
+        .match(/[\p{L}\p{N}']+/gu) ?? [];
     const seen = new Set<string>();
     for (const n of [3, 2]) {
       for (let i = 0; i + n <= words.length; i++) {
@@ -113,7 +136,11 @@ function frequentPhrases(sample: readonly string[]): string[] {
 function top(values: string[], limit: number, minCount: number): string[] {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts.entries()].filter(([, c]) => c >= minCount).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([v]) => v);
+  return [...counts.entries()]
+    .filter(([, c]) => c >= minCount)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([v]) => v);
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -10,9 +10,7 @@ import { learnVoiceProfile, VOICE_SAMPLE_LIMIT, type VoiceProfile } from './voic
 export class VoiceProfiles implements VoiceSource {
   private readonly inFlight = new Map<number, Promise<VoiceProfile>>();
 
-  constructor(
-    private readonly deps: { store: VoiceProfileStore; history: PostHistory; maxAgeMs: number; now?: () => Date },
-  ) {}
+  constructor(private readonly deps: { store: VoiceProfileStore; history: PostHistory; maxAgeMs: number; now?: () => Date }) {}
 
   async profile(workspaceId: number, opts: { refresh?: boolean } = {}): Promise<VoiceProfile> {
     const now = this.now();

@@ -117,6 +117,11 @@ function verdict(problems: string[], written: Written): Verdict {
 
 /** Trims lines, collapses runs of blank lines and stray spaces. */
 export function tidy(text: string): string {
-  return text.replace(/\r\n?/g, '\n').split('\n').map((line) => line.replace(/[ \t]+/g, ' ').trim()).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
-

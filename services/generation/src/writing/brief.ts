@@ -40,10 +40,7 @@ export interface Slide {
   body: string;
 }
 
-export type Written =
-  | { kind: 'post'; body: string }
-  | { kind: 'thread'; parts: string[] }
-  | { kind: 'carousel'; caption: string; slides: Slide[] };
+export type Written = { kind: 'post'; body: string } | { kind: 'thread'; parts: string[] } | { kind: 'carousel'; caption: string; slides: Slide[] };
 
 /** One model able to write: a remote chat model (prompted) or the built-in composer. */
 export interface WritingModel {

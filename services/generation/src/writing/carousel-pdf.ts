@@ -29,14 +29,23 @@ export function renderCarouselPdf(slides: readonly Slide[], meta: { title: strin
     const title = toWinAnsi(slide.title);
     const body = toWinAnsi(slide.body);
     const titleSize = fitFontSize(doc, 'Helvetica-Bold', title, cover ? 84 : 64, 36, 420);
-    doc.font('Helvetica-Bold').fontSize(titleSize).fillColor(cover ? COLORS.coverText : COLORS.title);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(titleSize)
+      .fillColor(cover ? COLORS.coverText : COLORS.title);
     // Layout is explicit (page margins 0): text boxes are bounded by `height`, so nothing flows onto an extra page.
     doc.text(title, MARGIN, MARGIN + 60, { width: WIDTH, height: 440, lineGap: 6, ellipsis: true });
     const bodyTop = doc.y + 48;
     const bodySize = fitFontSize(doc, 'Helvetica', body, cover ? 40 : 38, 22, PAGE_SIZE - MARGIN - 80 - bodyTop);
-    doc.font('Helvetica').fontSize(bodySize).fillColor(cover ? COLORS.coverText : COLORS.body);
+    doc
+      .font('Helvetica')
+      .fontSize(bodySize)
+      .fillColor(cover ? COLORS.coverText : COLORS.body);
     doc.text(body, MARGIN, bodyTop, { width: WIDTH, height: PAGE_SIZE - MARGIN - 60 - bodyTop, lineGap: 10, ellipsis: true });
-    doc.font('Helvetica').fontSize(24).fillColor(cover ? COLORS.coverText : COLORS.muted);
+    doc
+      .font('Helvetica')
+      .fontSize(24)
+      .fillColor(cover ? COLORS.coverText : COLORS.muted);
     doc.text(`${i + 1} / ${slides.length}`, MARGIN, PAGE_SIZE - MARGIN - 24, { width: WIDTH, align: 'right', lineBreak: false });
   });
   doc.end();

@@ -13,8 +13,16 @@ export function hardLimit(platform: Platform): number {
 
 /** Length a post should aim for: what reads well on the platform, never above the hard limit. */
 const TARGET: Partial<Record<Platform, number>> = {
-  linkedin: 1300, facebook: 900, instagram: 900, tiktok: 600, youtube: 1000, google_business: 700,
-  discord: 800, telegram: 900, tumblr: 900, slack: 700,
+  linkedin: 1300,
+  facebook: 900,
+  instagram: 900,
+  tiktok: 600,
+  youtube: 1000,
+  google_business: 700,
+  discord: 800,
+  telegram: 900,
+  tumblr: 900,
+  slack: 700,
 };
 
 export function targetLength(platform: Platform): number {

@@ -9,7 +9,11 @@ const SHINGLE = 3;
 export type Shingles = ReadonlySet<string>;
 
 export function shingles(text: string): Shingles {
-  const words = text.toLowerCase().replace(/https?:\/\/\S+/g, ' ').match(/[\p{L}\p{N}#'_]+/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .replace(/https?:\/\/\S+/g, ' ')
+      .match(/[\p{L}\p{N}#'_]+/gu) ?? [];
   if (words.length < SHINGLE) return new Set(words);
   const out = new Set<string>();
   for (let i = 0; i + SHINGLE <= words.length; i++) out.add(words.slice(i, i + SHINGLE).join(' '));

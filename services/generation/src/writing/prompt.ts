@@ -15,7 +15,14 @@ export function promptFor(brief: WritingBrief): ChatMessage[] {
         `${voice.emojiPerPost} emoji and ${voice.hashtagsPerPost} hashtags per post` +
         `${voice.topHashtags.length ? ` (favourites: ${voice.topHashtags.slice(0, 5).join(' ')})` : ''}, ` +
         `questions in ${Math.round(voice.questionRatio * 100)}% of posts, tone ${voice.tone}` +
-        `${voice.frequentPhrases.length ? `; phrases they often use: ${voice.frequentPhrases.slice(0, 5).map((p) => `"${p}"`).join(', ')}` : ''}.`
+        `${
+          voice.frequentPhrases.length
+            ? `; phrases they often use: ${voice.frequentPhrases
+                .slice(0, 5)
+                .map((p) => `"${p}"`)
+                .join(', ')}`
+            : ''
+        }.`
       : '',
     rules.instructions.length ? `Rules you must follow:\n${rules.instructions.map((r) => `- ${r}`).join('\n')}` : '',
   ].filter(Boolean);
@@ -28,18 +35,25 @@ export function promptFor(brief: WritingBrief): ChatMessage[] {
 function userPrompt(brief: WritingBrief): string {
   const about = `Topic: ${brief.topic}${brief.angle ? `\nAngle: ${brief.angle}` : ''}`;
   const avoid = brief.avoid.length
-    ? `\nIt must clearly differ from these earlier posts:\n${brief.avoid.slice(0, 3).map((a) => `«${a.slice(0, 300)}»`).join('\n')}`
+    ? `\nIt must clearly differ from these earlier posts:\n${brief.avoid
+        .slice(0, 3)
+        .map((a) => `«${a.slice(0, 300)}»`)
+        .join('\n')}`
     : '';
   switch (brief.kind) {
     case 'post':
       return `${about}\nWrite one post of at most ${brief.targetLength} characters (hard limit ${brief.limit}). Reply with the post text only.${avoid}`;
     case 'thread':
-      return `${about}\nWrite a thread of exactly ${brief.parts} parts, each at most ${brief.limit} characters, without numbering. ` +
-        `Reply with a JSON object {"parts": ["...", ...]} holding exactly ${brief.parts} strings.${avoid}`;
+      return (
+        `${about}\nWrite a thread of exactly ${brief.parts} parts, each at most ${brief.limit} characters, without numbering. ` +
+        `Reply with a JSON object {"parts": ["...", ...]} holding exactly ${brief.parts} strings.${avoid}`
+      );
     case 'carousel':
-      return `${about}\nWrite a LinkedIn carousel of exactly ${brief.slides} slides: the first is the title slide, the last a call to action. ` +
+      return (
+        `${about}\nWrite a LinkedIn carousel of exactly ${brief.slides} slides: the first is the title slide, the last a call to action. ` +
         `Each slide has a title (at most 80 characters) and a body (at most 320 characters). Also write the caption of the post ` +
-        `(at most ${brief.targetLength} characters). Reply with a JSON object {"caption": "...", "slides": [{"title": "...", "body": "..."}, ...]}.${avoid}`;
+        `(at most ${brief.targetLength} characters). Reply with a JSON object {"caption": "...", "slides": [{"title": "...", "body": "..."}, ...]}.${avoid}`
+      );
   }
 }
 
@@ -78,7 +92,10 @@ function parseJsonObject(model: string, text: string): Record<string, unknown> {
 
 /** Drops quotes or a code fence a model may wrap a post in. */
 function unwrap(text: string): string {
-  let out = text.trim().replace(/^```[a-z]*\n([\s\S]*?)\n```$/u, '$1').trim();
+  let out = text
+    .trim()
+    .replace(/^```[a-z]*\n([\s\S]*?)\n```$/u, '$1')
+    .trim();
   if (/^"[\s\S]*"$/u.test(out) && !out.slice(1, -1).includes('"')) out = out.slice(1, -1).trim();
   return out;
 }

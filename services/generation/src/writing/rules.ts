@@ -27,7 +27,9 @@ export const EMPTY_RULES: RuleSet = { forbidden: [], required: [], endsWith: und
 
 const PHRASE = String.raw`(?:"([^"]+)"|“([^”]+)”|'([^']+)'|‘([^’]+)’|(#[\p{L}\p{N}_]+))`;
 const re = (body: string) => new RegExp(body, 'iu');
-const FORBID = re(String.raw`\b(?:never\s+(?:use|mention|say|write|include)|avoid(?:\s+using)?|don'?t\s+(?:use|mention|say|write)|do\s+not\s+(?:use|mention|say|write|include)|no)\s+(?:the\s+(?:word|phrase|hashtag)\s+)?${PHRASE}`);
+const FORBID = re(
+  String.raw`\b(?:never\s+(?:use|mention|say|write|include)|avoid(?:\s+using)?|don'?t\s+(?:use|mention|say|write)|do\s+not\s+(?:use|mention|say|write|include)|no)\s+(?:the\s+(?:word|phrase|hashtag)\s+)?${PHRASE}`,
+);
 const REQUIRE = re(String.raw`\b(?:always\s+(?:include|use|mention|add)|must\s+(?:include|contain|mention)|include)\s+(?:the\s+(?:word|phrase|hashtag)\s+)?${PHRASE}`);
 const END = re(String.raw`\b(?:always\s+)?end\s+(?:every\s+post\s+|each\s+post\s+|posts\s+)?with\s+${PHRASE}`);
 const START = re(String.raw`\b(?:always\s+)?(?:start|begin)\s+(?:every\s+post\s+|each\s+post\s+|posts\s+)?with\s+${PHRASE}`);
@@ -74,7 +76,10 @@ function phraseRegex(phrase: string, flags = 'iu'): RegExp {
 
 /** Removes every occurrence of `phrase` from `text` (used on inputs, never on finished output). */
 export function removePhrase(text: string, phrase: string): string {
-  return text.replace(phraseRegex(phrase, 'giu'), '').replace(/[ \t]{2,}/g, ' ').trim();
+  return text
+    .replace(phraseRegex(phrase, 'giu'), '')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }
 
 /** One message per broken rule; empty when `text` keeps every checkable rule. */
@@ -99,7 +104,11 @@ export function checkRules(text: string, rules: RuleSet): string[] {
  */
 export function repairForRules(text: string, rules: RuleSet): string {
   let out = text;
-  if (rules.noEmoji) out = out.replace(EMOJI_PATTERN, '').replace(/[ \t]{2,}/g, ' ').replace(/ +\n/g, '\n');
+  if (rules.noEmoji)
+    out = out
+      .replace(EMOJI_PATTERN, '')
+      .replace(/[ \t]{2,}/g, ' ')
+      .replace(/ +\n/g, '\n');
   if (rules.maxHashtags !== undefined) {
     const keep = new Set(rules.required.filter((p) => p.startsWith('#')).map((p) => p.toLowerCase()));
     if (rules.endsWith?.startsWith('#')) keep.add(rules.endsWith.toLowerCase());
@@ -113,7 +122,10 @@ export function repairForRules(text: string, rules: RuleSet): string {
       }
       return '';
     });
-    out = out.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+    out = out
+      .replace(/[ \t]{2,}/g, ' ')
+      .replace(/[ \t]+$/gm, '')
+      .replace(/\n{3,}/g, '\n\n');
   }
   const missing = rules.required.filter((p) => !containsPhrase(out, p));
   if (missing.length > 0) out = `${out.trimEnd()}\n\n${missing.join(' ')}`;

@@ -136,7 +136,13 @@ export class Writer {
   modelsFor(aiModel: string): WritingModel[] {
     const { catalog, models, builtinFallback } = this.deps;
     const preferred = aiModel && catalog.has(aiModel) ? aiModel : catalog.defaultModel().id;
-    const order = [preferred, ...catalog.remoteModels().map((m) => m.id).filter((id) => id !== preferred)];
+    const order = [
+      preferred,
+      ...catalog
+        .remoteModels()
+        .map((m) => m.id)
+        .filter((id) => id !== preferred),
+    ];
     const builtin = catalog.list().find((m) => m.builtin)!.id;
     if (builtinFallback && !order.includes(builtin)) order.push(builtin);
     return order.map((id) => models.get(id)).filter((m): m is WritingModel => m !== undefined);
@@ -165,10 +171,7 @@ export class Writer {
     };
   }
 
-  private brief(
-    ctx: Context,
-    b: { kind: WritingKind; platform: Platform; topic: string; angle?: string | undefined; seed: number; parts?: number; slides?: number },
-  ): WritingBrief {
+  private brief(ctx: Context, b: { kind: WritingKind; platform: Platform; topic: string; angle?: string | undefined; seed: number; parts?: number; slides?: number }): WritingBrief {
     const limit = hardLimit(b.platform);
     return {
       kind: b.kind,

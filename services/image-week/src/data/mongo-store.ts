@@ -108,8 +108,14 @@ export class MongoRunStore implements RunStore {
 
   async stale(before: Date): Promise<{ runs: RunRecord[]; items: ItemRecord[] }> {
     const [runs, items] = await Promise.all([
-      this.m.Run.collection.find({ planned_at: null, canceled_at: null, error_message: null, created_at: { $lt: before } } as never).limit(100).toArray(),
-      this.m.Item.collection.find({ status: { $in: ['pending', 'generating', 'verifying'] }, updated_at: { $lt: before } } as never).limit(500).toArray(),
+      this.m.Run.collection
+        .find({ planned_at: null, canceled_at: null, error_message: null, created_at: { $lt: before } } as never)
+        .limit(100)
+        .toArray(),
+      this.m.Item.collection
+        .find({ status: { $in: ['pending', 'generating', 'verifying'] }, updated_at: { $lt: before } } as never)
+        .limit(500)
+        .toArray(),
     ]);
     return { runs: runs.map((d) => fromDoc<RunRecord>(d)), items: items.map((d) => fromDoc<ItemRecord>(d)) };
   }

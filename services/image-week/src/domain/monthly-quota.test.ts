@@ -42,7 +42,10 @@ describe('monthly Quote Week run quota', () => {
 
   it('allows 12 on Pro and Team and none without a paid plan', async () => {
     const now = new Date('2026-11-15T12:00:00Z');
-    for (const [ws, tier] of [[201, 'pro'], [202, 'team']] as const) {
+    for (const [ws, tier] of [
+      [201, 'pro'],
+      [202, 'team'],
+    ] as const) {
       for (let i = 0; i < 12; i++) await claimRunSlot({ accounts: accounts(tier), quota: stores[0]! }, ws, i + 1, now);
       await expect(claimRunSlot({ accounts: accounts(tier), quota: stores[0]! }, ws, 99, now)).rejects.toMatchObject({ code: 'quota_exceeded' });
     }

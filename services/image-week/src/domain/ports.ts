@@ -104,7 +104,14 @@ export interface RenderedCard {
 }
 
 export interface CardRenderer {
-  render(input: { quote: string; platform: QuotePlatform; aspect?: 'portrait' | 'square' | undefined; attempt: number; watermark?: string | undefined; templateOffset?: number }): Promise<RenderedCard>;
+  render(input: {
+    quote: string;
+    platform: QuotePlatform;
+    aspect?: 'portrait' | 'square' | undefined;
+    attempt: number;
+    watermark?: string | undefined;
+    templateOffset?: number;
+  }): Promise<RenderedCard>;
 }
 
 export interface ReadBack {

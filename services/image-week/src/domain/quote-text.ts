@@ -17,7 +17,11 @@ export function quoteFromPost(body: string): string | undefined {
     .replace(/^\s*([-•*]|\d+[.)])\s+/gm, '')
     .replace(/\s+/g, ' ')
     .trim();
-  const sentences = text.match(/[^.!?]+[.!?]+["”’)]*|[^.!?]+$/g)?.map((s) => s.trim()).filter(Boolean) ?? [];
+  const sentences =
+    text
+      .match(/[^.!?]+[.!?]+["”’)]*|[^.!?]+$/g)
+      ?.map((s) => s.trim())
+      .filter(Boolean) ?? [];
   let quote = '';
   for (const s of sentences) {
     const next = quote ? `${quote} ${s}` : s;

@@ -55,7 +55,15 @@ export async function listRuns(
   const runs = await deps.store.runs(workspaceId);
   const items = await deps.store.items(runs.map((r) => r.id));
   const now = deps.clock.now();
-  const views = runs.map((r) => summarize(r, items.filter((i) => i.runId === r.id), now)).filter((v) => !query.status || v.status === query.status);
+  const views = runs
+    .map((r) =>
+      summarize(
+        r,
+        items.filter((i) => i.runId === r.id),
+        now,
+      ),
+    )
+    .filter((v) => !query.status || v.status === query.status);
   return { runs: views.slice(query.offset, query.offset + query.limit), totalCount: views.length };
 }
 

@@ -30,7 +30,13 @@ export async function consumeImageWeekJobs(
   const name = `image-week-${namespace}`;
   await ensureStream(nc, IMAGE_WEEK_JOBS_STREAM);
   const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add(IMAGE_WEEK_JOBS_STREAM.name, { durable_name: name, filter_subject: imageWeekJobSubject(namespace), ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1_000_000, max_ack_pending: 1_000 });
+  await jsm.consumers.add(IMAGE_WEEK_JOBS_STREAM.name, {
+    durable_name: name,
+    filter_subject: imageWeekJobSubject(namespace),
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitMs * 1_000_000,
+    max_ack_pending: 1_000,
+  });
   const consumer: Consumer = await jetstream(nc).consumers.get(IMAGE_WEEK_JOBS_STREAM.name, name);
   const messages = await consumer.consume({ max_messages: concurrency });
   const inFlight = new Set<Promise<void>>();

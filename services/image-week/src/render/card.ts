@@ -22,11 +22,14 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 /** Text normalised for the card: curly quotes and dashes kept, control characters and surrounding quotes dropped. */
 export function cardText(quote: string): string {
-  return quote
-    .replace(/[\u0000-\u001f]/g, ' ')
-    .replace(/^["“”'‘’\s]+|["“”'‘’\s]+$/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    quote
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach the card
+      .replace(/[\u0000-\u001f]/g, ' ')
+      .replace(/^["“”'‘’\s]+|["“”'‘’\s]+$/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function composeSvg(input: { text: string; width: number; height: number; template: Template; layout: TextLayout; box: Box; watermark?: string | undefined }): string {
@@ -34,9 +37,7 @@ export function composeSvg(input: { text: string; width: number; height: number;
   const scale = width / 1080;
   const top = box.y + (box.height - layout.height) / 2;
   const cx = width / 2;
-  const lines = layout.lines
-    .map((l, i) => `<text x="${cx}" y="${(top + i * layout.lineHeight + layout.size).toFixed(1)}" text-anchor="middle">${escapeXml(l.text)}</text>`)
-    .join('');
+  const lines = layout.lines.map((l, i) => `<text x="${cx}" y="${(top + i * layout.lineHeight + layout.size).toFixed(1)}" text-anchor="middle">${escapeXml(l.text)}</text>`).join('');
   const markSize = Math.round(150 * scale);
   const watermark = input.watermark
     ? `<text x="${width - box.x}" y="${height - Math.round(box.x * 0.6)}" text-anchor="end" font-family="${FONT_FAMILY}" font-weight="400" font-size="${Math.round(28 * scale)}" fill="${t.text}" fill-opacity="0.7">${escapeXml(input.watermark)}</text>`

@@ -64,12 +64,19 @@ describe('quote card layout', () => {
       // The "paper" template has a light background and dark text: find the text's ink.
       const { data, info } = await sharp(card.png).greyscale().raw().toBuffer({ resolveWithObject: true });
       const box = safeArea(width, height);
-      let minX = width, maxX = 0, minY = height, maxY = 0;
-      for (let y = box.y - 5; y < height; y++) for (let x = 0; x < width; x++) {
-        if (data[y * info.width + x]! < 100) {
-          minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      let minX = width,
+        maxX = 0,
+        minY = height,
+        maxY = 0;
+      for (let y = box.y - 5; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          if (data[y * info.width + x]! < 100) {
+            minX = Math.min(minX, x);
+            maxX = Math.max(maxX, x);
+            minY = Math.min(minY, y);
+            maxY = Math.max(maxY, y);
+          }
         }
-      }
       expect(minX).toBeGreaterThanOrEqual(box.x);
       expect(maxX).toBeLessThanOrEqual(box.x + box.width);
       expect(minY).toBeGreaterThanOrEqual(box.y);

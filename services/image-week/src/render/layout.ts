@@ -36,7 +36,10 @@ function splitLongWord(word: string, size: number, width: number, measure: Measu
 
 /** Lines of `text` no wider than `width` at `size` (greedy; a word too wide alone is split). */
 export function wrap(text: string, size: number, width: number, measure: Measure): { text: string; width: number }[] {
-  const words = text.split(/\s+/).filter(Boolean).flatMap((w) => (measure(w, size) > width ? splitLongWord(w, size, width, measure) : [w]));
+  const words = text
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((w) => (measure(w, size) > width ? splitLongWord(w, size, width, measure) : [w]));
   const lines: string[] = [];
   let line = '';
   for (const word of words) {

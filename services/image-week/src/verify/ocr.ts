@@ -42,7 +42,11 @@ export class OcrReader implements CardReader {
     const run = this.queue.then(async () => {
       const worker = await this.start();
       const meta = await sharp(png).metadata();
-      const small = await sharp(png).resize({ width: Math.round((meta.width ?? 1000) / 2) }).greyscale().png().toBuffer();
+      const small = await sharp(png)
+        .resize({ width: Math.round((meta.width ?? 1000) / 2) })
+        .greyscale()
+        .png()
+        .toBuffer();
       const { data } = await worker.recognize(small);
       return { text: data.text, costCents: 0, reader: 'tesseract' };
     });

@@ -43,9 +43,7 @@ export async function sniffType(head: Uint8Array): Promise<Sniffed> {
   const found = await detectType(head);
   const kind = found?.contentType.startsWith('image/') ? 'image' : found?.contentType.startsWith('video/') ? 'video' : undefined;
   if (!found || !kind) {
-    throw invalidParameters([
-      `media: the bytes are not a recognised image or video (${found ? `found ${found.contentType}` : 'unknown format'}; SVG, HTML and other text are not accepted)`,
-    ]);
+    throw invalidParameters([`media: the bytes are not a recognised image or video (${found ? `found ${found.contentType}` : 'unknown format'}; SVG, HTML and other text are not accepted)`]);
   }
   return { ...found, kind };
 }
@@ -85,9 +83,7 @@ export async function imageSize(path: string, contentType: string, maxPixels: nu
   if (size.width <= 0 || size.height <= 0) throw invalidParameters([`media: the ${contentType} image declares no dimensions`]);
   const pixels = size.width * size.height * size.frames;
   if (pixels > maxPixels) {
-    throw invalidParameters([
-      `media: the image declares ${size.width}x${size.height}${size.frames > 1 ? ` x ${size.frames} frames` : ''} pixels, more than the ${maxPixels} accepted`,
-    ]);
+    throw invalidParameters([`media: the image declares ${size.width}x${size.height}${size.frames > 1 ? ` x ${size.frames} frames` : ''} pixels, more than the ${maxPixels} accepted`]);
   }
   return { width: size.width, height: size.height };
 }

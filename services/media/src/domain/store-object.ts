@@ -16,10 +16,7 @@ export const MAX_OBJECT_BYTES = 60 * 1024 * 1024;
  * Stores bytes another service produced (for example a carousel PDF) under the workspace's prefix.
  * The declared type must agree with the bytes when they have a magic number.
  */
-export async function storeObject(
-  deps: MediaDeps,
-  input: { workspaceId: number; contentType: string; data: Uint8Array; purpose: string },
-): Promise<MediaRecord & { url: string }> {
+export async function storeObject(deps: MediaDeps, input: { workspaceId: number; contentType: string; data: Uint8Array; purpose: string }): Promise<MediaRecord & { url: string }> {
   const problems: string[] = [];
   if (!Number.isSafeInteger(input.workspaceId) || input.workspaceId <= 0) problems.push('workspace_id: must be a positive integer');
   if (!/^[a-z]+\/[\w.+-]+$/i.test(input.contentType)) problems.push('content_type: must be a MIME type such as application/pdf');

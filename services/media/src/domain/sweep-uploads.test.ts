@@ -49,8 +49,7 @@ function depsAt(storage: ObjectStorage, now: Date): MediaDeps {
   };
 }
 
-const reserve = (deps: MediaDeps, sizeBytes: number) =>
-  createPresignedUpload(deps, { workspaceId: 3, platform: 'facebook', contentType: 'video/mp4', sizeBytes }).then((r) => r.record);
+const reserve = (deps: MediaDeps, sizeBytes: number) => createPresignedUpload(deps, { workspaceId: 3, platform: 'facebook', contentType: 'video/mp4', sizeBytes }).then((r) => r.record);
 
 describe('sweeping presigned reservations that were never used', () => {
   it('removes expired reservations (and any object they left) after the grace, and keeps the rest', async () => {

@@ -92,7 +92,6 @@ function checkType(state: UploadState): void {
   }
 }
 
-
 /**
  * Stores one upload: the bytes are staged on disk as they arrive (memory stays bounded), their real
  * type is sniffed from the first bytes, every cap is enforced as soon as it is known (the size while
@@ -114,11 +113,7 @@ export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPa
       if (part.chunk?.length) await staging.append(part.chunk, state.limit());
     }
     if (!state.complete) throw invalidParameters(['upload: the stream ended before its last piece (the sender went away)']);
-    const missing = [
-      ...(state.platform ? [] : ['platform: required']),
-      ...(state.declared ? [] : ['content_type: required']),
-      ...(staging.size > 0 ? [] : ['media: required (base64 of the file)']),
-    ];
+    const missing = [...(state.platform ? [] : ['platform: required']), ...(state.declared ? [] : ['content_type: required']), ...(staging.size > 0 ? [] : ['media: required (base64 of the file)'])];
     if (missing.length) throw invalidParameters(missing);
     await staging.finish(state.limit());
     await checkAccount(deps, state);

@@ -17,8 +17,7 @@ export interface S3Settings {
 /** SigV4 allows signed URLs of at most 7 days. */
 const SIGNED_GET_TTL_S = 7 * 24 * 3600;
 
-const isMissing = (err: unknown): boolean =>
-  err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
+const isMissing = (err: unknown): boolean => err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
 
 /** Objects in one bucket of any S3-compatible store. */
 export class S3Storage implements ObjectStorage {

@@ -27,7 +27,12 @@ afterAll(async () => {
 });
 
 const query = (workspaceId: number): ListPostsQuery => ({
-  workspaceId, statuses: ['draft'], sort: 'created_at', sortDirection: 'desc', limit: 10, offset: 0,
+  workspaceId,
+  statuses: ['draft'],
+  sort: 'created_at',
+  sortDirection: 'desc',
+  limit: 10,
+  offset: 0,
 });
 
 describe('post list cache (real store and Redis)', () => {
@@ -37,7 +42,13 @@ describe('post list cache (real store and Redis)', () => {
     const replicaB = new CachedPostsStore(mongo, redis, logger, prefix);
     const depsB: PostsDeps = {
       store: replicaB,
-      accounts: { workspaceSettings: async () => ({ reviewRequired: false }), socialAccounts: async () => [], postingSchedule: async () => { throw new Error('not used by this test'); } },
+      accounts: {
+        workspaceSettings: async () => ({ reviewRequired: false }),
+        socialAccounts: async () => [],
+        postingSchedule: async () => {
+          throw new Error('not used by this test');
+        },
+      },
       clock: { now: () => new Date() },
       flushEvents: () => undefined,
       jobs: { send: async () => undefined },
@@ -56,8 +67,25 @@ describe('post list cache (real store and Redis)', () => {
     const store = new CachedPostsStore(mongo, deadRedis, logger, prefix);
     const before = (await store.list(query(3))).totalCount;
     await mongo.insert(
-      [{ id: 9_001, workspaceId: 3, status: 'draft', flexible: false, disconnected: false, source: 'api', recurrenceJitterEnabled: false,
-        evergreen: false, evergreenVariations: [], createdAt: new Date(), updatedAt: new Date(), body: 'x', postContents: [], postAccounts: [], dryRun: false }],
+      [
+        {
+          id: 9_001,
+          workspaceId: 3,
+          status: 'draft',
+          flexible: false,
+          disconnected: false,
+          source: 'api',
+          recurrenceJitterEnabled: false,
+          evergreen: false,
+          evergreenVariations: [],
+          createdAt: new Date(),
+          updatedAt: new Date(),
+          body: 'x',
+          postContents: [],
+          postAccounts: [],
+          dryRun: false,
+        },
+      ],
       [],
     );
     expect((await store.list(query(3))).totalCount).toBe(before + 1);

@@ -27,10 +27,7 @@ const postAccountSchema = new Schema(
     dub_short_url: String,
     dub_original_url: String,
     post_metric: {
-      type: new Schema(
-        { impressions: Number, likes: Number, replies: Number, reposts: Number, clicks: Number, engagement_rate: Number, fetched_at: Date },
-        { _id: false },
-      ),
+      type: new Schema({ impressions: Number, likes: Number, replies: Number, reposts: Number, clicks: Number, engagement_rate: Number, fetched_at: Date }, { _id: false }),
     },
   },
   { _id: false },

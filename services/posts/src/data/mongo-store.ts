@@ -29,9 +29,16 @@ export interface PostDoc {
   dry_run: boolean;
   post_contents: Array<{ id: number; platform: string; body: string; content_type: string; position: number; first_comment?: string | null; metadata?: Record<string, unknown> | null }>;
   post_accounts: Array<{
-    id: number; social_account_id: number; platform: string; username: string;
-    platform_status?: string | null; platform_post_id?: string | null; permalink?: string | null; platform_error?: string | null;
-    dub_short_url?: string | null; dub_original_url?: string | null;
+    id: number;
+    social_account_id: number;
+    platform: string;
+    username: string;
+    platform_status?: string | null;
+    platform_post_id?: string | null;
+    permalink?: string | null;
+    platform_error?: string | null;
+    dub_short_url?: string | null;
+    dub_original_url?: string | null;
     post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate?: number | null; fetched_at: Date } | null;
   }>;
 }
@@ -83,8 +90,12 @@ export function toPost(d: PostDoc): Post {
       dubOriginalUrl: opt(a.dub_original_url),
       postMetric: a.post_metric
         ? {
-            impressions: a.post_metric.impressions, likes: a.post_metric.likes, replies: a.post_metric.replies,
-            reposts: a.post_metric.reposts, clicks: a.post_metric.clicks, engagementRate: a.post_metric.engagement_rate ?? null,
+            impressions: a.post_metric.impressions,
+            likes: a.post_metric.likes,
+            replies: a.post_metric.replies,
+            reposts: a.post_metric.reposts,
+            clicks: a.post_metric.clicks,
+            engagementRate: a.post_metric.engagement_rate ?? null,
             fetchedAt: a.post_metric.fetched_at,
           }
         : undefined,
@@ -117,16 +128,33 @@ function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unkno
     body: p.body,
     dry_run: p.dryRun,
     post_contents: p.postContents.map((c) => ({
-      id: c.id, platform: c.platform, body: c.body, content_type: c.contentType, position: c.position,
-      first_comment: c.firstComment ?? null, metadata: c.metadata,
+      id: c.id,
+      platform: c.platform,
+      body: c.body,
+      content_type: c.contentType,
+      position: c.position,
+      first_comment: c.firstComment ?? null,
+      metadata: c.metadata,
     })),
     post_accounts: p.postAccounts.map((a) => ({
-      id: a.id, social_account_id: a.socialAccountId, platform: a.platform, username: a.username,
-      platform_status: a.platformStatus, platform_post_id: a.platformPostId, permalink: a.permalink, platform_error: a.platformError,
-      dub_short_url: a.dubShortUrl, dub_original_url: a.dubOriginalUrl,
+      id: a.id,
+      social_account_id: a.socialAccountId,
+      platform: a.platform,
+      username: a.username,
+      platform_status: a.platformStatus,
+      platform_post_id: a.platformPostId,
+      permalink: a.permalink,
+      platform_error: a.platformError,
+      dub_short_url: a.dubShortUrl,
+      dub_original_url: a.dubOriginalUrl,
       post_metric: a.postMetric && {
-        impressions: a.postMetric.impressions, likes: a.postMetric.likes, replies: a.postMetric.replies, reposts: a.postMetric.reposts,
-        clicks: a.postMetric.clicks, engagement_rate: a.postMetric.engagementRate, fetched_at: a.postMetric.fetchedAt,
+        impressions: a.postMetric.impressions,
+        likes: a.postMetric.likes,
+        replies: a.postMetric.replies,
+        reposts: a.postMetric.reposts,
+        clicks: a.postMetric.clicks,
+        engagement_rate: a.postMetric.engagementRate,
+        fetched_at: a.postMetric.fetchedAt,
       },
     })),
   };
@@ -165,10 +193,7 @@ export class MongoPostsStore implements PostsStore {
 
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
-    const result = await this.models.Post.replaceOne(
-      { _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt },
-      toDoc(next),
-    );
+    const result = await this.models.Post.replaceOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, toDoc(next));
     if (result.matchedCount === 1) return next;
     await this.models.Outbox.deleteOne({ _id: event.msgId });
     return null;
@@ -259,7 +284,10 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async duePosts(now: Date, limit: number): Promise<Post[]> {
-    const docs = await this.models.Post.find({ status: 'scheduled', scheduled_at: { $lte: now } }).sort({ scheduled_at: 1 }).limit(limit).lean<PostDoc[]>();
+    const docs = await this.models.Post.find({ status: 'scheduled', scheduled_at: { $lte: now } })
+      .sort({ scheduled_at: 1 })
+      .limit(limit)
+      .lean<PostDoc[]>();
     return docs.map(toPost);
   }
 
@@ -283,13 +311,25 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {
-    const docs = await this.models.Dispatch.find({ job_sent: false, claimed_at: { $lt: before } }).limit(limit).lean<DispatchDoc[]>();
+    const docs = await this.models.Dispatch.find({ job_sent: false, claimed_at: { $lt: before } })
+      .limit(limit)
+      .lean<DispatchDoc[]>();
     return docs.map(toDispatch);
   }
 }
 
-interface DispatchDoc { _id: string; workspace_id: number; post_id: number; claimed_at: Date; job_sent_at?: Date | null }
+interface DispatchDoc {
+  _id: string;
+  workspace_id: number;
+  post_id: number;
+  claimed_at: Date;
+  job_sent_at?: Date | null;
+}
 
 const toDispatch = (d: DispatchDoc): Dispatch => ({
-  id: d._id, workspaceId: d.workspace_id, postId: d.post_id, claimedAt: d.claimed_at, jobSentAt: d.job_sent_at ?? undefined,
+  id: d._id,
+  workspaceId: d.workspace_id,
+  postId: d.post_id,
+  claimedAt: d.claimed_at,
+  jobSentAt: d.job_sent_at ?? undefined,
 });

@@ -10,7 +10,11 @@ export const MAX_BULK_POSTS = 100;
 export async function bulkCreatePosts(deps: PostsDeps, workspaceId: number, inputs: PostInput[]): Promise<Post[]> {
   if (!inputs.length) throw invalidParameters(['posts must contain at least one post']);
   if (inputs.length > MAX_BULK_POSTS) throw invalidParameters([`posts may contain at most ${MAX_BULK_POSTS} posts (got ${inputs.length})`]);
-  const ctx = await composeContext(deps, workspaceId, inputs.flatMap((i) => i.socialAccountIds));
+  const ctx = await composeContext(
+    deps,
+    workspaceId,
+    inputs.flatMap((i) => i.socialAccountIds),
+  );
   const problems = inputs.flatMap((input, i) => validatePost(input, ctx).map((p) => `posts[${i}]: ${p}`));
   if (problems.length) throw invalidParameters(problems);
   const posts = await buildNewPosts(deps, inputs, ctx);

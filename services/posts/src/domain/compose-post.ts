@@ -83,8 +83,7 @@ const DAY_MS = 86_400_000;
 
 export const statusOf = (input: PostInput): 'draft' | 'scheduled' => input.status ?? (input.scheduledAt ? 'scheduled' : 'draft');
 
-const targetsOf = (input: PostInput, accounts: TargetAccount[]): TargetAccount[] =>
-  input.socialAccountIds.map((id) => accounts.find((a) => a.id === id)).filter((a): a is TargetAccount => !!a);
+const targetsOf = (input: PostInput, accounts: TargetAccount[]): TargetAccount[] => input.socialAccountIds.map((id) => accounts.find((a) => a.id === id)).filter((a): a is TargetAccount => !!a);
 
 /** Every problem with a post, one message each naming the field; empty when the post is valid. */
 export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
@@ -94,7 +93,9 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
     if (!input.scheduledAt) problems.push('scheduled_at is required when status is scheduled');
     else if (input.scheduledAt.getTime() <= ctx.now.getTime()) problems.push('scheduled_at must be in the future');
     else if (ctx.settings.maxScheduleDays !== undefined && input.scheduledAt.getTime() > ctx.now.getTime() + ctx.settings.maxScheduleDays * DAY_MS) {
-      problems.push(`scheduled_at is more than ${ctx.settings.maxScheduleDays} days ahead; the ${ctx.settings.tier ?? 'current'} plan schedules up to ${ctx.settings.maxScheduleDays} days ahead (max_schedule_days)`);
+      problems.push(
+        `scheduled_at is more than ${ctx.settings.maxScheduleDays} days ahead; the ${ctx.settings.tier ?? 'current'} plan schedules up to ${ctx.settings.maxScheduleDays} days ahead (max_schedule_days)`,
+      );
     }
     if (!input.socialAccountIds.length) problems.push('post_accounts must name at least one account when status is scheduled');
   }
@@ -207,9 +208,6 @@ export function buildPost(input: PostInput, ctx: ComposeContext, ids: PostIds, p
 /** Reads what composing needs: the workspace's review setting and the named accounts. */
 export async function composeContext(deps: Pick<PostsDeps, 'accounts' | 'clock'>, workspaceId: number, accountIds: number[]): Promise<ComposeContext> {
   const unique = [...new Set(accountIds)];
-  const [settings, accounts] = await Promise.all([
-    deps.accounts.workspaceSettings(workspaceId),
-    unique.length ? deps.accounts.socialAccounts(workspaceId, unique) : Promise.resolve([]),
-  ]);
+  const [settings, accounts] = await Promise.all([deps.accounts.workspaceSettings(workspaceId), unique.length ? deps.accounts.socialAccounts(workspaceId, unique) : Promise.resolve([])]);
   return { now: deps.clock.now(), settings, accounts };
 }

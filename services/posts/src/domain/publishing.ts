@@ -74,14 +74,18 @@ export async function publishPost(deps: PostsDeps, workspaceId: number, postId: 
   const now = deps.clock.now();
   const at = toNextSlot ? (await nextFreeSlot(deps, workspaceId, first.socialAccountId)).at : now;
   if (!at) throw new AppError('INVALID_STATE', `Social account ${first.socialAccountId} has no free posting slot in the next 60 days (paused or full)`);
-  const scheduled = await deps.store.replace(current, { ...current, status: 'scheduled', scheduledAt: at, updatedAt: now }, {
-    subject: 'posts.post.updated',
-    msgId: `post-updated-${postId}-${now.getTime()}`,
-    workspaceId,
-    postId,
-    status: 'scheduled',
-    occurredAt: now,
-  });
+  const scheduled = await deps.store.replace(
+    current,
+    { ...current, status: 'scheduled', scheduledAt: at, updatedAt: now },
+    {
+      subject: 'posts.post.updated',
+      msgId: `post-updated-${postId}-${now.getTime()}`,
+      workspaceId,
+      postId,
+      status: 'scheduled',
+      occurredAt: now,
+    },
+  );
   if (!scheduled) throw new AppError('INVALID_STATE', `Post ${postId} changed while it was being published; read it again and retry`);
   deps.flushEvents();
   if (toNextSlot) return scheduled;

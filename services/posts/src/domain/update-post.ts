@@ -34,7 +34,12 @@ function currentInput(post: Post): PostInput {
     evergreenVariations: post.evergreenVariations,
     dryRun: post.dryRun,
     postContents: post.postContents.map((c) => ({
-      platform: c.platform, body: c.body, contentType: c.contentType, position: c.position, firstComment: c.firstComment, metadata: c.metadata,
+      platform: c.platform,
+      body: c.body,
+      contentType: c.contentType,
+      position: c.position,
+      firstComment: c.firstComment,
+      metadata: c.metadata,
     })),
     socialAccountIds: post.postAccounts.map((a) => a.socialAccountId),
     source: post.source,
@@ -58,7 +63,7 @@ export async function updatePost(deps: PostsDeps, workspaceId: number, postId: n
   const input: PostInput = {
     ...base,
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
-    scheduledAt: patch.scheduledAt === null ? undefined : patch.scheduledAt ?? base.scheduledAt,
+    scheduledAt: patch.scheduledAt === null ? undefined : (patch.scheduledAt ?? base.scheduledAt),
     // Dropping the time of a scheduled post makes it a draft unless the patch says otherwise.
     status: patch.status ?? (patch.scheduledAt === null ? 'draft' : patch.scheduledAt ? 'scheduled' : base.status),
   };

@@ -65,9 +65,7 @@ describe('event outbox and relay (real store and NATS)', () => {
 
     await relay.start(60_000);
     await approvePost(deps, workspaceId, post.id);
-    await expect
-      .poll(async () => (await store.models.Outbox.find({ post_id: post.id, state: 'sent' }).lean()).length, { timeout: 5_000 })
-      .toBe(2);
+    await expect.poll(async () => (await store.models.Outbox.find({ post_id: post.id, state: 'sent' }).lean()).length, { timeout: 5_000 }).toBe(2);
     relay.flush();
     await relay.stop();
 
@@ -86,8 +84,13 @@ describe('an event whose change never landed', () => {
     const post = await createPost(deps, { workspaceId, body: 'x', postContents: [], socialAccountIds: [], source: 'api' });
     // As if a process crashed between writing an outbox entry and writing the change it announces.
     await store.models.Outbox.create({
-      _id: `post-reviewed-${post.id}-never`, subject: 'posts.post.reviewed', payload: 'AA==', post_id: post.id,
-      post_updated_at: new Date(Date.now() + 1_000), state: 'pending', created_at: new Date(),
+      _id: `post-reviewed-${post.id}-never`,
+      subject: 'posts.post.reviewed',
+      payload: 'AA==',
+      post_id: post.id,
+      post_updated_at: new Date(Date.now() + 1_000),
+      state: 'pending',
+      created_at: new Date(),
     });
     await relay.start(60_000);
     await relay.stop();

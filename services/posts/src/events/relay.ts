@@ -3,7 +3,6 @@ import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnectio
 import type { PostsModels } from '../data/models.js';
 import type { OutboxEntry } from '../data/outbox.js';
 
-
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;
 
@@ -58,8 +57,7 @@ export class EventRelay {
     const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
     for (const entry of entries) {
       const post = await this.models.Post.findById(entry.post_id, { updated_at: 1 }).lean<{ updated_at: Date }>();
-      const landed =
-        entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
+      const landed = entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
       if (!landed) {
         // The change has not landed (yet). Past the grace period it never will: the write failed.
         if (this.clock.now().getTime() - entry.created_at.getTime() > ABANDON_AFTER_MS) {

@@ -1,9 +1,4 @@
-import {
-  PostsServiceService,
-  type CreatePostRequest,
-  type NewPostContent as NewPostContentMessage,
-  type Post as PostMessage,
-} from '@spa/contracts/posts/v1/posts';
+import { PostsServiceService, type CreatePostRequest, type NewPostContent as NewPostContentMessage, type Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { CONTENT_TYPES, PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from '@spa/vocabulary';
@@ -204,4 +199,3 @@ export function postsService(deps: PostsDeps): ServiceBinding {
     approvePost: async (req) => ({ post: postMessage(await approvePost(deps, req.workspaceId, req.postId)) }),
   });
 }
-

@@ -69,15 +69,24 @@ describe('Bluesky connector against a PDS stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, ExpiredToken auth, InvalidRequest rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('bluesky', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
-    const tooLong = await connector().publish({ target, parts: [part('x'.repeat(301))] }).catch((e: unknown) => e);
+    const tooLong = await connector()
+      .publish({ target, parts: [part('x'.repeat(301))] })
+      .catch((e: unknown) => e);
     expect(tooLong).toMatchObject({ kind: 'rejected', status: 400 });
     expect((tooLong as ConnectorError).message).toMatch(/InvalidRequest/);
     const fiveImages = [1, 2, 3, 4, 5].map((n) => image(`${n}.png`));

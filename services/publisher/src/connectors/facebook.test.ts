@@ -15,7 +15,12 @@ afterAll(async () => {
 beforeEach(() => sandbox.state.reset());
 
 const target: TargetAccount = { socialAccountId: 1, platform: 'facebook', username: 'acme', credentials: { access_token: 'sandbox-acme', page_id: '1001' } };
-const media = (type: 'image' | 'video', url: string): MediaItem => ({ r2Key: `ws/1/${url}`, type, url: `https://cdn.example/${url}`, read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }) });
+const media = (type: 'image' | 'video', url: string): MediaItem => ({
+  r2Key: `ws/1/${url}`,
+  type,
+  url: `https://cdn.example/${url}`,
+  read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }),
+});
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
 const connector = () => facebookConnector(`${sandbox.url}/facebook`);
 const posts = () => sandbox.state.postsOf('facebook', 'acme');
@@ -40,20 +45,31 @@ describe('Facebook Pages connector against the Graph API stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, code 190 auth, 400 rejected, dropped answer unknown, code 4 rate limited', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('facebook', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
       if (kind === 'auth') expect((error as ConnectorError).status).toBe(400);
     }
     expect(posts().map((p) => p.text)).toEqual(['fault drop_after_accept']);
-    const rejected = await connector().publish({ target, parts: [part('')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target, parts: [part('')] })
+      .catch((e: unknown) => e);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
     await expect(connector().publish({ target: { ...target, credentials: { access_token: 'sandbox-acme' } }, parts: [part('no page')] })).rejects.toMatchObject({ kind: 'auth' });
-    const throttled = await connector().publish({ target: { ...target, credentials: { ...target.credentials, access_token: 'sandbox-throttled' } }, parts: [part('too many')] }).catch((e: unknown) => e);
+    const throttled = await connector()
+      .publish({ target: { ...target, credentials: { ...target.credentials, access_token: 'sandbox-throttled' } }, parts: [part('too many')] })
+      .catch((e: unknown) => e);
     expect(throttled).toMatchObject({ kind: 'rate_limited', status: 400 });
   });
 

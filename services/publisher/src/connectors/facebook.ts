@@ -18,8 +18,7 @@ import type { Connector, ContentPart, PostMetrics, Published, PublishRequest, Ta
 export function facebookConnector(baseUrl = 'https://graph.facebook.com/v20.0'): Connector {
   const graph = metaGraph(baseUrl);
   const page = (t: TargetAccount) => credential(t, 'page_id');
-  const post = async (target: TargetAccount, path: string, params: Record<string, string | undefined>) =>
-    field<string>(await graph.call(target, path, { method: 'POST', params }), 'id');
+  const post = async (target: TargetAccount, path: string, params: Record<string, string | undefined>) => field<string>(await graph.call(target, path, { method: 'POST', params }), 'id');
 
   async function create(target: TargetAccount, part: ContentPart): Promise<string> {
     const video = part.media.find((m) => m.type === 'video');

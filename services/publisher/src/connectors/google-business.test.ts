@@ -49,16 +49,25 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
   });
 
   it('classifies failures: 5xx transient, 429 rate limited, bad token auth, 400 rejected, state REJECTED rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('google_business', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
     await expect(connector().publish({ target, parts: [part('x'.repeat(1501))] })).rejects.toMatchObject({ kind: 'rejected', status: 400 });
-    const policy = await connector().publish({ target, parts: [part('Call us on +44 20 7946 0958')] }).catch((e: unknown) => e);
+    const policy = await connector()
+      .publish({ target, parts: [part('Call us on +44 20 7946 0958')] })
+      .catch((e: unknown) => e);
     expect(policy).toMatchObject({ kind: 'rejected' });
     expect((policy as ConnectorError).message).toMatch(/rejected/);
   });
@@ -70,7 +79,9 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
     const found = await connector().findPublished({ target, parts: [part('maybe sent')] }, since);
     expect(found?.platformPostId).toBe(`accounts/111/locations/222/localPosts/${sandbox.state.postsOf('google_business')[0]?.id}`);
     expect(await connector().findPublished({ target, parts: [part('never sent')] }, since)).toBeNull();
-    await connector().publish({ target, parts: [part('Ring 0161 496 0000')] }).catch(() => undefined);
+    await connector()
+      .publish({ target, parts: [part('Ring 0161 496 0000')] })
+      .catch(() => undefined);
     expect(await connector().findPublished({ target, parts: [part('Ring 0161 496 0000')] }, since)).toBeNull();
   });
 

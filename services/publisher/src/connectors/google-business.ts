@@ -59,9 +59,7 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
     async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
       const answer = await callPlatform(`${location(target)}/localPosts?pageSize=100`, { headers: auth(target) });
       const posts = (answer.body as { localPosts?: LocalPost[] }).localPosts ?? [];
-      const found = posts.find(
-        (p) => p.summary === parts[0]?.body && p.state !== 'REJECTED' && Date.parse(p.createTime ?? '') >= since.getTime(),
-      );
+      const found = posts.find((p) => p.summary === parts[0]?.body && p.state !== 'REJECTED' && Date.parse(p.createTime ?? '') >= since.getTime());
       return found ? published(target, found) : null;
     },
 

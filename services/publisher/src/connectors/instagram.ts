@@ -21,8 +21,7 @@ export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0',
   const user = (t: TargetAccount) => credential(t, 'ig_user_id');
   const fallbackLink = (t: TargetAccount) => `https://www.instagram.com/${t.username}/`;
 
-  const source = (item: MediaItem, inCarousel: boolean) =>
-    item.type === 'video' ? { media_type: inCarousel ? 'VIDEO' : 'REELS', video_url: item.url } : { image_url: item.url };
+  const source = (item: MediaItem, inCarousel: boolean) => (item.type === 'video' ? { media_type: inCarousel ? 'VIDEO' : 'REELS', video_url: item.url } : { image_url: item.url });
 
   async function creation(target: TargetAccount, media: MediaItem[], caption: string): Promise<string> {
     const path = `${user(target)}/media`;

@@ -76,7 +76,10 @@ describe('streamed LinkedIn uploads', () => {
     recordCalls(events);
     await expect(uploads().uploadStream(member, 'video', size, source(size, MiB, events, { fail: LINKEDIN_VIDEO_PART_BYTES + MiB }))).rejects.toThrow('the sender went away');
     await expect(uploads().uploadStream(member, 'video', size, source(size - 1, MiB, events))).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: [expect.stringContaining('ended after')] });
-    await expect(uploads().uploadStream(member, 'video', size, source(size + 1, MiB, events))).rejects.toMatchObject({ code: 'INVALID_PARAMETERS', details: [expect.stringContaining('more bytes arrived')] });
+    await expect(uploads().uploadStream(member, 'video', size, source(size + 1, MiB, events))).rejects.toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      details: [expect.stringContaining('more bytes arrived')],
+    });
     await expect(uploads().uploadStream(member, 'image', 5000, source(4000, 1000, events))).rejects.toMatchObject({ code: 'INVALID_PARAMETERS' });
     expect(events.filter((e) => e.startsWith('POST initializeUpload'))).toHaveLength(3); // the image registered nothing: its bytes come first
     expect(events.filter((e) => e.includes('finalizeUpload'))).toEqual([]);

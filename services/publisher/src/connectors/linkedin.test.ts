@@ -41,12 +41,20 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(post?.id).toMatch(/^urn:li:share:\d+$/);
     expect(post?.text).toBe('Launch \\(v2\\) \\#news');
     expect(post?.details.author).toBe('urn:li:organization:1001');
-    expect(post?.details.comments).toEqual([{ actor: 'urn:li:organization:1001', text: 'link below' }, { actor: 'urn:li:organization:1001', text: 'more' }]);
+    expect(post?.details.comments).toEqual([
+      { actor: 'urn:li:organization:1001', text: 'link below' },
+      { actor: 'urn:li:organization:1001', text: 'more' },
+    ]);
     expect(result).toEqual({ platformPostId: post?.id, permalink: `https://www.linkedin.com/feed/update/${post?.id}` });
   });
 
   it('uploads images and documents referenced by r2_key, and polls as content.poll', async () => {
-    const image = (name: string) => ({ r2Key: `ws/1/${name}`, type: 'image' as const, url: `http://media/${name}`, read: async () => ({ bytes: Buffer.from(`${name}-bytes`), contentType: 'image/png' }) });
+    const image = (name: string) => ({
+      r2Key: `ws/1/${name}`,
+      type: 'image' as const,
+      url: `http://media/${name}`,
+      read: async () => ({ bytes: Buffer.from(`${name}-bytes`), contentType: 'image/png' }),
+    });
     await connector().publish({ target: org, parts: [part('one image', { contentType: 'image', media: [image('a.png')] })] });
     await connector().publish({ target: org, parts: [part('two images', { contentType: 'image', media: [image('a.png'), image('b.png')] })] });
     const doc = { r2Key: 'ws/1/deck.pdf', type: 'document' as const, url: 'http://media/deck.pdf', read: async () => ({ bytes: Buffer.from('pdf'), contentType: 'application/pdf' }) };
@@ -65,15 +73,24 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 400 rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('linkedin', fault as never);
-      const error = await connector().publish({ target: org, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target: org, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
-    const rejected = await connector().publish({ target: org, parts: [part('')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target: org, parts: [part('')] })
+      .catch((e: unknown) => e);
     expect((rejected as ConnectorError).kind).toBe('rejected');
     expect((rejected as ConnectorError).status).toBe(400);
     const video = { r2Key: 'ws/1/v.mp4', type: 'video' as const, url: 'http://media/v.mp4', read: async () => ({ bytes: Buffer.from('mp4'), contentType: 'video/mp4' }) };
@@ -127,12 +144,16 @@ describe('LinkedIn uploads (Images and Videos APIs) and posts that use an upload
 
   it("uses an asset only for the account that uploaded it; refuses unrecorded URNs and uploads for someone else's member URN", async () => {
     const { urn } = await uploadFor(org, 'image', bytes(10));
-    const other = await connector().publish({ target: member, parts: [part('not mine', { assetUrn: urn })] }).catch((e: unknown) => e);
+    const other = await connector()
+      .publish({ target: member, parts: [part('not mine', { assetUrn: urn })] })
+      .catch((e: unknown) => e);
     expect(other).toMatchObject({ kind: 'rejected' });
     expect((other as Error).message).toContain(`asset_urn ${urn} was uploaded by social account 1, not by this one (2)`);
     // Uploaded at LinkedIn by this very account, but not through the API: no record, not used.
     const { urn: outside } = await uploads().upload(member, 'image', bytes(10));
-    const unrecorded = await connector().publish({ target: member, parts: [part('outside', { assetUrn: outside })] }).catch((e: unknown) => e);
+    const unrecorded = await connector()
+      .publish({ target: member, parts: [part('outside', { assetUrn: outside })] })
+      .catch((e: unknown) => e);
     expect((unrecorded as Error).message).toContain('was not uploaded through this API');
     // Without the records nothing can be checked, so no URN is used.
     await expect(linkedinConnector(`${sandbox.url}/linkedin`).publish({ target: org, parts: [part('unchecked', { assetUrn: urn })] })).rejects.toMatchObject({ kind: 'rejected' });
@@ -169,7 +190,14 @@ describe('the LinkedIn video upload stand-in checks what LinkedIn checks', () =>
     expect((await finalize([etag2])).status).toBe(400);
     const etag1 = (await fetch(first!.uploadUrl, { method: 'PUT', body: Buffer.alloc(4 * 1024 * 1024) })).headers.get('etag');
     expect((await finalize([etag2, etag1])).status).toBe(400);
-    const post = { author: 'urn:li:person:acme', commentary: 'early', visibility: 'PUBLIC', lifecycleState: 'PUBLISHED', distribution: { feedDistribution: 'MAIN_FEED' }, content: { media: { id: init.value.video } } };
+    const post = {
+      author: 'urn:li:person:acme',
+      commentary: 'early',
+      visibility: 'PUBLIC',
+      lifecycleState: 'PUBLISHED',
+      distribution: { feedDistribution: 'MAIN_FEED' },
+      content: { media: { id: init.value.video } },
+    };
     expect((await api('/rest/posts', post)).status).toBe(400);
     expect((await finalize([etag1, etag2])).status).toBe(200);
     expect((await api('/rest/posts', post)).status).toBe(201);
@@ -183,10 +211,14 @@ describe('a LinkedIn answer the uploader cannot follow', () => {
     const server = http.createServer((req, res) => {
       if (req.method === 'PUT') puts.push(req.url ?? '');
       const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const value = { video: 'urn:li:video:C5Fgap', uploadToken: '', uploadInstructions: [
-        { uploadUrl: `${base}/part/0`, firstByte: 0, lastByte: 99 },
-        { uploadUrl: `${base}/part/1`, firstByte: 101, lastByte: 199 },
-      ] };
+      const value = {
+        video: 'urn:li:video:C5Fgap',
+        uploadToken: '',
+        uploadInstructions: [
+          { uploadUrl: `${base}/part/0`, firstByte: 0, lastByte: 99 },
+          { uploadUrl: `${base}/part/1`, firstByte: 101, lastByte: 199 },
+        ],
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

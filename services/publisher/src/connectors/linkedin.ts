@@ -8,7 +8,11 @@ export function escapeLittleText(text: string): string {
   return text.replace(/[\\|{}@[\]()<>#*_~]/g, (c) => `\\${c}`);
 }
 
-const POLL_DURATIONS: Array<[number, string]> = [[1440, 'ONE_DAY'], [4320, 'THREE_DAYS'], [10080, 'SEVEN_DAYS']];
+const POLL_DURATIONS: Array<[number, string]> = [
+  [1440, 'ONE_DAY'],
+  [4320, 'THREE_DAYS'],
+  [10080, 'SEVEN_DAYS'],
+];
 const pollDuration = (minutes: number) => POLL_DURATIONS.find(([max]) => minutes <= max)?.[1] ?? 'FOURTEEN_DAYS';
 
 /** Which social account uploaded an asset URN through the API (the media service keeps the record). */
@@ -139,10 +143,9 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
       const owner = author(target);
       if (owner.startsWith('urn:li:organization:')) {
         const key = platformPostId.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
-        const answer = await callPlatform(
-          `${baseUrl}/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(owner)}&${key}=List(${enc(platformPostId)})`,
-          { headers: headers(target) },
-        );
+        const answer = await callPlatform(`${baseUrl}/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(owner)}&${key}=List(${enc(platformPostId)})`, {
+          headers: headers(target),
+        });
         const s = (answer.body as { elements?: Array<{ totalShareStatistics?: Record<string, number> }> }).elements?.[0]?.totalShareStatistics ?? {};
         return { impressions: s.impressionCount ?? 0, likes: s.likeCount ?? 0, replies: s.commentCount ?? 0, reposts: s.shareCount ?? 0, clicks: s.clickCount ?? 0 };
       }

@@ -59,10 +59,17 @@ describe('Mastodon connector against an instance stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 422 rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('mastodon', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
@@ -83,7 +90,9 @@ describe('Mastodon connector against an instance stand-in', () => {
   });
 
   it('reads the text back out of Mastodon HTML', () => {
-    expect(plainText('<p>a &amp; b<br />c</p><p><a href="https://x.example/"><span class="invisible">https://</span><span>x.example/</span></a> &#39;q&#39;</p>')).toBe("a & b\nc\n\nhttps://x.example/ 'q'");
+    expect(plainText('<p>a &amp; b<br />c</p><p><a href="https://x.example/"><span class="invisible">https://</span><span>x.example/</span></a> &#39;q&#39;</p>')).toBe(
+      "a & b\nc\n\nhttps://x.example/ 'q'",
+    );
   });
 
   it('deletes, reads metrics and validates credentials (falling back to the base URL without instance_url)', async () => {

@@ -43,7 +43,9 @@ export function mastodonConnector(baseUrl = 'https://mastodon.social', options: 
 
   /** Stable across retries: the account, the text, the media by storage key (not the per-upload ids), the poll and the reply target. */
   const idempotencyKey = (target: TargetAccount, text: string, media: string[], poll: ContentPart['poll'], inReplyTo: string | undefined) =>
-    createHash('sha256').update(JSON.stringify([instance(target), target.socialAccountId, text, media, poll ?? null, inReplyTo ?? null])).digest('hex');
+    createHash('sha256')
+      .update(JSON.stringify([instance(target), target.socialAccountId, text, media, poll ?? null, inReplyTo ?? null]))
+      .digest('hex');
 
   async function postStatus(
     target: TargetAccount,
@@ -55,7 +57,13 @@ export function mastodonConnector(baseUrl = 'https://mastodon.social', options: 
     for (const option of extra.poll?.options ?? []) form.append('poll[options][]', option);
     if (extra.poll) form.set('poll[expires_in]', String(extra.poll.durationMinutes * 60));
     if (extra.inReplyTo) form.set('in_reply_to_id', extra.inReplyTo);
-    const key = idempotencyKey(target, text, (extra.media ?? []).map((m) => m.r2Key), extra.poll, extra.inReplyTo);
+    const key = idempotencyKey(
+      target,
+      text,
+      (extra.media ?? []).map((m) => m.r2Key),
+      extra.poll,
+      extra.inReplyTo,
+    );
     const answer = await callPlatform(`${instance(target)}/api/v1/statuses`, { method: 'POST', headers: { ...auth(target), 'idempotency-key': key }, body: form });
     return { id: field<string>(answer.body, 'id'), url: field<string>(answer.body, 'url') };
   }

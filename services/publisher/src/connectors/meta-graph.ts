@@ -56,13 +56,7 @@ export interface MetaGraph {
   /** Each metric's value from `/{id}/insights` (`values[0].value` or `total_value.value`). */
   insights(target: TargetAccount, id: string, metrics: string[]): Promise<Record<string, unknown>>;
   /** The account's recent post (`path` lists them) with this text, made at or after `since`. */
-  findRecent(
-    target: TargetAccount,
-    path: string,
-    keys: { text: string; time: string; permalink: string },
-    text: string | undefined,
-    since: Date,
-  ): Promise<Published | null>;
+  findRecent(target: TargetAccount, path: string, keys: { text: string; time: string; permalink: string }, text: string | undefined, since: Date): Promise<Published | null>;
 }
 
 /**
@@ -120,9 +114,7 @@ export function metaGraph(baseUrl: string, statusField: 'status_code' | 'status'
       const body = await graph.call(target, path, {
         params: { fields: `id,${keys.text},${keys.time},${keys.permalink}`, since: String(Math.floor(since.getTime() / 1000)), limit: '50' },
       });
-      const found = ((body.data ?? []) as Array<Record<string, string | undefined>>).find(
-        (p) => p[keys.text] === text && Date.parse(p[keys.time] ?? '') >= Math.floor(since.getTime() / 1000) * 1000,
-      );
+      const found = ((body.data ?? []) as Array<Record<string, string | undefined>>).find((p) => p[keys.text] === text && Date.parse(p[keys.time] ?? '') >= Math.floor(since.getTime() / 1000) * 1000);
       return found?.id ? { platformPostId: found.id, permalink: absolute(found[keys.permalink] ?? '') } : null;
     },
   };

@@ -66,7 +66,11 @@ describe('Telegram connector against the Bot API stand-in', () => {
     const [photo, video, ...album] = posts();
     expect(photo).toMatchObject({ text: 'one <photo>', details: { kind: 'photo', photo: 'https://media.example/a.png', parse_mode: 'HTML' } });
     expect(video).toMatchObject({ text: 'clip', details: { kind: 'video', video: 'https://media.example/c.mp4' } });
-    expect(album.map((p) => [p.details.kind, p.text])).toEqual([['photo', 'album'], ['photo', ''], ['video', '']]);
+    expect(album.map((p) => [p.details.kind, p.text])).toEqual([
+      ['photo', 'album'],
+      ['photo', ''],
+      ['video', ''],
+    ]);
     expect(new Set(album.map((p) => p.details.media_group_id)).size).toBe(1);
   });
 
@@ -76,18 +80,29 @@ describe('Telegram connector against the Bot API stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, empty text rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('telegram', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
-    const rejected = await connector().publish({ target, parts: [part('  ')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target, parts: [part('  ')] })
+      .catch((e: unknown) => e);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
     expect((rejected as Error).message).toContain('message text is empty');
-    const unknownMessage = await connector().delete(target, '999999').catch((e: unknown) => e);
+    const unknownMessage = await connector()
+      .delete(target, '999999')
+      .catch((e: unknown) => e);
     expect(unknownMessage).toMatchObject({ kind: 'rejected', status: 400 });
   });
 

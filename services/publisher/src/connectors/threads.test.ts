@@ -15,7 +15,12 @@ afterAll(async () => {
 beforeEach(() => sandbox.state.reset());
 
 const target: TargetAccount = { socialAccountId: 1, platform: 'threads', username: 'acme', credentials: { access_token: 'sandbox-acme', threads_user_id: '25000000000000001' } };
-const media = (type: 'image' | 'video', url: string): MediaItem => ({ r2Key: `ws/1/${url}`, type, url: `https://cdn.example/${url}`, read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }) });
+const media = (type: 'image' | 'video', url: string): MediaItem => ({
+  r2Key: `ws/1/${url}`,
+  type,
+  url: `https://cdn.example/${url}`,
+  read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }),
+});
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
 const connector = (attempts = 3) => threadsConnector(`${sandbox.url}/threads`, { intervalMs: 1, attempts });
 const posts = () => sandbox.state.postsOf('threads', 'acme');
@@ -56,16 +61,25 @@ describe('Threads connector against the Threads API stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, code 190 auth, 400 rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('threads', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
     expect(posts().map((p) => p.text)).toEqual(['fault drop_after_accept']);
-    const rejected = await connector().publish({ target, parts: [part('')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target, parts: [part('')] })
+      .catch((e: unknown) => e);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
     await expect(connector().publish({ target: { ...target, credentials: { access_token: 'sandbox-acme' } }, parts: [part('no user id')] })).rejects.toMatchObject({ kind: 'auth' });
   });

@@ -58,18 +58,29 @@ describe('TikTok connector against the Content Posting API stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited, bad token auth, invalid_params rejected, FAILED rejected, dropped answer unknown, polling out unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('tiktok', fault as never);
-      const error = await connector().publish({ target, parts: [video(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [video(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
-    const invalid = await connector().publish({ target: { ...target, credentials: { ...target.credentials, privacy_level: 'EVERYONE' } }, parts: [video('bad privacy')] }).catch((e: unknown) => e);
+    const invalid = await connector()
+      .publish({ target: { ...target, credentials: { ...target.credentials, privacy_level: 'EVERYONE' } }, parts: [video('bad privacy')] })
+      .catch((e: unknown) => e);
     expect(invalid).toMatchObject({ kind: 'rejected', status: 400 });
     expect((invalid as ConnectorError).message).toMatch(/invalid_params/);
-    const failed = await connector().publish({ target, parts: [video('not a video', 'clip.gif')] }).catch((e: unknown) => e);
+    const failed = await connector()
+      .publish({ target, parts: [video('not a video', 'clip.gif')] })
+      .catch((e: unknown) => e);
     expect(failed).toMatchObject({ kind: 'rejected' });
     expect((failed as ConnectorError).message).toMatch(/file_format_check_failed/);
     await expect(connector(1).publish({ target, parts: [video('slow')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });

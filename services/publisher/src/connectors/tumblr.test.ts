@@ -57,15 +57,24 @@ describe('Tumblr connector against the Tumblr API v2 stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, empty post rejected, dropped answer unknown', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('tumblr', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
-    const rejected = await connector().publish({ target, parts: [part('')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target, parts: [part('')] })
+      .catch((e: unknown) => e);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
     expect((rejected as Error).message).toContain('Posts cannot be empty');
   });

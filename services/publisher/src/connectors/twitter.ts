@@ -78,10 +78,7 @@ export function twitterConnector(baseUrl = 'https://api.x.com'): Connector {
     },
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
-      const answer = await callPlatform(
-        `${baseUrl}/2/tweets/${encodeURIComponent(platformPostId)}?tweet.fields=public_metrics,non_public_metrics`,
-        { headers: auth(target) },
-      );
+      const answer = await callPlatform(`${baseUrl}/2/tweets/${encodeURIComponent(platformPostId)}?tweet.fields=public_metrics,non_public_metrics`, { headers: auth(target) });
       const m = field<Record<string, number>>(answer.body, 'data.public_metrics');
       const clicks = (answer.body as { data?: { non_public_metrics?: { url_link_clicks?: number } } }).data?.non_public_metrics?.url_link_clicks ?? 0;
       return { impressions: m.impression_count ?? 0, likes: m.like_count ?? 0, replies: m.reply_count ?? 0, reposts: (m.retweet_count ?? 0) + (m.quote_count ?? 0), clicks };

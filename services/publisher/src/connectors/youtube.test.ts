@@ -37,18 +37,29 @@ describe('YouTube connector against the Data API v3 stand-in', () => {
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 400 rejected, dropped answer unknown, spent quota rate limited', async () => {
-    const kinds: Array<[string, string]> = [['server_error', 'transient'], ['rate_limited', 'rate_limited'], ['auth', 'auth'], ['drop_after_accept', 'unknown_outcome']];
+    const kinds: Array<[string, string]> = [
+      ['server_error', 'transient'],
+      ['rate_limited', 'rate_limited'],
+      ['auth', 'auth'],
+      ['drop_after_accept', 'unknown_outcome'],
+    ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('youtube', fault as never);
-      const error = await connector().publish({ target, parts: [part(`fault ${fault}`)] }).catch((e: unknown) => e);
+      const error = await connector()
+        .publish({ target, parts: [part(`fault ${fault}`)] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind, fault).toBe(kind);
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
     expect(videos().map((v) => v.text)).toEqual(['fault drop_after_accept']);
-    const rejected = await connector().publish({ target, parts: [part('')] }).catch((e: unknown) => e);
+    const rejected = await connector()
+      .publish({ target, parts: [part('')] })
+      .catch((e: unknown) => e);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
-    const quota = await connector().publish({ target: { ...target, credentials: { access_token: 'sandbox-noquota' } }, parts: [part('no quota left')] }).catch((e: unknown) => e);
+    const quota = await connector()
+      .publish({ target: { ...target, credentials: { access_token: 'sandbox-noquota' } }, parts: [part('no quota left')] })
+      .catch((e: unknown) => e);
     expect(quota).toMatchObject({ kind: 'rate_limited', status: 403 });
   });
 

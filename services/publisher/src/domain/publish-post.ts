@@ -19,7 +19,10 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     throw err;
   });
   if (!post || post.status !== 'publishing') return true;
-  const accounts = await deps.accounts.targets(job.workspaceId, post.targets.map((t) => t.socialAccountId));
+  const accounts = await deps.accounts.targets(
+    job.workspaceId,
+    post.targets.map((t) => t.socialAccountId),
+  );
   const outcomes = await Promise.all(
     post.targets.map(async (target): Promise<TargetOutcome | null> => {
       const account = accounts.find((a) => a.socialAccountId === target.socialAccountId);

@@ -22,7 +22,12 @@ beforeAll(async () => {
   await syncIndexes(connection);
   sandbox = await startSandbox(PLATFORM_SANDBOXES);
   deps = {
-    posts: { getPost: async () => { throw new Error('not used'); }, recordResults: async () => undefined },
+    posts: {
+      getPost: async () => {
+        throw new Error('not used');
+      },
+      recordResults: async () => undefined,
+    },
     accounts: { targets: async () => [], markDisconnected: async () => undefined },
     attempts,
     connectors: connectors(sandboxBaseUrls(sandbox.url, ['twitter', 'telegram'])),

@@ -79,9 +79,12 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     // Renew the lease while the call runs (a thread, uploads or status polling can outlast it), so no
     // other publisher takes a live attempt for a dead one.
     let touching: Promise<void> = Promise.resolve();
-    const renew = setInterval(() => {
-      touching = deps.attempts.touch(postAccountId, attempt.n, deps.clock.now()).catch(() => undefined);
-    }, Math.max(deps.attemptLeaseMs / 4, 250));
+    const renew = setInterval(
+      () => {
+        touching = deps.attempts.touch(postAccountId, attempt.n, deps.clock.now()).catch(() => undefined);
+      },
+      Math.max(deps.attemptLeaseMs / 4, 250),
+    );
     const call: Promise<Outcome> =
       mode === 'dry_run'
         ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))

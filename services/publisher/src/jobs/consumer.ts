@@ -6,7 +6,6 @@ import { withRequestId } from '@spa/logger';
 import { publishJob } from '../domain/publish-post.js';
 import type { PublisherDeps } from '../domain/ports.js';
 
-
 /**
  * Consumes publish jobs from the work queue with up to `concurrency` jobs at once. A job is
  * acknowledged when its post is done; one that must wait (a target held by another publisher, a
@@ -21,7 +20,13 @@ export async function consumePublishJobs(
   const name = `publisher-${namespace}`;
   await ensureStream(nc, PUBLISH_JOBS_STREAM);
   const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add(PUBLISH_JOBS_STREAM.name, { durable_name: name, filter_subject: publishJobSubject(namespace), ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1_000_000, max_ack_pending: 1_000 });
+  await jsm.consumers.add(PUBLISH_JOBS_STREAM.name, {
+    durable_name: name,
+    filter_subject: publishJobSubject(namespace),
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitMs * 1_000_000,
+    max_ack_pending: 1_000,
+  });
   const consumer: Consumer = await jetstream(nc).consumers.get(PUBLISH_JOBS_STREAM.name, name);
   const messages = await consumer.consume({ max_messages: concurrency });
   const inFlight = new Set<Promise<void>>();

@@ -23,7 +23,12 @@ export interface MetricsConsumerOptions {
  * crash loses nothing; a fetch redone after a crash yields the same snapshot id, stored once).
  * A platform's rate-limit hint pauses every fetch of that account until it passes.
  */
-export async function consumeMetricJobs(nc: NatsConnection, deps: Pick<PublisherDeps, 'accounts' | 'connectors' | 'clock'>, logger: Logger, opts: MetricsConsumerOptions): Promise<{ stop(): Promise<void> }> {
+export async function consumeMetricJobs(
+  nc: NatsConnection,
+  deps: Pick<PublisherDeps, 'accounts' | 'connectors' | 'clock'>,
+  logger: Logger,
+  opts: MetricsConsumerOptions,
+): Promise<{ stop(): Promise<void> }> {
   const name = `publisher-metrics-${opts.namespace}`;
   await ensureStream(nc, METRICS_STREAM);
   const jsm = await jetstreamManager(nc);

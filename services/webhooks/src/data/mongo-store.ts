@@ -81,12 +81,27 @@ function toDelivery(d: DeliveryDoc): Delivery {
 }
 
 const WEBHOOK_FIELDS: Record<string, string> = {
-  url: 'url', events: 'events', enabled: 'enabled', disabledReason: 'disabled_reason', enabledAt: 'enabled_at',
-  secret: 'secret', previousSecret: 'previous_secret', previousSecretExpiresAt: 'previous_secret_expires_at',
+  url: 'url',
+  events: 'events',
+  enabled: 'enabled',
+  disabledReason: 'disabled_reason',
+  enabledAt: 'enabled_at',
+  secret: 'secret',
+  previousSecret: 'previous_secret',
+  previousSecretExpiresAt: 'previous_secret_expires_at',
 };
 const DELIVERY_FIELDS: Record<string, string> = {
-  event: 'event', sourceKey: 'source_key', payload: 'payload', status: 'status', attempts: 'attempts', attemptLimit: 'attempt_limit',
-  nextAttemptAt: 'next_attempt_at', lastError: 'last_error', lastStatusCode: 'last_status_code', createdAt: 'created_at', finishedAt: 'finished_at',
+  event: 'event',
+  sourceKey: 'source_key',
+  payload: 'payload',
+  status: 'status',
+  attempts: 'attempts',
+  attemptLimit: 'attempt_limit',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+  lastStatusCode: 'last_status_code',
+  createdAt: 'created_at',
+  finishedAt: 'finished_at',
 };
 
 /** A patch in domain names as `$set` / `$unset` (undefined values are unset). */
@@ -108,9 +123,7 @@ function toAttempt(d: AttemptDoc): Attempt {
     attempt: d.attempt,
     claimedAt: d.claimed_at,
     claimedBy: d.claimed_by,
-    outcome: d.outcome
-      ? { ok: d.outcome.ok, statusCode: opt(d.outcome.status_code), error: opt(d.outcome.error), durationMs: d.outcome.duration_ms }
-      : undefined,
+    outcome: d.outcome ? { ok: d.outcome.ok, statusCode: opt(d.outcome.status_code), error: opt(d.outcome.error), durationMs: d.outcome.duration_ms } : undefined,
   };
 }
 
@@ -130,8 +143,15 @@ export class MongoWebhooksStore implements WebhooksStore {
   async insertWebhook(w: Webhook, slot: number): Promise<boolean> {
     try {
       await this.models.Webhook.create({
-        _id: w.id, workspace_id: w.workspaceId, slot, url: w.url, events: w.events, enabled: w.enabled,
-        enabled_at: w.enabledAt, secret: w.secret, created_at: w.createdAt,
+        _id: w.id,
+        workspace_id: w.workspaceId,
+        slot,
+        url: w.url,
+        events: w.events,
+        enabled: w.enabled,
+        enabled_at: w.enabledAt,
+        secret: w.secret,
+        created_at: w.createdAt,
       });
       return true;
     } catch (err) {
@@ -162,8 +182,17 @@ export class MongoWebhooksStore implements WebhooksStore {
   async insertDelivery(d: Delivery): Promise<boolean> {
     try {
       await this.models.Delivery.create({
-        _id: d.id, webhook_id: d.webhookId, workspace_id: d.workspaceId, event: d.event, source_key: d.sourceKey, payload: d.payload,
-        status: d.status, attempts: d.attempts, attempt_limit: d.attemptLimit, next_attempt_at: d.nextAttemptAt, created_at: d.createdAt,
+        _id: d.id,
+        webhook_id: d.webhookId,
+        workspace_id: d.workspaceId,
+        event: d.event,
+        source_key: d.sourceKey,
+        payload: d.payload,
+        status: d.status,
+        attempts: d.attempts,
+        attempt_limit: d.attemptLimit,
+        next_attempt_at: d.nextAttemptAt,
+        created_at: d.createdAt,
       });
       return true;
     } catch (err) {
@@ -217,9 +246,6 @@ export class MongoWebhooksStore implements WebhooksStore {
   }
 
   async recordOutcome(deliveryId: string, attempt: number, o: AttemptOutcome): Promise<void> {
-    await this.models.Attempt.updateOne(
-      { _id: `${deliveryId}:${attempt}` },
-      { $set: { outcome: { ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs } } },
-    );
+    await this.models.Attempt.updateOne({ _id: `${deliveryId}:${attempt}` }, { $set: { outcome: { ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs } } });
   }
 }

@@ -32,9 +32,7 @@ export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminal
   const webhooks = await deps.store.subscribers(event.workspaceId, kind);
   let created = 0;
   for (const webhook of webhooks) {
-    const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) =>
-      payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun),
-    );
+    const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
     if (await deps.store.insertDelivery(delivery)) created++;
   }
   return created;

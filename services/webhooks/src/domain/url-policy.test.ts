@@ -39,14 +39,37 @@ describe('webhook URL policy (private targets not allowed)', () => {
   });
 
   it('classifies addresses, IPv4-mapped IPv6 included; anything that is not an IP is forbidden', () => {
-    for (const a of ['127.0.0.1', '::1', '169.254.169.254', '10.0.0.1', '172.16.5.5', '192.168.0.10', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '100.64.0.1', '224.0.0.1', 'fc00::1', 'nonsense', '0177.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '169.254.169.254',
+      '10.0.0.1',
+      '172.16.5.5',
+      '192.168.0.10',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '100.64.0.1',
+      '224.0.0.1',
+      'fc00::1',
+      'nonsense',
+      '0177.0.0.1',
+    ]) {
       expect(isForbiddenAddress(a), a).toBe(true);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '172.15.255.255', '::ffff:8.8.8.8']) expect(isForbiddenAddress(a), a).toBe(false);
   });
 
   it('refuses a name when any of its addresses is forbidden', () => {
-    expect(pickAddress([{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.1', family: 4 }], false)).toEqual({
+    expect(
+      pickAddress(
+        [
+          { address: '8.8.8.8', family: 4 },
+          { address: '10.0.0.1', family: 4 },
+        ],
+        false,
+      ),
+    ).toEqual({
       problem: 'url host resolves to a forbidden address (10.0.0.1)',
     });
     expect(pickAddress([{ address: '8.8.8.8', family: 4 }], false)).toEqual({ address: { address: '8.8.8.8', family: 4 } });

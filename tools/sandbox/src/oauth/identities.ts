@@ -37,7 +37,10 @@ export const IDENTITY_ROUTES: Record<string, Route[]> = {
     {
       method: 'GET',
       path: '/me',
-      handle: (req) => ({ status: 200, body: { id: `th-${req.account}`, username: req.account, name: req.account, threads_profile_picture_url: `https://sandbox.invalid/avatars/${req.account}.jpg` } }),
+      handle: (req) => ({
+        status: 200,
+        body: { id: `th-${req.account}`, username: req.account, name: req.account, threads_profile_picture_url: `https://sandbox.invalid/avatars/${req.account}.jpg` },
+      }),
     },
   ],
   pinterest: [

@@ -31,7 +31,15 @@ function grantError(facts: OAuthPlatformFacts, reason: string, refusal: RefreshR
     case 'meta_graph':
       return {
         status: 400,
-        body: { error: { message: refusal === 'checkpoint' ? 'Error validating access token: The user is enrolled in a blocking, logged-in checkpoint' : `Error validating access token: ${reason}`, type: 'OAuthException', code: 190, error_subcode: refusal === 'checkpoint' ? 490 : 463, fbtrace_id: 'AsandboxTrace' } },
+        body: {
+          error: {
+            message: refusal === 'checkpoint' ? 'Error validating access token: The user is enrolled in a blocking, logged-in checkpoint' : `Error validating access token: ${reason}`,
+            type: 'OAuthException',
+            code: 190,
+            error_subcode: refusal === 'checkpoint' ? 490 : 463,
+            fbtrace_id: 'AsandboxTrace',
+          },
+        },
       };
     case 'slack':
       return { status: 200, body: { ok: false, error: refusal === 'checkpoint' ? 'account_inactive' : 'invalid_refresh_token' } };
@@ -58,8 +66,17 @@ function tokenExtras(platform: string, account: string): Record<string, unknown>
       return { user_id: `th-${account}` };
     case 'slack':
       return {
-        ok: true, token_type: 'bot', bot_user_id: `U${account.toUpperCase()}`, app_id: 'A0SANDBOX', team: { id: 'T0SANDBOX', name: `${account} team` },
-        incoming_webhook: { channel: `#${account}`, channel_id: `chan-${account}`, configuration_url: 'https://sandbox.slack.com/services/B0', url: `https://hooks.slack.com/services/T0/B0/${account}` },
+        ok: true,
+        token_type: 'bot',
+        bot_user_id: `U${account.toUpperCase()}`,
+        app_id: 'A0SANDBOX',
+        team: { id: 'T0SANDBOX', name: `${account} team` },
+        incoming_webhook: {
+          channel: `#${account}`,
+          channel_id: `chan-${account}`,
+          configuration_url: 'https://sandbox.slack.com/services/B0',
+          url: `https://hooks.slack.com/services/T0/B0/${account}`,
+        },
       };
     case 'discord':
       return { webhook: { id: `wh-${account}`, token: `whtoken-${account}`, channel_id: `chan-${account}`, guild_id: `guild-${account}`, name: `${account} hook`, type: 1 } };
@@ -121,7 +138,9 @@ function tokenRoute(facts: OAuthPlatformFacts): Route {
       const f = fields(req);
       const client = clientOf(facts, req, f);
       if (!facts.perInstance && (client.id !== `sandbox-${facts.platform}` || client.secret !== SANDBOX_CLIENT_SECRET)) {
-        return facts.invalidGrant === 'slack' ? { status: 200, body: { ok: false, error: 'invalid_client_id' } } : { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } };
+        return facts.invalidGrant === 'slack'
+          ? { status: 200, body: { ok: false, error: 'invalid_client_id' } }
+          : { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } };
       }
       if (f.grant_type === 'authorization_code') {
         const r = state.oauth.redeem(f.code ?? '', client.id, f.redirect_uri ?? '', f.code_verifier);

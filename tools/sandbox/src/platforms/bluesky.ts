@@ -27,7 +27,10 @@ function tid(): string {
 }
 const cidOf = (data: string | Buffer) => `bafyrei${createHash('sha256').update(data).digest('hex').slice(0, 52)}`;
 
-interface StrongRef { uri?: string; cid?: string }
+interface StrongRef {
+  uri?: string;
+  cid?: string;
+}
 interface PostRecord {
   $type?: string;
   text?: string;

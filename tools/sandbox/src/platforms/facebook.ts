@@ -11,8 +11,7 @@ import { graphError, graphId, graphTime, graphUnauthorized, insightsAnswer, notF
 const photos = new WeakMap<SandboxState, Map<string, { page: string; url: string }>>();
 const photosOf = (state: SandboxState) => photos.get(state) ?? photos.set(state, new Map()).get(state)!;
 
-const permalink = (account: string, id: string, video: boolean) =>
-  video ? `/${account}/videos/${id}/` : `https://www.facebook.com/${account}/posts/${id.split('_')[1] ?? id}`;
+const permalink = (account: string, id: string, video: boolean) => (video ? `/${account}/videos/${id}/` : `https://www.facebook.com/${account}/posts/${id.split('_')[1] ?? id}`);
 
 function attachedMedia(raw: string | undefined): string[] | string {
   if (raw === undefined) return [];
@@ -118,7 +117,11 @@ export const facebook: SandboxPlatform = {
       handle: withToken((req, state, params) => {
         const post = state.find('facebook', req.params.id!);
         if (!post) return notFound(req.params.id!);
-        return insightsAnswer(post.id, { post_total_media_view_unique: state.grow(post, 900), post_clicks: state.grow(post, 42), post_reactions_by_type_total: { like: state.grow(post, 15), love: state.grow(post, 2) } }, params);
+        return insightsAnswer(
+          post.id,
+          { post_total_media_view_unique: state.grow(post, 900), post_clicks: state.grow(post, 42), post_reactions_by_type_total: { like: state.grow(post, 15), love: state.grow(post, 2) } },
+          params,
+        );
       }),
     },
     {

@@ -37,14 +37,20 @@ export const googleBusiness: SandboxPlatform = {
         const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
         const name = `${parent(req)}/localPosts/${id}`;
         const rejected = /\+?\d[\d\s().-]{7,}\d/.test(body.summary);
-        const post = state.createPost('google_business', req.account!, body.summary, {
-          name,
-          languageCode: body.languageCode,
-          topicType: body.topicType,
-          media,
-          state: rejected ? 'REJECTED' : 'LIVE',
-          searchUrl: `https://local.google.com/place?id=${req.params.location}&use=posts&lpsid=${id}`,
-        }, id);
+        const post = state.createPost(
+          'google_business',
+          req.account!,
+          body.summary,
+          {
+            name,
+            languageCode: body.languageCode,
+            topicType: body.topicType,
+            media,
+            state: rejected ? 'REJECTED' : 'LIVE',
+            searchUrl: `https://local.google.com/place?id=${req.params.location}&use=posts&lpsid=${id}`,
+          },
+          id,
+        );
         return { status: 200, body: localPost(post) };
       },
     },

@@ -22,7 +22,6 @@ import {
  * Video containers read IN_PROGRESS once before FINISHED; a media URL containing `broken` ends in ERROR.
  */
 
-
 const shortcode = (id: string) => Buffer.from(id).toString('base64url').slice(0, 11);
 
 function mediaSource(params: Record<string, string>, inCarousel: boolean): string | undefined {
@@ -102,7 +101,11 @@ const routes: Route[] = [
     handle: withToken((req, state, params) => {
       const post = state.find('instagram', req.params.id!);
       if (!post) return notFound(req.params.id!);
-      return insightsAnswer(post.id, { views: state.grow(post, 321), reach: state.grow(post, 250), likes: state.grow(post, 21), comments: (post.details.comments as string[]).length, shares: 4, saved: 3 }, params);
+      return insightsAnswer(
+        post.id,
+        { views: state.grow(post, 321), reach: state.grow(post, 250), likes: state.grow(post, 21), comments: (post.details.comments as string[]).length, shares: 4, saved: 3 },
+        params,
+      );
     }),
   },
   {

@@ -156,11 +156,20 @@ export const linkedin: SandboxPlatform = {
       path: '/rest/posts',
       creates: true,
       handle: versioned((req, state) => {
-        const b = req.body as {
-          author?: string; commentary?: string; visibility?: string; lifecycleState?: string;
-          distribution?: { feedDistribution?: string };
-          content?: { media?: { id?: string; title?: string }; multiImage?: { images?: Array<{ id?: string }> }; poll?: { question?: string; options?: Array<{ text?: string }>; settings?: { duration?: string } } };
-        } | undefined;
+        const b = req.body as
+          | {
+              author?: string;
+              commentary?: string;
+              visibility?: string;
+              lifecycleState?: string;
+              distribution?: { feedDistribution?: string };
+              content?: {
+                media?: { id?: string; title?: string };
+                multiImage?: { images?: Array<{ id?: string }> };
+                poll?: { question?: string; options?: Array<{ text?: string }>; settings?: { duration?: string } };
+              };
+            }
+          | undefined;
         if (!b?.author || !URN.test(b.author)) return error(422, 'ERROR :: /author :: invalid URN', 'UNPROCESSABLE_ENTITY');
         if (typeof b.commentary !== 'string' || b.commentary.length > 3000) return error(400, '/commentary must be a string of at most 3000 characters');
         if (!b.commentary && !b.content) return error(400, 'a post needs commentary or content');
@@ -193,8 +202,14 @@ export const linkedin: SandboxPlatform = {
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
           .slice(0, count)
           .map((p) => ({
-            id: p.id, author, commentary: p.text, visibility: 'PUBLIC', lifecycleState: 'PUBLISHED',
-            createdAt: p.createdAt.getTime(), publishedAt: p.createdAt.getTime(), lastModifiedAt: p.createdAt.getTime(),
+            id: p.id,
+            author,
+            commentary: p.text,
+            visibility: 'PUBLIC',
+            lifecycleState: 'PUBLISHED',
+            createdAt: p.createdAt.getTime(),
+            publishedAt: p.createdAt.getTime(),
+            lastModifiedAt: p.createdAt.getTime(),
           }));
         return { status: 200, body: { paging: { start: 0, count, links: [] }, elements } };
       }),
@@ -226,7 +241,10 @@ export const linkedin: SandboxPlatform = {
         const post = state.find('linkedin', decodeURIComponent(req.params.urn!));
         if (!post) return error(404, 'Not Found', 'NOT_FOUND');
         const comments = (post.details.comments as unknown[]).length;
-        return { status: 200, body: { target: post.id, likesSummary: { totalLikes: 5, likedByCurrentUser: false }, commentsSummary: { aggregatedTotalComments: comments, totalFirstLevelComments: comments } } };
+        return {
+          status: 200,
+          body: { target: post.id, likesSummary: { totalLikes: 5, likedByCurrentUser: false }, commentsSummary: { aggregatedTotalComments: comments, totalFirstLevelComments: comments } },
+        };
       }),
     },
     {
@@ -236,7 +254,8 @@ export const linkedin: SandboxPlatform = {
         const org = req.query.get('organizationalEntity') ?? '';
         const list = req.query.get('shares') ?? req.query.get('ugcPosts') ?? '';
         const urn = /^List\((.+)\)$/.exec(list)?.[1];
-        if (req.query.get('q') !== 'organizationalEntity' || !org.startsWith('urn:li:organization:') || !urn) return error(400, 'q=organizationalEntity, organizationalEntity and shares=List(…) are required');
+        if (req.query.get('q') !== 'organizationalEntity' || !org.startsWith('urn:li:organization:') || !urn)
+          return error(400, 'q=organizationalEntity, organizationalEntity and shares=List(…) are required');
         const post = state.find('linkedin', urn);
         if (!post) return { status: 200, body: { paging: { start: 0, count: 10, links: [] }, elements: [] } };
         const totalShareStatistics = { impressionCount: 250, uniqueImpressionsCount: 200, clickCount: 12, likeCount: 9, commentCount: 3, shareCount: 2, engagement: 0.104 };
@@ -309,7 +328,10 @@ export const linkedin: SandboxPlatform = {
     {
       method: 'GET',
       path: '/v2/userinfo',
-      handle: (req) => ({ status: 200, body: { sub: req.account, name: req.account, picture: `https://sandbox.invalid/avatars/${req.account}.jpg`, email_verified: true, locale: { country: 'US', language: 'en' } } }),
+      handle: (req) => ({
+        status: 200,
+        body: { sub: req.account, name: req.account, picture: `https://sandbox.invalid/avatars/${req.account}.jpg`, email_verified: true, locale: { country: 'US', language: 'en' } },
+      }),
     },
   ],
 };

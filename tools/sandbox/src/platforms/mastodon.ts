@@ -27,7 +27,10 @@ function render(text: string): string {
         return `<a href="${escape(piece)}" target="_blank" rel="nofollow noopener"><span class="invisible">${scheme}</span><span class="">${escape(rest!)}</span><span class="invisible"></span></a>`;
       })
       .join('');
-  return text.split(/\n{2,}/).map((p) => `<p>${p.split('\n').map(line).join('<br />')}</p>`).join('');
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${p.split('\n').map(line).join('<br />')}</p>`)
+    .join('');
 }
 
 const processing = new Map<string, number>();
@@ -128,7 +131,13 @@ export const mastodon: SandboxPlatform = {
         }
         if (p.inReplyTo && !state.find('mastodon', p.inReplyTo)) return failure(404, 'Record not found');
         const poll = p.options.length ? { options: p.options, expires_in: p.expiresIn } : undefined;
-        const post = state.createPost('mastodon', req.account!, p.status, { media_ids: p.mediaIds, in_reply_to_id: p.inReplyTo ?? null, poll, idempotencyKey: key }, String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'));
+        const post = state.createPost(
+          'mastodon',
+          req.account!,
+          p.status,
+          { media_ids: p.mediaIds, in_reply_to_id: p.inReplyTo ?? null, poll, idempotencyKey: key },
+          String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'),
+        );
         return { status: 200, body: status(req, post) };
       },
     },

@@ -11,8 +11,7 @@ export const graphError = (status: number, message: string, code: number, extra:
   body: { error: { message, type: 'OAuthException', code, ...extra, fbtrace_id: 'AsandboxTrace' } },
 });
 
-export const graphUnauthorized = (): SandboxResponse =>
-  graphError(400, 'Invalid OAuth access token - Cannot parse access token', 190);
+export const graphUnauthorized = (): SandboxResponse => graphError(400, 'Invalid OAuth access token - Cannot parse access token', 190);
 
 /** Graph reads parameters from the query string and the form body alike (the token aside). */
 export function graphParams(req: SandboxRequest): Record<string, string> {
@@ -26,11 +25,13 @@ type Handler = (req: SandboxRequest, state: SandboxState, params: Record<string,
  * The server takes any `access_token` value as an account; Meta only accepts valid tokens (`sandbox-<account>`).
  * The account `throttled` gets Meta's application rate limit (code 4, status 400), as an app over its quota does.
  */
-export const withToken = (handler: Handler) => (req: SandboxRequest, state: SandboxState): SandboxResponse => {
-  if (!req.account || !/^(sandbox-|sbx_at_)/.test(req.query.get('access_token') ?? '')) return graphUnauthorized();
-  if (req.account === 'throttled') return graphError(400, '(#4) Application request limit reached', 4, { is_transient: true });
-  return handler(req, state, graphParams(req));
-};
+export const withToken =
+  (handler: Handler) =>
+  (req: SandboxRequest, state: SandboxState): SandboxResponse => {
+    if (!req.account || !/^(sandbox-|sbx_at_)/.test(req.query.get('access_token') ?? '')) return graphUnauthorized();
+    if (req.account === 'throttled') return graphError(400, '(#4) Application request limit reached', 4, { is_transient: true });
+    return handler(req, state, graphParams(req));
+  };
 
 /** Graph's timestamp format: `2026-11-22T12:00:00+0000`. */
 export const graphTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -56,8 +57,14 @@ export const containersOf = (state: SandboxState) => stores.get(state) ?? stores
 export function createContainer(state: SandboxState, req: SandboxRequest, params: Record<string, string>): Container {
   const url = params.video_url ?? params.image_url ?? '';
   const container = {
-    id: graphId(), account: req.account!, owner: req.params.user!, params, reads: 0,
-    failed: url.includes('broken'), slow: Boolean(params.video_url), published: false,
+    id: graphId(),
+    account: req.account!,
+    owner: req.params.user!,
+    params,
+    reads: 0,
+    failed: url.includes('broken'),
+    slow: Boolean(params.video_url),
+    published: false,
   };
   containersOf(state).set(container.id, container);
   return container;
@@ -94,8 +101,11 @@ export const insightsAnswer = (id: string, values: Record<string, unknown>, para
   const metrics = (params.metric ?? '').split(',').filter(Boolean);
   const unknown = metrics.find((m) => !(m in values));
   if (!metrics.length || unknown) return graphError(400, `(#100) metric[0] must be one of the following values: ${Object.keys(values).join(', ')}`, 100);
-  return { status: 200, body: { data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, description: name, id: `${id}/insights/${name}/lifetime` })) } };
+  return {
+    status: 200,
+    body: { data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: values[name] }], title: name, description: name, id: `${id}/insights/${name}/lifetime` })) },
+  };
 };
 
-export const notFound = (id: string) => graphError(400, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, { error_subcode: 33 });
-
+export const notFound = (id: string) =>
+  graphError(400, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, { error_subcode: 33 });

@@ -44,13 +44,19 @@ export const pinterest: SandboxPlatform = {
           (source?.source_type === 'multiple_image_urls' && (source.items?.length ?? 0) >= 2 && (source.items?.length ?? 0) <= 5 && source.items!.every((i) => !!i.url));
         if (!valid) return error(400, 1, 'Invalid parameters: media_source.');
         const media_type = source?.source_type === 'image_url' ? 'image' : 'multiple_images';
-        const post = state.createPost('pinterest', req.account!, body.description ?? '', {
-          board_id: body.board_id,
-          title: body.title ?? '',
-          link: body.link ?? null,
-          media_source: source,
-          media: { media_type },
-        }, String(Date.now()) + String(Math.floor(Math.random() * 1e4)).padStart(4, '0'));
+        const post = state.createPost(
+          'pinterest',
+          req.account!,
+          body.description ?? '',
+          {
+            board_id: body.board_id,
+            title: body.title ?? '',
+            link: body.link ?? null,
+            media_source: source,
+            media: { media_type },
+          },
+          String(Date.now()) + String(Math.floor(Math.random() * 1e4)).padStart(4, '0'),
+        );
         return { status: 201, body: pin(post) };
       },
     },
@@ -79,7 +85,12 @@ export const pinterest: SandboxPlatform = {
         const [start, end, types] = ['start_date', 'end_date', 'metric_types'].map((k) => req.query.get(k));
         if (!start || !end || !types) return error(400, 1, 'Invalid parameters: start_date, end_date and metric_types are required.');
         if (Date.parse(start) < Date.now() - 91 * 86_400_000) return error(400, 1, 'Invalid parameters: start_date is more than 90 days ago.');
-        const summary = Object.fromEntries(types.split(',').filter((t) => t in SUMMARY).map((t) => [t, SUMMARY[t]]));
+        const summary = Object.fromEntries(
+          types
+            .split(',')
+            .filter((t) => t in SUMMARY)
+            .map((t) => [t, SUMMARY[t]]),
+        );
         return { status: 200, body: { all: { daily_metrics: [], summary_metrics: summary, lifetime_metrics: summary } } };
       },
     },

@@ -110,7 +110,15 @@ export const slack: SandboxPlatform = {
       method: 'GET',
       path: '/auth.test',
       handle: (req) =>
-        ok({ url: `https://${req.account}.slack.com/`, team: req.account, user: `${req.account}_bot`, team_id: 'T0SANDBOX', user_id: `U${req.account!.toUpperCase()}`, bot_id: `B${req.account!.toUpperCase()}`, is_enterprise_install: false }),
+        ok({
+          url: `https://${req.account}.slack.com/`,
+          team: req.account,
+          user: `${req.account}_bot`,
+          team_id: 'T0SANDBOX',
+          user_id: `U${req.account!.toUpperCase()}`,
+          bot_id: `B${req.account!.toUpperCase()}`,
+          is_enterprise_install: false,
+        }),
     },
   ],
 };

@@ -58,7 +58,20 @@ function toMessage(post: SandboxPost) {
     ...(kind === 'photo' ? { photo: [file] } : {}),
     ...(kind === 'video' ? { video: { ...file, duration: 10 } } : {}),
     ...((kind === 'photo' || kind === 'video') && post.text ? { caption: post.text } : {}),
-    ...(poll ? { poll: { id: `poll-${post.id}`, question: poll.question, options: poll.options.map((text) => ({ text, voter_count: 0 })), total_voter_count: 0, is_closed: false, is_anonymous: true, type: 'regular', allows_multiple_answers: false } } : {}),
+    ...(poll
+      ? {
+          poll: {
+            id: `poll-${post.id}`,
+            question: poll.question,
+            options: poll.options.map((text) => ({ text, voter_count: 0 })),
+            total_voter_count: 0,
+            is_closed: false,
+            is_anonymous: true,
+            type: 'regular',
+            allows_multiple_answers: false,
+          },
+        }
+      : {}),
     ...(media_group_id ? { media_group_id } : {}),
     ...(reply_to ? { reply_to_message: { message_id: reply_to } } : {}),
   };

@@ -1,7 +1,18 @@
 import type { SandboxPlatform } from '../router.js';
 import {
-  carouselChildren, containersOf, containerStatus, createContainer, graphError, graphId, graphTime, graphUnauthorized,
-  insightsAnswer, notFound, publishContainer, requested, withToken,
+  carouselChildren,
+  containersOf,
+  containerStatus,
+  createContainer,
+  graphError,
+  graphId,
+  graphTime,
+  graphUnauthorized,
+  insightsAnswer,
+  notFound,
+  publishContainer,
+  requested,
+  withToken,
 } from './meta-graph.js';
 
 /**
@@ -102,7 +113,11 @@ export const threads: SandboxPlatform = {
         const post = state.find('threads', req.params.id!);
         if (!post) return notFound(req.params.id!);
         const replies = state.postsOf('threads').filter((p) => p.details.reply_to_id === post.id).length;
-        return insightsAnswer(post.id, { views: state.grow(post, 480), likes: state.grow(post, 33), replies, reposts: state.grow(post, 5), quotes: state.grow(post, 2), shares: state.grow(post, 1) }, params);
+        return insightsAnswer(
+          post.id,
+          { views: state.grow(post, 480), likes: state.grow(post, 33), replies, reposts: state.grow(post, 5), quotes: state.grow(post, 2), shares: state.grow(post, 1) },
+          params,
+        );
       }),
     },
     {

@@ -17,8 +17,19 @@ const ok = (data: unknown): SandboxResponse => ({ status: 200, body: { data, err
 const fail = (status: number, code: string, message: string): SandboxResponse => ({ status, body: { error: { code, message, log_id: logId() } } });
 const invalid = (message: string) => fail(400, 'invalid_params', message);
 
-interface PostInfo { title?: string; description?: string; privacy_level?: string }
-interface Details extends Record<string, unknown> { publish_id: string; media_type: 'VIDEO' | 'PHOTO'; post_info: PostInfo; source_info: Record<string, unknown>; polls: number; failed: boolean }
+interface PostInfo {
+  title?: string;
+  description?: string;
+  privacy_level?: string;
+}
+interface Details extends Record<string, unknown> {
+  publish_id: string;
+  media_type: 'VIDEO' | 'PHOTO';
+  post_info: PostInfo;
+  source_info: Record<string, unknown>;
+  polls: number;
+  failed: boolean;
+}
 
 const details = (post: SandboxPost) => post.details as Details;
 const newId = () => String(7_300_000_000_000_000_000n + BigInt(Date.now()) * 1000n + BigInt(Math.floor(Math.random() * 1000)));
@@ -55,7 +66,13 @@ export const tiktok: SandboxPlatform = {
         if ((info.title?.length ?? 0) > 2200) return invalid('post_info.title is longer than 2200');
         if (body.source_info?.source !== 'PULL_FROM_URL' || !body.source_info.video_url) return invalid('source_info needs PULL_FROM_URL and video_url');
         const publish_id = `v_pub_url~v2-1.${newId()}`;
-        state.createPost('tiktok', req.account!, info.title ?? '', { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details, newId());
+        state.createPost(
+          'tiktok',
+          req.account!,
+          info.title ?? '',
+          { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details,
+          newId(),
+        );
         return ok({ publish_id });
       },
     },
@@ -73,7 +90,13 @@ export const tiktok: SandboxPlatform = {
         if (body.source_info?.source !== 'PULL_FROM_URL' || photos.length < 1 || photos.length > 35) return invalid('source_info needs PULL_FROM_URL and 1 to 35 photo_images');
         if ((body.source_info.photo_cover_index ?? 0) >= photos.length) return invalid('source_info.photo_cover_index is out of range');
         const publish_id = `p_pub_url~v2.${newId()}`;
-        state.createPost('tiktok', req.account!, info.description ?? '', { publish_id, media_type: 'PHOTO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details, newId());
+        state.createPost(
+          'tiktok',
+          req.account!,
+          info.description ?? '',
+          { publish_id, media_type: 'PHOTO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details,
+          newId(),
+        );
         return ok({ publish_id });
       },
     },
@@ -101,7 +124,12 @@ export const tiktok: SandboxPlatform = {
         const fields = (req.query.get('fields') ?? '').split(',');
         const max = (req.body as { max_count?: number } | undefined)?.max_count ?? 10;
         if (max < 1 || max > 20) return invalid('max_count must be 1 to 20');
-        const videos = state.postsOf('tiktok', req.account).filter((p) => !details(p).failed).reverse().slice(0, max).map((p) => video(p, fields));
+        const videos = state
+          .postsOf('tiktok', req.account)
+          .filter((p) => !details(p).failed)
+          .reverse()
+          .slice(0, max)
+          .map((p) => video(p, fields));
         return ok({ videos, cursor: 0, has_more: false });
       },
     },
@@ -112,7 +140,10 @@ export const tiktok: SandboxPlatform = {
         const fields = (req.query.get('fields') ?? '').split(',');
         const ids = (req.body as { filters?: { video_ids?: string[] } } | undefined)?.filters?.video_ids ?? [];
         if (!ids.length || ids.length > 20) return invalid('filters.video_ids must have 1 to 20 ids');
-        const videos = state.postsOf('tiktok', req.account).filter((p) => ids.includes(p.id)).map((p) => video(p, fields));
+        const videos = state
+          .postsOf('tiktok', req.account)
+          .filter((p) => ids.includes(p.id))
+          .map((p) => video(p, fields));
         return ok({ videos, cursor: 0, has_more: false });
       },
     },

@@ -28,7 +28,10 @@ interface Block {
 
 function invalidBlock(block: Block): string | undefined {
   if (block.type === 'text') return typeof block.text === 'string' && block.text ? undefined : 'Text blocks need a non-empty text.';
-  if (block.type === 'image') return Array.isArray(block.media) && block.media.length && block.media.every((m) => typeof m.url === 'string' || typeof m.identifier === 'string') ? undefined : 'Image blocks need media with a url or an identifier.';
+  if (block.type === 'image')
+    return Array.isArray(block.media) && block.media.length && block.media.every((m) => typeof m.url === 'string' || typeof m.identifier === 'string')
+      ? undefined
+      : 'Image blocks need media with a url or an identifier.';
   return `Unsupported block type ${String(block.type)}.`;
 }
 
@@ -42,7 +45,10 @@ function toPost(post: SandboxPost, npf: boolean) {
     blog_name: blog,
     post_url: `https://${blog}.tumblr.com/post/${post.id}`,
     timestamp: Math.floor(post.createdAt.getTime() / 1000),
-    date: post.createdAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' GMT'),
+    date: post.createdAt
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' GMT'),
     state: post.details.state,
     note_count: NOTE_COUNT,
     tags: [],
@@ -84,7 +90,10 @@ export const tumblr: SandboxPlatform = {
           return post ? answer(200, 'OK', { blog: { name: blog }, posts: [toPost(post, npf)], total_posts: 1 }) : notFound;
         }
         const limit = Math.min(20, Math.max(1, Number(req.query.get('limit') ?? 20)));
-        const posts = mine.reverse().slice(0, limit).map((p) => toPost(p, npf));
+        const posts = mine
+          .reverse()
+          .slice(0, limit)
+          .map((p) => toPost(p, npf));
         return answer(200, 'OK', { blog: { name: blog }, posts, total_posts: mine.length });
       },
     },
@@ -103,7 +112,9 @@ export const tumblr: SandboxPlatform = {
       method: 'GET',
       path: '/v2/user/info',
       handle: (req) =>
-        answer(200, 'OK', { user: { name: req.account, likes: 0, following: 0, default_post_format: 'html', blogs: [{ name: req.account, url: `https://${req.account}.tumblr.com/`, primary: true, admin: true }] } }),
+        answer(200, 'OK', {
+          user: { name: req.account, likes: 0, following: 0, default_post_format: 'html', blogs: [{ name: req.account, url: `https://${req.account}.tumblr.com/`, primary: true, admin: true }] },
+        }),
     },
   ],
 };

@@ -21,7 +21,13 @@ export const twitter: SandboxPlatform = {
           return { status: 400, body: { errors: [{ message: 'reply target not found' }], title: 'Invalid Request' } };
         }
         for (const id of body.media?.media_ids ?? []) if (!state.media.has(id)) return { status: 400, body: { errors: [{ message: `unknown media id ${id}` }] } };
-        const post = state.createPost('twitter', req.account!, body.text, { reply: body.reply, media: body.media, poll: body.poll }, String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'));
+        const post = state.createPost(
+          'twitter',
+          req.account!,
+          body.text,
+          { reply: body.reply, media: body.media, poll: body.poll },
+          String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'),
+        );
         return { status: 201, body: { data: { id: post.id, text: post.text, edit_history_tweet_ids: [post.id] } } };
       },
     },
@@ -43,7 +49,14 @@ export const twitter: SandboxPlatform = {
             data: {
               id: post.id,
               text: post.text,
-              public_metrics: { impression_count: state.grow(post, 100), like_count: state.grow(post, 7), reply_count: state.grow(post, 2), retweet_count: state.grow(post, 3), quote_count: state.grow(post, 1), bookmark_count: 0 },
+              public_metrics: {
+                impression_count: state.grow(post, 100),
+                like_count: state.grow(post, 7),
+                reply_count: state.grow(post, 2),
+                retweet_count: state.grow(post, 3),
+                quote_count: state.grow(post, 1),
+                bookmark_count: 0,
+              },
               non_public_metrics: { url_link_clicks: state.grow(post, 4) },
             },
           },

@@ -49,7 +49,7 @@ export const youtube: SandboxPlatform = {
         const b = req.body as { snippet?: UploadSession['snippet']; status?: { privacyStatus?: string } } | undefined;
         const length = Number(req.headers['x-upload-content-length']);
         const contentType = String(req.headers['x-upload-content-type'] ?? '');
-        if (req.query.get('uploadType') !== 'resumable' || !req.query.get('part')?.split(',').includes('snippet')) return googleError(400, "Required parameter: part", 'required', 'global');
+        if (req.query.get('uploadType') !== 'resumable' || !req.query.get('part')?.split(',').includes('snippet')) return googleError(400, 'Required parameter: part', 'required', 'global');
         if (!b?.snippet?.title || b.snippet.title.length > 100 || /[<>]/.test(b.snippet.title)) {
           return googleError(400, 'The request metadata specifies an invalid or empty video title.', 'invalidTitle');
         }
@@ -73,13 +73,26 @@ export const youtube: SandboxPlatform = {
         if (req.raw.length !== session.length) return googleError(400, `Expected ${session.length} bytes, got ${req.raw.length}.`, 'badContent');
         sessionsOf(state).delete(uploadId);
         const channelId = `UC${session.account}`;
-        const post = state.createPost('youtube', session.account, session.snippet.description ?? '', {
-          ...session.snippet, privacyStatus: session.privacyStatus, bytes: req.raw.length, contentType: session.contentType, channelId, comments: [],
-        }, videoId());
+        const post = state.createPost(
+          'youtube',
+          session.account,
+          session.snippet.description ?? '',
+          {
+            ...session.snippet,
+            privacyStatus: session.privacyStatus,
+            bytes: req.raw.length,
+            contentType: session.contentType,
+            channelId,
+            comments: [],
+          },
+          videoId(),
+        );
         return {
           status: 200,
           body: {
-            kind: 'youtube#video', etag: post.id, id: post.id,
+            kind: 'youtube#video',
+            etag: post.id,
+            id: post.id,
             snippet: { publishedAt: post.createdAt.toISOString(), channelId, title: session.snippet.title, description: post.text, categoryId: session.snippet.categoryId ?? '22' },
             status: { uploadStatus: 'uploaded', privacyStatus: session.privacyStatus },
           },
@@ -92,21 +105,39 @@ export const youtube: SandboxPlatform = {
       handle: (req, state) => {
         const b = req.body as { snippet?: { channelId?: string; videoId?: string; topLevelComment?: { snippet?: { textOriginal?: string } } } } | undefined;
         const text = b?.snippet?.topLevelComment?.snippet?.textOriginal;
-        if (req.query.get('part') !== 'snippet' || !b?.snippet?.videoId || !text) return googleError(400, 'The comment thread needs snippet.videoId and snippet.topLevelComment.snippet.textOriginal.', 'invalidCommentMetadata');
+        if (req.query.get('part') !== 'snippet' || !b?.snippet?.videoId || !text)
+          return googleError(400, 'The comment thread needs snippet.videoId and snippet.topLevelComment.snippet.textOriginal.', 'invalidCommentMetadata');
         const video = state.find('youtube', b.snippet.videoId);
         if (!video) return googleError(404, 'The video identified by the videoId parameter could not be found.', 'videoNotFound');
         if (b.snippet.channelId !== video.details.channelId) return googleError(400, 'The channelId does not match the video.', 'invalidCommentMetadata');
         (video.details.comments as string[]).push(text);
         const id = `Ug${randomBytes(9).toString('base64url')}`;
-        return { status: 200, body: { kind: 'youtube#commentThread', id, snippet: { ...b.snippet, topLevelComment: { kind: 'youtube#comment', id, snippet: { textOriginal: text, textDisplay: text } } } } };
+        return {
+          status: 200,
+          body: { kind: 'youtube#commentThread', id, snippet: { ...b.snippet, topLevelComment: { kind: 'youtube#comment', id, snippet: { textOriginal: text, textDisplay: text } } } },
+        };
       },
     },
     {
       method: 'GET',
       path: '/youtube/v3/channels',
       handle: (req) => {
-        if (req.query.get('mine') !== 'true' || !req.query.get('part')) return googleError(400, 'Required parameter: part; a filter such as mine=true', 'missingRequiredParameter', 'youtube.parameter');
-        return { status: 200, body: { kind: 'youtube#channelListResponse', items: [{ kind: 'youtube#channel', id: `UC${req.account}`, snippet: { title: req.account, customUrl: `@${req.account}`, thumbnails: { default: { url: `https://sandbox.invalid/avatars/${req.account}.jpg` } } }, contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${req.account}` } } }] } };
+        if (req.query.get('mine') !== 'true' || !req.query.get('part'))
+          return googleError(400, 'Required parameter: part; a filter such as mine=true', 'missingRequiredParameter', 'youtube.parameter');
+        return {
+          status: 200,
+          body: {
+            kind: 'youtube#channelListResponse',
+            items: [
+              {
+                kind: 'youtube#channel',
+                id: `UC${req.account}`,
+                snippet: { title: req.account, customUrl: `@${req.account}`, thumbnails: { default: { url: `https://sandbox.invalid/avatars/${req.account}.jpg` } } },
+                contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${req.account}` } },
+              },
+            ],
+          },
+        };
       },
     },
     {
@@ -114,14 +145,24 @@ export const youtube: SandboxPlatform = {
       path: '/youtube/v3/playlistItems',
       handle: (req, state) => {
         const playlist = req.query.get('playlistId') ?? '';
-        if (req.query.get('part') !== 'snippet' || !playlist.startsWith('UU')) return googleError(404, 'The playlist identified with the request playlistId parameter cannot be found.', 'playlistNotFound');
+        if (req.query.get('part') !== 'snippet' || !playlist.startsWith('UU'))
+          return googleError(404, 'The playlist identified with the request playlistId parameter cannot be found.', 'playlistNotFound');
         const items = state
           .postsOf('youtube', playlist.slice(2))
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
           .slice(0, Number(req.query.get('maxResults') ?? 5))
           .map((p, position) => ({
-            kind: 'youtube#playlistItem', id: `PLI${p.id}`,
-            snippet: { publishedAt: p.createdAt.toISOString(), channelId: p.details.channelId, title: p.details.title, description: p.text, playlistId: playlist, position, resourceId: { kind: 'youtube#video', videoId: p.id } },
+            kind: 'youtube#playlistItem',
+            id: `PLI${p.id}`,
+            snippet: {
+              publishedAt: p.createdAt.toISOString(),
+              channelId: p.details.channelId,
+              title: p.details.title,
+              description: p.text,
+              playlistId: playlist,
+              position,
+              resourceId: { kind: 'youtube#video', videoId: p.id },
+            },
           }));
         return { status: 200, body: { kind: 'youtube#playlistItemListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } } };
       },
@@ -139,8 +180,7 @@ export const youtube: SandboxPlatform = {
     {
       method: 'DELETE',
       path: '/youtube/v3/videos',
-      handle: (req, state) =>
-        state.remove('youtube', req.query.get('id') ?? '') ? { status: 204 } : googleError(404, 'The video that you are trying to delete cannot be found.', 'videoNotFound'),
+      handle: (req, state) => (state.remove('youtube', req.query.get('id') ?? '') ? { status: 204 } : googleError(404, 'The video that you are trying to delete cannot be found.', 'videoNotFound')),
     },
   ],
 };

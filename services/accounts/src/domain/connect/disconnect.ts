@@ -28,7 +28,10 @@ export async function disconnectAccount(deps: ConnectDeps, workspaceId: number, 
       });
     }
     await deps.connections.saveConnection(socialAccountId, {
-      sealedCredentials: null, tokenExpiresAt: null, disconnected: true, disconnectedReason: 'Disconnected by an operator: reconnect the account to publish again.',
+      sealedCredentials: null,
+      tokenExpiresAt: null,
+      disconnected: true,
+      disconnectedReason: 'Disconnected by an operator: reconnect the account to publish again.',
     });
     deps.log.info({ social_account_id: socialAccountId, workspace_id: fresh.workspaceId, platform, revoked_at_platform: revoked }, 'social account disconnected');
     return revoked;

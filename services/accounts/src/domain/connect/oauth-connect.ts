@@ -20,7 +20,9 @@ const redirectUriOf = (base: string, platform: Platform) => `${base.replace(/\/+
 
 /** The MAC binding a state to its workspace, platform and PKCE verifier. */
 function stateMac(key: Buffer, id: string, workspaceId: number, platform: string, verifier: string): Buffer {
-  return createHmac('sha256', key).update(`${id}|${workspaceId}|${platform}|${createHash('sha256').update(verifier).digest('base64url')}`).digest();
+  return createHmac('sha256', key)
+    .update(`${id}|${workspaceId}|${platform}|${createHash('sha256').update(verifier).digest('base64url')}`)
+    .digest();
 }
 
 function checkMastodonInstance(raw: string): string {
@@ -28,10 +30,10 @@ function checkMastodonInstance(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw invalidParameters(['instance_url must be the instance\'s base URL, e.g. https://mastodon.social']);
+    throw invalidParameters(["instance_url must be the instance's base URL, e.g. https://mastodon.social"]);
   }
   if (!['https:', 'http:'].includes(url.protocol) || url.search || url.hash) {
-    throw invalidParameters(['instance_url must be the instance\'s base URL, e.g. https://mastodon.social']);
+    throw invalidParameters(["instance_url must be the instance's base URL, e.g. https://mastodon.social"]);
   }
   return url.toString().replace(/\/+$/, '');
 }
@@ -53,7 +55,7 @@ export async function startConnect(deps: ConnectDeps, input: { workspaceId: numb
   let client = deps.connectConfig.clients[platform];
   let instanceUrl: string | undefined;
   if (facts.perInstance) {
-    if (!input.instanceUrl) throw invalidParameters(['instance_url is required for mastodon (the instance\'s base URL)']);
+    if (!input.instanceUrl) throw invalidParameters(["instance_url is required for mastodon (the instance's base URL)"]);
     instanceUrl = checkMastodonInstance(input.instanceUrl);
     const app = await deps.oauth.registerApp!(instanceUrl, redirectUri).catch((err: unknown) => {
       throw new AppError('SERVICE_UNAVAILABLE', `Could not register the app on ${instanceUrl}: ${(err as Error).message}`);
@@ -67,7 +69,12 @@ export async function startConnect(deps: ConnectDeps, input: { workspaceId: numb
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + STATE_TTL_MS);
   await deps.connections.insertState({
-    id, workspaceId: input.workspaceId, platform, instanceUrl, createdAt: now, expiresAt,
+    id,
+    workspaceId: input.workspaceId,
+    platform,
+    instanceUrl,
+    createdAt: now,
+    expiresAt,
     sealed: deps.secrets.encrypt(JSON.stringify({ verifier, ...(facts.perInstance ? { client_id: client.id, client_secret: client.secret } : {}) })),
   });
   const state = `${id}.${stateMac(deps.connectConfig.stateKey, id, input.workspaceId, platform, verifier).toString('base64url')}`;

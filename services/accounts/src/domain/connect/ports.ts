@@ -38,7 +38,10 @@ export interface OAuthClient {
   /** Registers the app on a Mastodon instance (per-instance), answering its client. */
   registerApp?(instanceUrl: string, redirectUri: string): Promise<{ clientId: string; clientSecret: string }>;
   authorizationUrl(platform: Platform, p: { clientId: string; redirectUri: string; state: string; codeChallenge: string | undefined; instanceUrl?: string | undefined }): string;
-  exchangeCode(platform: Platform, p: { client: { id: string; secret: string }; code: string; redirectUri: string; codeVerifier: string | undefined; instanceUrl?: string | undefined }): Promise<TokenSet>;
+  exchangeCode(
+    platform: Platform,
+    p: { client: { id: string; secret: string }; code: string; redirectUri: string; codeVerifier: string | undefined; instanceUrl?: string | undefined },
+  ): Promise<TokenSet>;
   identify(platform: Platform, tokens: TokenSet, instanceUrl?: string): Promise<Identity>;
   /** Renews the token (refresh grant, or the Graph long-lived exchange). */
   refresh(platform: Platform, p: { client: { id: string; secret: string }; credentials: Record<string, string> }): Promise<TokenSet>;

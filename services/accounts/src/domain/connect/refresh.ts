@@ -38,7 +38,11 @@ export async function refreshAccount(deps: ConnectDeps, socialAccountId: number,
     const now = deps.clock.now().getTime();
     const due = account.tokenExpiresAt !== undefined && account.tokenExpiresAt.getTime() - now <= deps.connectConfig.refreshAheadMs;
     const recently = account.lastRefreshAt !== undefined && now - account.lastRefreshAt.getTime() < 30_000;
-    const stillRefused = opts.refusedTokenSha256 ? createHash('sha256').update(credentials.access_token ?? '').digest('hex') === opts.refusedTokenSha256 : !recently;
+    const stillRefused = opts.refusedTokenSha256
+      ? createHash('sha256')
+          .update(credentials.access_token ?? '')
+          .digest('hex') === opts.refusedTokenSha256
+      : !recently;
     if (!(opts.force ? stillRefused : due)) return { kind: 'fresh', account, credentials };
     const platform = account.platform as Platform;
     try {

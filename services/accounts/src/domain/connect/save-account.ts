@@ -67,7 +67,13 @@ export async function saveConnectedAccount(
   const now = deps.clock.now();
   if (!reconnected) {
     await deps.store.insertSocialAccount({
-      id: socialAccountId, workspaceId, platform, username: identity.username || identity.externalId, sandbox: false, disconnected: false, createdAt: now,
+      id: socialAccountId,
+      workspaceId,
+      platform,
+      username: identity.username || identity.externalId,
+      sandbox: false,
+      disconnected: false,
+      createdAt: now,
       sealedCredentials: deps.secrets.encrypt(JSON.stringify(mergeTokens(input.extra ?? {}, tokens, identity))),
     });
     await createDefaultSchedule(deps, workspaceId, socialAccountId);

@@ -89,9 +89,20 @@ export class MongoIdeasStore implements IdeasStore {
   async insertIdea(i: ContentIdea): Promise<boolean> {
     try {
       await this.Idea.create({
-        _id: i.id, workspace_id: i.workspaceId, platform: i.platform, topic: i.topic, angle: i.angle, prompt: i.prompt,
-        source: i.source, source_url: i.sourceUrl, source_label: i.sourceLabel, generated_for_date: i.generatedForDate,
-        media_type: i.mediaType, content_plan_id: i.contentPlanId, source_key: i.sourceKey, created_at: i.createdAt,
+        _id: i.id,
+        workspace_id: i.workspaceId,
+        platform: i.platform,
+        topic: i.topic,
+        angle: i.angle,
+        prompt: i.prompt,
+        source: i.source,
+        source_url: i.sourceUrl,
+        source_label: i.sourceLabel,
+        generated_for_date: i.generatedForDate,
+        media_type: i.mediaType,
+        content_plan_id: i.contentPlanId,
+        source_key: i.sourceKey,
+        created_at: i.createdAt,
       });
       return true;
     } catch (err) {
@@ -104,10 +115,7 @@ export class MongoIdeasStore implements IdeasStore {
     const filter: Record<string, unknown> = { workspace_id: q.workspaceId };
     if (q.platform) filter.platform = q.platform;
     if (q.unused) filter.used_at = null;
-    const [docs, totalCount] = await Promise.all([
-      this.Idea.find(filter).sort({ generated_for_date: -1, _id: -1 }).skip(q.offset).limit(q.limit).lean<IdeaDoc[]>(),
-      this.Idea.countDocuments(filter),
-    ]);
+    const [docs, totalCount] = await Promise.all([this.Idea.find(filter).sort({ generated_for_date: -1, _id: -1 }).skip(q.offset).limit(q.limit).lean<IdeaDoc[]>(), this.Idea.countDocuments(filter)]);
     return { ideas: docs.map(toIdea), totalCount };
   }
 

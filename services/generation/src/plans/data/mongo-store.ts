@@ -161,8 +161,15 @@ const toRun = (d: RunDoc): PlanRun => ({
 });
 
 const RUN_FIELDS: Record<string, string> = {
-  attempt: 'attempt', owner: 'owner', leaseUntil: 'lease_until', status: 'status', finishedAt: 'finished_at',
-  postsCreated: 'posts_created', ideasCreated: 'ideas_created', itemsFailed: 'items_failed', error: 'error',
+  attempt: 'attempt',
+  owner: 'owner',
+  leaseUntil: 'lease_until',
+  status: 'status',
+  finishedAt: 'finished_at',
+  postsCreated: 'posts_created',
+  ideasCreated: 'ideas_created',
+  itemsFailed: 'items_failed',
+  error: 'error',
 };
 
 const toItem = (d: ItemDoc): RunItem => ({
@@ -199,9 +206,7 @@ export class MongoPlansStore implements PlansStore {
   }
 
   insertPlan(p: ContentPlan): Promise<boolean> {
-    return insertOnce(() =>
-      this.models.Plan.create({ _id: p.id, workspace_id: p.workspaceId, owner_user_id: p.ownerUserId, slot: p.slot, ...planFields(p), created_at: p.createdAt }),
-    );
+    return insertOnce(() => this.models.Plan.create({ _id: p.id, workspace_id: p.workspaceId, owner_user_id: p.ownerUserId, slot: p.slot, ...planFields(p), created_at: p.createdAt }));
   }
 
   async usedSlots(ownerUserId: number): Promise<number[]> {
@@ -228,7 +233,10 @@ export class MongoPlansStore implements PlansStore {
   }
 
   async duePlans(now: Date, limit: number): Promise<ContentPlan[]> {
-    const docs = await this.models.Plan.find({ active: true, next_run_at: { $lte: now } }).sort({ next_run_at: 1 }).limit(limit).lean<PlanDoc[]>();
+    const docs = await this.models.Plan.find({ active: true, next_run_at: { $lte: now } })
+      .sort({ next_run_at: 1 })
+      .limit(limit)
+      .lean<PlanDoc[]>();
     return docs.map(toPlan);
   }
 
@@ -241,9 +249,21 @@ export class MongoPlansStore implements PlansStore {
   insertRun(r: PlanRun): Promise<boolean> {
     return insertOnce(() =>
       this.models.Run.create({
-        _id: r.id, plan_id: r.planId, workspace_id: r.workspaceId, trigger: r.trigger, due_at: r.dueAt, local_date: r.localDate,
-        snapshot: JSON.stringify(r.snapshot), status: r.status, attempt: r.attempt, owner: r.owner, lease_until: r.leaseUntil,
-        started_at: r.startedAt, posts_created: r.postsCreated, ideas_created: r.ideasCreated, items_failed: r.itemsFailed,
+        _id: r.id,
+        plan_id: r.planId,
+        workspace_id: r.workspaceId,
+        trigger: r.trigger,
+        due_at: r.dueAt,
+        local_date: r.localDate,
+        snapshot: JSON.stringify(r.snapshot),
+        status: r.status,
+        attempt: r.attempt,
+        owner: r.owner,
+        lease_until: r.leaseUntil,
+        started_at: r.startedAt,
+        posts_created: r.postsCreated,
+        ideas_created: r.ideasCreated,
+        items_failed: r.itemsFailed,
       }),
     );
   }
@@ -259,7 +279,10 @@ export class MongoPlansStore implements PlansStore {
   }
 
   async staleRuns(now: Date, limit: number): Promise<PlanRun[]> {
-    const docs = await this.models.Run.find({ status: 'running', lease_until: { $lt: now } }).sort({ lease_until: 1 }).limit(limit).lean<RunDoc[]>();
+    const docs = await this.models.Run.find({ status: 'running', lease_until: { $lt: now } })
+      .sort({ lease_until: 1 })
+      .limit(limit)
+      .lean<RunDoc[]>();
     return docs.map(toRun);
   }
 

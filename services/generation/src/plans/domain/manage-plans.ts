@@ -8,10 +8,7 @@ import { buildChannels, planFieldProblems } from './validate-plan.js';
 async function applyFields(deps: PlansDeps, workspaceId: number, fields: PlanFields, base: Omit<ContentPlan, 'timezone' | 'nextRunAt'>, creating: boolean) {
   const problems = planFieldProblems(fields, creating);
   const ids = (fields.channels ?? []).map((c) => c.socialAccountId);
-  const [accounts, timezone] = await Promise.all([
-    ids.length ? deps.accounts.socialAccounts(workspaceId, [...new Set(ids)]) : Promise.resolve([]),
-    deps.accounts.timezone(workspaceId),
-  ]);
+  const [accounts, timezone] = await Promise.all([ids.length ? deps.accounts.socialAccounts(workspaceId, [...new Set(ids)]) : Promise.resolve([]), deps.accounts.timezone(workspaceId)]);
   const channels = fields.channels ? buildChannels(fields.channels, accounts, problems) : base.channels;
   if (problems.length) throw invalidParameters(problems);
   const plan: ContentPlan = {
@@ -43,8 +40,20 @@ export async function createPlan(deps: PlansDeps, workspaceId: number, ownerUser
     workspaceId,
     fields,
     {
-      id: 0, workspaceId, ownerUserId, slot: 0, name: '', active: true, useSources: false, platformConfigs: {}, channels: [],
-      scheduleDay: 0, scheduleTime: '00:00', scheduleMode: 'draft', createdAt: now, updatedAt: now,
+      id: 0,
+      workspaceId,
+      ownerUserId,
+      slot: 0,
+      name: '',
+      active: true,
+      useSources: false,
+      platformConfigs: {},
+      channels: [],
+      scheduleDay: 0,
+      scheduleTime: '00:00',
+      scheduleMode: 'draft',
+      createdAt: now,
+      updatedAt: now,
     },
     true,
   );

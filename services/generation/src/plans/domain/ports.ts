@@ -63,7 +63,11 @@ export interface PlansStore {
   /** Claims attempt `attempt` of a run (a takeover); false when another process claimed it. */
   claimAttempt(runId: string, attempt: number, owner: string, now: Date): Promise<boolean>;
   /** Updates a run while `attempt` still owns it; false when another attempt took it over. */
-  updateRun(runId: string, attempt: number, patch: Partial<Pick<PlanRun, 'attempt' | 'owner' | 'leaseUntil' | 'status' | 'finishedAt' | 'postsCreated' | 'ideasCreated' | 'itemsFailed' | 'error'>>): Promise<boolean>;
+  updateRun(
+    runId: string,
+    attempt: number,
+    patch: Partial<Pick<PlanRun, 'attempt' | 'owner' | 'leaseUntil' | 'status' | 'finishedAt' | 'postsCreated' | 'ideasCreated' | 'itemsFailed' | 'error'>>,
+  ): Promise<boolean>;
 
   runItems(runId: string, channelIndex: number): Promise<RunItem[]>;
   /** Records an item (body before its post is created, or its failure); false when it exists. */

@@ -14,8 +14,7 @@ export class RunOwnershipLost extends Error {
   }
 }
 
-const topicOf = (plan: Pick<ContentPlan, 'name' | 'contentStrategy'>, channel?: Channel): string =>
-  channel?.quoteTopic?.trim() || plan.contentStrategy?.trim() || plan.name;
+const topicOf = (plan: Pick<ContentPlan, 'name' | 'contentStrategy'>, channel?: Channel): string => channel?.quoteTopic?.trim() || plan.contentStrategy?.trim() || plan.name;
 
 function snapshotOf(plan: ContentPlan): PlanSnapshot {
   return {
@@ -52,8 +51,7 @@ function newRun(deps: PlansDeps, plan: ContentPlan, id: string, trigger: PlanRun
 /** A channel whose platform needs media, or whose format is quote cards, yields ideas only (runs write text). */
 const ideasOnly = (c: Channel): boolean => c.format === 'quote_card' || CAPABILITIES[c.platform].media_required;
 
-const mediaTypeOf = (c: Channel): MediaType =>
-  ideasOnly(c) ? (CAPABILITIES[c.platform].content_types.includes('image') ? 'image' : 'video') : 'text';
+const mediaTypeOf = (c: Channel): MediaType => (ideasOnly(c) ? (CAPABILITIES[c.platform].content_types.includes('image') ? 'image' : 'video') : 'text');
 
 /** Post n of a channel takes the angles in turn. */
 const angleOf = (c: Channel, n: number): string | undefined => (c.angles.length ? c.angles[n % c.angles.length] : undefined);
@@ -191,9 +189,10 @@ async function writeChannelPosts(deps: PlansDeps, run: PlanRun, ci: number, chan
     for (const [k, n] of missing.entries()) {
       if (signal.aborted) throw new RunOwnershipLost(run.id);
       const body = bodies[k];
-      const item: RunItem = body === undefined
-        ? { runId: run.id, channelIndex: ci, n, error: 'the writer produced fewer posts than asked', createdAt: deps.clock.now() }
-        : { runId: run.id, channelIndex: ci, n, body, createdAt: deps.clock.now() };
+      const item: RunItem =
+        body === undefined
+          ? { runId: run.id, channelIndex: ci, n, error: 'the writer produced fewer posts than asked', createdAt: deps.clock.now() }
+          : { runId: run.id, channelIndex: ci, n, body, createdAt: deps.clock.now() };
       if (!(await deps.store.insertItem(item))) throw new RunOwnershipLost(run.id);
       if (body !== undefined) await storePost(deps, run, ci, channel, item, false);
     }

@@ -12,10 +12,7 @@ const HORIZON_DAYS = 8;
  * overlap) runs once, at its first occurrence.
  */
 export function nextRunAt(day: number, time: string, timezone: string, after: Date): Date {
-  const next = nextSlot(
-    { timezone, max_posts_per_day: 1, paused: false, posting_slots: [{ day_of_week: day, time_of_day: time, enabled: true }] },
-    { after, taken: [], horizonDays: HORIZON_DAYS },
-  );
+  const next = nextSlot({ timezone, max_posts_per_day: 1, paused: false, posting_slots: [{ day_of_week: day, time_of_day: time, enabled: true }] }, { after, taken: [], horizonDays: HORIZON_DAYS });
   if (!next) throw new RangeError(`no ${DAY_NAMES[day]} ${time} in ${timezone} within ${HORIZON_DAYS} days of ${after.toISOString()}`);
   return next;
 }
@@ -23,10 +20,8 @@ export function nextRunAt(day: number, time: string, timezone: string, after: Da
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export const localDateOf = (at: Date, timezone: string): string => DateTime.fromJSDate(at, { zone: timezone }).toISODate() ?? '';
 
-
 /**
  * The first run of a plan created or edited at `now`: the next occurrence from the start of the current minute,
  * so a plan whose schedule is the current minute runs now rather than a week later.
  */
-export const firstRunAt = (day: number, time: string, timezone: string, now: Date): Date =>
-  nextRunAt(day, time, timezone, new Date(Math.floor(now.getTime() / 60_000) * 60_000 - 1));
+export const firstRunAt = (day: number, time: string, timezone: string, now: Date): Date => nextRunAt(day, time, timezone, new Date(Math.floor(now.getTime() / 60_000) * 60_000 - 1));

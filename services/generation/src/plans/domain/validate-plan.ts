@@ -81,10 +81,17 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
       if (!a.trim() || a.length > MAX_ANGLE) problems.push(`${at}.angles[${j}] must be 1 to ${MAX_ANGLE} characters`);
     });
     if (c.postsPerDay !== undefined && !isInt(c.postsPerDay, 1, MAX_POSTS_PER_DAY)) problems.push(`${at}.posts_per_day must be an integer from 1 to ${MAX_POSTS_PER_DAY}`);
-    for (const [field, value] of [['watermark_every_n', c.watermarkEveryN], ['carousel_every_n', c.carouselEveryN]] as const) {
+    for (const [field, value] of [
+      ['watermark_every_n', c.watermarkEveryN],
+      ['carousel_every_n', c.carouselEveryN],
+    ] as const) {
       if (value !== undefined && !isInt(value, 1, 100)) problems.push(`${at}.${field} must be an integer from 1 to 100`);
     }
-    for (const [field, value] of [['board_id', c.boardId], ['quote_topic', c.quoteTopic], ['watermark_text', c.watermarkText]] as const) {
+    for (const [field, value] of [
+      ['board_id', c.boardId],
+      ['quote_topic', c.quoteTopic],
+      ['watermark_text', c.watermarkText],
+    ] as const) {
       if (value !== undefined && value.length > MAX_SHORT_TEXT) problems.push(`${at}.${field} must be at most ${MAX_SHORT_TEXT} characters`);
     }
     return {

@@ -21,9 +21,17 @@ const TOPICS = [
 
 function brief(platform: Platform, topic: string, seed: number, over: Partial<WritingBrief> = {}): WritingBrief {
   return {
-    kind: 'post', platform, topic, angle: undefined,
+    kind: 'post',
+    platform,
+    topic,
+    angle: undefined,
     style: { tone: PREFERENCE_TONES[seed % PREFERENCE_TONES.length]!, structure: PREFERENCE_STRUCTURES[seed % PREFERENCE_STRUCTURES.length]!, includeEmoji: seed % 2 === 0 },
-    voice: neutralVoiceProfile(new Date()), rules: EMPTY_RULES, seed, limit: hardLimit(platform), targetLength: targetLength(platform), avoid: [],
+    voice: neutralVoiceProfile(new Date()),
+    rules: EMPTY_RULES,
+    seed,
+    limit: hardLimit(platform),
+    targetLength: targetLength(platform),
+    avoid: [],
     ...over,
   };
 }

@@ -1,8 +1,21 @@
 import { countCodePoints } from '@spa/platforms';
 import type { Point } from './phrases.js';
 import {
-  ANGLE_LEADS, CAROUSEL_CAPTION_LEADS, CAROUSEL_CLOSING_TITLES, CAROUSEL_SUBTITLES, CTAS, DEFAULT_HASHTAG_COUNT, EMOJI, HOOKS,
-  POINTS, QUESTION_CTAS, QUESTION_HOOKS, STORY_OPENINGS, STORY_TURNS, THREAD_CLOSERS, THREAD_OPENERS,
+  ANGLE_LEADS,
+  CAROUSEL_CAPTION_LEADS,
+  CAROUSEL_CLOSING_TITLES,
+  CAROUSEL_SUBTITLES,
+  CTAS,
+  DEFAULT_HASHTAG_COUNT,
+  EMOJI,
+  HOOKS,
+  POINTS,
+  QUESTION_CTAS,
+  QUESTION_HOOKS,
+  STORY_OPENINGS,
+  STORY_TURNS,
+  THREAD_CLOSERS,
+  THREAD_OPENERS,
 } from './phrases.js';
 import { hashString, Random } from './random.js';
 import { BUILTIN_MODEL } from '../catalog.js';
@@ -66,9 +79,10 @@ class Composition {
     const angleLine = this.angle && structure !== 'short' ? this.pick(ANGLE_LEADS, this.subject) : undefined;
     const pointCount = structure === 'short' ? 1 : Math.max(1, Math.min(structure === 'story' ? 3 : 5, Math.round((target - 160) / 95)));
     const points = this.points(Math.max(pointCount, structure === 'list' ? 3 : 1));
-    const cta = structure === 'short' && this.brief.voice.questionRatio < 0.3
-      ? undefined
-      : this.pick(structure === 'question' || this.brief.voice.questionRatio >= 0.5 ? QUESTION_CTAS : CTAS, this.pointSubject);
+    const cta =
+      structure === 'short' && this.brief.voice.questionRatio < 0.3
+        ? undefined
+        : this.pick(structure === 'question' || this.brief.voice.questionRatio >= 0.5 ? QUESTION_CTAS : CTAS, this.pointSubject);
     const signoff = this.signoff();
     const tags = this.hashtags();
 
@@ -131,7 +145,9 @@ class Composition {
       this.pick(CAROUSEL_CAPTION_LEADS, this.subject).replace('{n}', String(slides.length)),
       this.pick(QUESTION_CTAS, this.subject),
       this.hashtags().join(' '),
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     return { caption: fitToLimit(this.brief.platform, caption, this.brief.limit), slides };
   }
 
@@ -198,9 +214,7 @@ class Composition {
     const fromVoice = voice.topHashtags.slice(0, Math.ceil(count / 2));
     const candidates = [...fromVoice, ...topicTags(this.subject)];
     const seen = new Set<string>();
-    return candidates
-      .filter((tag) => this.clean(tag) && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()))
-      .slice(0, count);
+    return candidates.filter((tag) => this.clean(tag) && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase())).slice(0, count);
   }
 
   private pick(templates: readonly string[], subject: string): string {

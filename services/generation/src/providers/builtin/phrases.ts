@@ -12,43 +12,22 @@ export const HOOKS: Readonly<Record<string, readonly string[]>> = {
     'Here is how I think about {t}.',
     '{T}: what actually moves the needle.',
   ],
-  casual: [
-    "Okay, let's talk about {t}.",
-    'Quick one on {t}.',
-    "Been thinking about {t} a lot lately.",
-    'Real talk about {t}.',
-    'Small reminder about {t}.',
-  ],
-  friendly: [
-    "Let's talk about {t} for a minute.",
-    'A small thing about {t} that helped me a lot.',
-    'Sharing what works for me with {t}.',
-    "If {t} feels overwhelming, you're not alone.",
-  ],
+  casual: ["Okay, let's talk about {t}.", 'Quick one on {t}.', 'Been thinking about {t} a lot lately.', 'Real talk about {t}.', 'Small reminder about {t}.'],
+  friendly: ["Let's talk about {t} for a minute.", 'A small thing about {t} that helped me a lot.', 'Sharing what works for me with {t}.', "If {t} feels overwhelming, you're not alone."],
   witty: [
     "{T}: easier said than done. Here's the done part.",
     "Everyone has an opinion on {t}. Here's mine, with fewer buzzwords.",
     '{T} is simple. Doing it every week is the hard part.',
     'Nobody puts "{t}" on their vision board. Maybe they should.',
   ],
-  bold: [
-    'Unpopular opinion: most people get {t} wrong.',
-    'Stop overcomplicating {t}.',
-    '{T} is not optional anymore.',
-    'Most advice about {t} is noise. Here is the signal.',
-  ],
+  bold: ['Unpopular opinion: most people get {t} wrong.', 'Stop overcomplicating {t}.', '{T} is not optional anymore.', 'Most advice about {t} is noise. Here is the signal.'],
   inspirational: [
     '{T} starts with one small step.',
     'Every expert in {t} was once a beginner.',
     'The best time to start with {t} was yesterday. The next best time is today.',
     'Progress on {t} is built one ordinary day at a time.',
   ],
-  educational: [
-    '{T}, explained in plain words.',
-    'A practical guide to {t}.',
-    'What to know about {t} before you start.',
-    'The fundamentals of {t}, in one post.',
-  ],
+  educational: ['{T}, explained in plain words.', 'A practical guide to {t}.', 'What to know about {t} before you start.', 'The fundamentals of {t}, in one post.'],
 };
 
 export const QUESTION_HOOKS: readonly string[] = [
@@ -64,27 +43,34 @@ export const STORY_OPENINGS: readonly string[] = [
   'I used to think {t} was a side topic. I was wrong.',
 ];
 
-export const STORY_TURNS: readonly string[] = [
-  'What changed things was one simple idea.',
-  'The turning point was surprisingly small.',
-  'Then I tried something different.',
-];
+export const STORY_TURNS: readonly string[] = ['What changed things was one simple idea.', 'The turning point was surprisingly small.', 'Then I tried something different.'];
 
-export const ANGLE_LEADS: readonly string[] = [
-  'The angle most people miss: {a}.',
-  'Today, one specific part of it: {a}.',
-  'Let me focus on {a}.',
-  'Zooming in on {a}.',
-];
+export const ANGLE_LEADS: readonly string[] = ['The angle most people miss: {a}.', 'Today, one specific part of it: {a}.', 'Let me focus on {a}.', 'Zooming in on {a}.'];
 
 /** Sub-angles that keep a batch's posts on one category apart from each other. */
 export const BATCH_ANGLES: readonly string[] = [
-  'the most common mistakes', 'a lesson learned the hard way', 'a quick how-to', 'a myth worth busting',
-  'what changes next', 'a simple checklist', 'what happens behind the scenes', 'what beginners should know first',
-  'the tools that help', 'a counter-intuitive take', 'how to measure it', 'the very first step',
-  'what to stop doing', 'a small experiment to try', 'why it matters now', "what I'd do differently",
-  'how good teams get it right', 'the cost of ignoring it', 'one habit that helps', 'the questions to ask first',
-  'the long game', 'doing more with less',
+  'the most common mistakes',
+  'a lesson learned the hard way',
+  'a quick how-to',
+  'a myth worth busting',
+  'what changes next',
+  'a simple checklist',
+  'what happens behind the scenes',
+  'what beginners should know first',
+  'the tools that help',
+  'a counter-intuitive take',
+  'how to measure it',
+  'the very first step',
+  'what to stop doing',
+  'a small experiment to try',
+  'why it matters now',
+  "what I'd do differently",
+  'how good teams get it right',
+  'the cost of ignoring it',
+  'one habit that helps',
+  'the questions to ask first',
+  'the long game',
+  'doing more with less',
 ];
 
 export interface Point {
@@ -135,30 +121,14 @@ export const CTAS: readonly string[] = [
   'Follow along for more on {t}.',
 ];
 
-export const QUESTION_CTAS: readonly string[] = [
-  'Curious to hear your answer.',
-  'What would you add?',
-  'Where do you stand on this?',
-];
+export const QUESTION_CTAS: readonly string[] = ['Curious to hear your answer.', 'What would you add?', 'Where do you stand on this?'];
 
 export const THREAD_OPENERS: readonly string[] = ['A thread', "Here's what I've learned", 'Let me break it down', 'Thread'];
-export const THREAD_CLOSERS: readonly string[] = [
-  "That's a wrap on {t}.",
-  'That is the short version of {t}.',
-  'Those are the ideas that matter most for {t}.',
-];
+export const THREAD_CLOSERS: readonly string[] = ["That's a wrap on {t}.", 'That is the short version of {t}.', 'Those are the ideas that matter most for {t}.'];
 
-export const CAROUSEL_SUBTITLES: readonly string[] = [
-  '{n} ideas worth keeping in mind',
-  'A practical guide in {n} slides',
-  '{n} lessons, one slide each',
-];
+export const CAROUSEL_SUBTITLES: readonly string[] = ['{n} ideas worth keeping in mind', 'A practical guide in {n} slides', '{n} lessons, one slide each'];
 export const CAROUSEL_CLOSING_TITLES: readonly string[] = ['Your turn', 'Over to you', 'Key takeaway'];
-export const CAROUSEL_CAPTION_LEADS: readonly string[] = [
-  'Swipe through the {n} slides.',
-  'I put the essentials into {n} slides.',
-  'Everything in {n} slides: swipe through.',
-];
+export const CAROUSEL_CAPTION_LEADS: readonly string[] = ['Swipe through the {n} slides.', 'I put the essentials into {n} slides.', 'Everything in {n} slides: swipe through.'];
 
 /** Emoji per tone (used only with include_emoji and no rule against emoji). */
 export const EMOJI: Readonly<Record<string, readonly string[]>> = {
@@ -173,6 +143,19 @@ export const EMOJI: Readonly<Record<string, readonly string[]>> = {
 
 /** Hashtags a post carries when the voice profile has no habit to follow. */
 export const DEFAULT_HASHTAG_COUNT: Readonly<Record<string, number>> = {
-  twitter: 1, linkedin: 3, instagram: 5, tiktok: 4, bluesky: 1, mastodon: 2, threads: 1, pinterest: 3,
-  tumblr: 3, facebook: 1, youtube: 3, google_business: 0, discord: 0, telegram: 1, slack: 0,
+  twitter: 1,
+  linkedin: 3,
+  instagram: 5,
+  tiktok: 4,
+  bluesky: 1,
+  mastodon: 2,
+  threads: 1,
+  pinterest: 3,
+  tumblr: 3,
+  facebook: 1,
+  youtube: 3,
+  google_business: 0,
+  discord: 0,
+  telegram: 1,
+  slack: 0,
 };

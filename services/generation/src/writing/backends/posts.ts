@@ -27,10 +27,7 @@ export class GrpcPostHistory implements PostHistory {
       const ranked = rankByEngagement(await this.list(workspaceId, ['posted'], 'created_at', PAGE_MAX)).slice(0, limit);
       if (ranked.length) return ranked.map((p) => mainBody(p)).filter(Boolean);
     }
-    const [posted, reviewed] = await Promise.all([
-      this.list(workspaceId, ['posted'], 'created_at', limit),
-      this.list(workspaceId, AFTER_REVIEW, 'created_at', PAGE_MAX),
-    ]);
+    const [posted, reviewed] = await Promise.all([this.list(workspaceId, ['posted'], 'created_at', limit), this.list(workspaceId, AFTER_REVIEW, 'created_at', PAGE_MAX)]);
     const approved = reviewed.filter((p) => p.reviewAction === 'approved');
     const byId = new Map<number, Post>();
     for (const p of [...posted, ...approved]) byId.set(p.id, p);

@@ -17,12 +17,18 @@ afterAll(async () => {
 });
 
 const asset: LinkedInAsset = {
-  assetUrn: 'urn:li:video:C5F1', workspaceId: 7, socialAccountId: 70, kind: 'video', contentType: 'video/mp4',
-  sizeBytes: 12_345, ownerUrn: 'urn:li:person:seven', createdAt: new Date('2026-11-22T10:00:00.000Z'),
+  assetUrn: 'urn:li:video:C5F1',
+  workspaceId: 7,
+  socialAccountId: 70,
+  kind: 'video',
+  contentType: 'video/mp4',
+  sizeBytes: 12_345,
+  ownerUrn: 'urn:li:person:seven',
+  createdAt: new Date('2026-11-22T10:00:00.000Z'),
 };
 
 describe('LinkedIn asset records on the real store', () => {
-  it("keeps each URN once, readable by its workspace only", async () => {
+  it('keeps each URN once, readable by its workspace only', async () => {
     await store.insert(asset);
     expect(await store.get(7, asset.assetUrn)).toEqual(asset);
     expect(await store.get(8, asset.assetUrn)).toBeUndefined();

@@ -20,8 +20,5 @@ export async function chooseLinkedInAccount(accounts: AccountsPort, workspaceId:
   const linkedIn = (await accounts.list(workspaceId)).filter((a) => a.platform === 'linkedin' && !a.disconnected);
   if (linkedIn.length === 1) return linkedIn[0]!;
   if (!linkedIn.length) throw invalid('No LinkedIn account is connected', 'no LinkedIn account is connected to this workspace');
-  throw invalid(
-    'social_account_id is required when several LinkedIn accounts are connected',
-    `required: ${linkedIn.length} LinkedIn accounts are connected (${linkedIn.map((a) => a.id).join(', ')})`,
-  );
+  throw invalid('social_account_id is required when several LinkedIn accounts are connected', `required: ${linkedIn.length} LinkedIn accounts are connected (${linkedIn.map((a) => a.id).join(', ')})`);
 }

@@ -10,14 +10,7 @@ export interface PublisherPort {
    * Uploads a file to LinkedIn for the account (the publisher holds the connector and credentials),
    * streaming `bytes` (exactly `sizeBytes` of them) as the publisher takes them.
    */
-  uploadLinkedInAsset(input: {
-    workspaceId: number;
-    socialAccountId: number;
-    kind: LinkedInAssetKind;
-    contentType: string;
-    sizeBytes: number;
-    bytes: AsyncIterable<Uint8Array>;
-  }): Promise<{
+  uploadLinkedInAsset(input: { workspaceId: number; socialAccountId: number; kind: LinkedInAssetKind; contentType: string; sizeBytes: number; bytes: AsyncIterable<Uint8Array> }): Promise<{
     assetUrn: string;
     ownerUrn: string;
   }>;

@@ -4,7 +4,15 @@ import type { PublisherPort } from '../domain/ports.js';
 
 const KIND = { image: PublisherKind.LINKED_IN_ASSET_KIND_IMAGE, video: PublisherKind.LINKED_IN_ASSET_KIND_VIDEO } as const;
 
-const EMPTY: UploadLinkedInAssetRequest = { workspaceId: 0, socialAccountId: 0, kind: PublisherKind.LINKED_IN_ASSET_KIND_UNSPECIFIED, contentType: '', sizeBytes: 0, chunk: Buffer.alloc(0), complete: false };
+const EMPTY: UploadLinkedInAssetRequest = {
+  workspaceId: 0,
+  socialAccountId: 0,
+  kind: PublisherKind.LINKED_IN_ASSET_KIND_UNSPECIFIED,
+  contentType: '',
+  sizeBytes: 0,
+  chunk: Buffer.alloc(0),
+  complete: false,
+};
 
 /**
  * The publisher's UploadLinkedInAsset as a client stream: a first message with the account, kind, type

@@ -1,9 +1,4 @@
-import {
-  LinkedInAssetKind,
-  LinkedInAssetsServiceService,
-  type LinkedInAsset as AssetMessage,
-  type UploadLinkedInAssetRequest,
-} from '@spa/contracts/media/v1/linkedin_assets';
+import { LinkedInAssetKind, LinkedInAssetsServiceService, type LinkedInAsset as AssetMessage, type UploadLinkedInAssetRequest } from '@spa/contracts/media/v1/linkedin_assets';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import type { LinkedInAsset } from '../domain/model.js';
