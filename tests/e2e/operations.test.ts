@@ -211,3 +211,36 @@ describe('traces across processes', () => {
     expect(rpc.parentSpanId).toBe(http.spanId);
   });
 });
+
+describe('business signals', () => {
+  let stack: Stack;
+  let publisherMetrics: number;
+  beforeAll(async () => {
+    publisherMetrics = await freePort();
+    stack = await startStack({ publishing: true, publisherEnv: { METRICS_PORT: String(publisherMetrics) } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('counts publish outcomes per platform and the lag from scheduled_at, with bounded labels', async () => {
+    const ws = await createWorkspace(stack);
+    const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'ops_signal', sandbox: true });
+    const auth = { headers: { authorization: `Bearer ${ws.apiKey}` } };
+    const made = await stack.api('/posts', {
+      ...auth,
+      body: {
+        post: {
+          body: 'signals for the operators',
+          scheduled_at: new Date(Date.now() + 1_500).toISOString(),
+          post_contents: [{ platform: 'twitter', body: 'signals for the operators' }],
+          post_accounts: [{ social_account_id: account.socialAccountId }],
+        },
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    await eventually(async () => (await stack.api(`/posts/${made.json.post.id}`, auth)).json.post.status === 'posted', 60_000);
+    await eventually(async () => /publish_outcomes_total\{[^}]*platform="twitter",outcome="posted",error_class="none"[^}]*\} 1/.test((await scrape(publisherMetrics)).text));
+    const { text } = await scrape(publisherMetrics);
+    expect(text).toMatch(/publish_lag_seconds_count\{[^}]*platform="twitter"[^}]*\} 1/);
+    expect(text).not.toMatch(new RegExp(`="${made.json.post.id}"`));
+  });
+});

@@ -1,3 +1,4 @@
+import { quotaRefusals } from '@spa/telemetry';
 import { AppError } from '@spa/errors';
 import type { Logger } from '@spa/logger';
 import type { ErrorRequestHandler, Response } from 'express';
@@ -24,11 +25,21 @@ export function sendError(res: Response, err: AppError): void {
   res.status(err.httpStatus).json(err.toEnvelope());
 }
 
+/** Refusals operators watch: which quota or limit said no (closed set of labels). */
+const QUOTA_OF: Partial<Record<string, string>> = {
+  DAILY_LIMIT_EXCEEDED: 'daily_generation',
+  quota_exceeded: 'quote_week_monthly',
+  RATE_LIMIT_EXCEEDED: 'rate_limit',
+  PLAN_LIMIT_REACHED: 'plan_limit',
+};
+
 /** The one place the gateway turns errors into the public envelope; anything unexpected is a logged 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const appError = err instanceof AppError ? err : (fromBodyParser(err as { type?: string }) ?? undefined);
     if (appError && appError.code !== 'INTERNAL_ERROR') {
+      const quota = QUOTA_OF[appError.code];
+      if (quota) quotaRefusals.inc({ quota });
       if (appError.code === 'SERVICE_UNAVAILABLE') logger.warn({ err: appError.cause ?? appError, path: req.path }, 'backend unavailable');
       sendError(res, appError);
       return;

@@ -69,6 +69,8 @@ export interface StackOptions {
   imageWeekEnv?: Record<string, string>;
   /** Extra environment of the analytics service (e.g. its fetch schedule). */
   analyticsEnv?: Record<string, string>;
+  /** Extra environment of the first publisher (e.g. a known METRICS_PORT). */
+  publisherEnv?: Record<string, string>;
 }
 
 /** Accounts settings that connect every OAuth platform through the sandbox (its clients are `sandbox-<platform>` / `sandbox-secret`). */
@@ -210,7 +212,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const imageWeekProc = await startImageWeek();
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
-  const startPublisher = async (grpcPort = '0') => {
+  const startPublisher = async (grpcPort = '0', extraEnv: Record<string, string> = {}) => {
     if (!sandboxUrl) throw new Error('start the stack with publishing: true');
     const proc = await startProcess('publisher', 'services/publisher/dist/main.js', {
       ...common,
@@ -225,13 +227,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       PUBLISH_ATTEMPT_LEASE_MS: '8000',
       PUBLISH_JOB_ACK_WAIT_MS: '5000',
       METRICS_JOB_ACK_WAIT_MS: '5000',
+      ...extraEnv,
     });
     processes.push(proc);
     return proc;
   };
   if (sandboxProc) {
     sandboxUrl = `http://${sandboxProc.address}`;
-    await startPublisher(publisherPort);
+    await startPublisher(publisherPort, opts.publisherEnv);
   }
   const webhooksDb = uniqueName('t_webhooks');
   const webhooksConsumer = uniqueName('t_webhooks_consumer');

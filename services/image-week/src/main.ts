@@ -1,3 +1,4 @@
+import { quoteWeekGarbles, quoteWeekItemDuration } from '@spa/telemetry';
 import { randomUUID } from 'node:crypto';
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
@@ -41,6 +42,12 @@ runMain(async () => {
     quotes: quotesPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS),
   };
   const deps: ImageWeekDeps = {
+    observer: {
+      cardChecked: (ms, garbled) => {
+        quoteWeekItemDuration.observe(ms / 1000);
+        if (garbled) quoteWeekGarbles.inc();
+      },
+    },
     store: new MongoRunStore(mongo, models),
     leases: new MongoLeases(models),
     postClaims: new MongoPostClaims(models),

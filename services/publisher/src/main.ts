@@ -1,4 +1,5 @@
 import { runMain } from '@spa/config';
+import { publishMetrics } from './jobs/publish-metrics.js';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
@@ -33,6 +34,7 @@ runMain(async () => {
   const assetRecords = linkedInAssetRecords(config.MEDIA_ADDR);
   const tokens = refreshPort(config.ACCOUNTS_ADDR);
   const deps = {
+    observer: publishMetrics,
     posts,
     accounts,
     attempts,

@@ -1,3 +1,4 @@
+import { webhookAttempts, webhooksDisabled } from '@spa/telemetry';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { runMain } from '@spa/config';
@@ -33,6 +34,7 @@ runMain(async () => {
     newSecret: newWebhookSecret,
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
     instanceId: `${hostname()}:${process.pid}`,
+    observer: { attempted: (outcome: 'delivered' | 'failed' | 'timeout') => webhookAttempts.inc({ outcome }), disabled: () => webhooksDisabled.inc() },
   };
   if (config.WEBHOOKS_ALLOW_PRIVATE) logger.warn('WEBHOOKS_ALLOW_PRIVATE is on: plain http and private addresses are allowed (never in production)');
 

@@ -11,6 +11,8 @@ export interface ChainOptions {
   deadline: number;
   logger: Logger;
   now?: () => number;
+  /** Told of every accepted output (metrics: generations per provider, degraded ones). */
+  onProduced?: (model: AiModel, degraded: boolean) => void;
 }
 
 export interface Produced {
@@ -70,7 +72,11 @@ export class FallbackChain {
           break;
         }
         const verdict = check(written);
-        if (verdict.ok) return { written: verdict.written, model, degraded: model.id !== this.preferred.id };
+        if (verdict.ok) {
+          const degraded = model.id !== this.preferred.id;
+          this.options.onProduced?.(model, degraded);
+          return { written: verdict.written, model, degraded };
+        }
         this.options.logger.debug({ model: model.id, problems: verdict.problems }, 'output rejected');
         problems.push(`${model.id}: output ${verdict.problems.join('; ')}`);
       }

@@ -1,3 +1,4 @@
+import { generations as generationsMetric } from '@spa/telemetry';
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import type { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
@@ -52,6 +53,7 @@ export function createWriting(opts: {
     timeoutMs: config.AI_TIMEOUT_MS,
     budgetMs: config.GENERATION_BUDGET_MS,
     logger: opts.logger,
+    onProduced: (model, degraded) => generationsMetric.inc({ provider: model.builtin ? 'builtin' : 'openai-compatible', degraded: String(degraded) }),
   });
   const generations = new Generations({ writer, quota: opts.quota, workspaces, objects: new GrpcObjectStore(opts.media), logger: opts.logger });
   return { writer, service: generationService({ generations, voice }) };

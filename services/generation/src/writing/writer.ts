@@ -1,3 +1,4 @@
+import type { AiModel } from '../providers/catalog.js';
 import { randomInt } from 'node:crypto';
 import type { Logger } from '@spa/logger';
 import type { Platform } from '@spa/vocabulary';
@@ -48,6 +49,8 @@ export interface WriterDeps {
   /** How long one request may spend on remote models before the rest goes to the composer. */
   budgetMs: number;
   logger: Logger;
+  /** Told of every accepted output (metrics); optional. */
+  onProduced?: (model: AiModel, degraded: boolean) => void;
   /** Seed source (random by default: every request differs). */
   seed?: () => number;
 }
@@ -162,6 +165,7 @@ export class Writer {
         timeoutMs: this.deps.timeoutMs,
         deadline: Date.now() + this.deps.budgetMs,
         logger: this.deps.logger,
+        ...(this.deps.onProduced ? { onProduced: this.deps.onProduced } : {}),
       }),
       style: { tone: style.tone, structure: style.structure, includeEmoji: style.includeEmoji },
       voice: profile,

@@ -130,6 +130,8 @@ export interface Jobs {
 }
 
 export interface ImageWeekDeps {
+  /** Told how long each card took to render and verify, and of each garbled read-back (metrics); optional. */
+  observer?: { cardChecked(ms: number, garbled: boolean): void };
   store: RunStore;
   leases: Leases;
   postClaims: PostClaims;

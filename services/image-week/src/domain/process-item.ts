@@ -85,10 +85,12 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
       await checkpoint();
       const attempt = item.attemptCount + 1;
       await save({ status: 'generating', attemptCount: attempt, retryCount: item.retryCount + (attempt > 1 ? 1 : 0) });
+      const startedMs = deps.clock.now().getTime();
       const card = await deps.renderer.render({ quote: item.quote!, platform: item.platform, aspect: target.aspect, attempt, watermark, templateOffset: item.position });
       await save({ status: 'verifying', imagesGenerated: item.imagesGenerated + 1, template: card.template });
       const read = await deps.reader.read(card.png);
       const comparison = compareReadBack(item.quote!, read.text, { watermark });
+      deps.observer?.cardChecked(deps.clock.now().getTime() - startedMs, !comparison.ok);
       await save({ estCostCents: item.estCostCents + read.costCents });
       if (comparison.ok) accepted = card;
       else {

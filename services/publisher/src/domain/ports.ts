@@ -8,6 +8,8 @@ export interface PostToPublish {
   status: string;
   /** A dry run: every target goes through preflight and never through the platform's publishing call. */
   dryRun: boolean;
+  /** When the post was due (absent for a publish-now without a schedule). */
+  scheduledAt?: Date | undefined;
   targets: Array<{ postAccountId: number; socialAccountId: number; platform: Platform; platformStatus?: string | undefined }>;
   partsFor(platform: Platform): ContentPart[];
 }
@@ -59,7 +61,23 @@ export interface AttemptStore {
   touch(postAccountId: number, n: number, at: Date): Promise<void>;
 }
 
+/** What happened to one target, for operators' signals (metrics); never affects the outcome. */
+export interface TargetFinished {
+  platform: Platform;
+  platformStatus: TargetOutcome['platformStatus'];
+  /** A short class of failure (`disconnected`, `refused`, ...), `none` when it did not fail. */
+  errorClass: string;
+  /** From the post's scheduled time to when the outcome was known, when the post was scheduled. */
+  lagMs?: number | undefined;
+}
+
+export interface PublishObserver {
+  targetFinished(event: TargetFinished): void;
+}
+
 export interface PublisherDeps {
+  /** Told of every finished target (metrics); optional. */
+  observer?: PublishObserver;
   posts: PostsPort;
   accounts: AccountsPort;
   attempts: AttemptStore;

@@ -37,5 +37,12 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     await deps.accounts.markDisconnected(job.workspaceId, target.socialAccountId);
   }
   await deps.posts.recordResults(job.workspaceId, job.postId, done);
+  const now = deps.clock.now().getTime();
+  for (const o of done) {
+    const target = post.targets.find((t) => t.postAccountId === o.postAccountId);
+    if (!target) continue;
+    const errorClass = o.platformStatus !== 'failed' ? 'none' : o.disconnected ? 'disconnected' : 'refused';
+    deps.observer?.targetFinished({ platform: target.platform, platformStatus: o.platformStatus, errorClass, lagMs: post.scheduledAt ? now - post.scheduledAt.getTime() : undefined });
+  }
   return true;
 }

@@ -26,6 +26,7 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
     postId: post.id,
     status: post.status,
     dryRun: post.dryRun,
+    scheduledAt: post.scheduledAt ? new Date(post.scheduledAt) : undefined,
     targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
     partsFor: (platform) =>
       post.postContents

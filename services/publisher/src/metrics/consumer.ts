@@ -1,3 +1,4 @@
+import { metricsFetches } from '@spa/telemetry';
 import { AckPolicy, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metrics';
 import type { Logger } from '@spa/logger';
@@ -68,6 +69,7 @@ export async function consumeMetricJobs(
       platform: job.platform as Platform,
       platformPostId: job.platformPostId,
     });
+    metricsFetches.inc({ platform: job.platform, outcome: outcome.kind === 'retry' ? (outcome.afterMs !== undefined ? 'rate_limited' : 'retry') : outcome.kind });
     if (outcome.kind !== 'retry') {
       await publishResult(job, outcome);
       return message.ack();

@@ -36,6 +36,7 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery): Pr
   await deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
 
   const outcome = await send(deps, webhook, delivery, n);
+  deps.observer?.attempted(outcome.ok ? 'delivered' : /timed? ?out|timeout/i.test(outcome.error ?? '') ? 'timeout' : 'failed');
   const recorded = deps.store.recordOutcome(delivery.id, n, outcome);
   if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, { ...delivery, attempts: n }, outcome);
   else await deps.store.updateDelivery(delivery.id, { lastError: outcome.error, lastStatusCode: outcome.statusCode });
@@ -64,7 +65,10 @@ async function finish(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, 
   });
   if (outcome.ok || delivery.event === 'webhook.test') return;
   const reason = autoDisableReason(await deps.store.recentResults(webhook.id, webhook.enabledAt, 10));
-  if (reason && webhook.enabled) await disableWebhook(deps, webhook.id, undefined, reason);
+  if (reason && webhook.enabled) {
+    await disableWebhook(deps, webhook.id, undefined, reason);
+    deps.observer?.disabled();
+  }
 }
 
 /**

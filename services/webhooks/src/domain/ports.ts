@@ -72,4 +72,6 @@ export interface WebhooksDeps {
   allowPrivate: boolean;
   /** Names this process in attempt claims. */
   instanceId: string;
+  /** Told of every attempt's outcome and every automatic disable (metrics); optional. */
+  observer?: { attempted(outcome: 'delivered' | 'failed' | 'timeout'): void; disabled(): void };
 }
