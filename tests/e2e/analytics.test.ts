@@ -173,6 +173,17 @@ describe('fetch failures', () => {
         interval: 500,
       })
       .toBe(true);
+    const disconnectedBy = Date.now();
+    // Fetching stopped: a post published now has its last fetch (15 s after posting) only after every
+    // fetch of the earlier post came due; once it is in, the earlier post has no snapshot fetched after
+    // the refusal (the sandbox answers its next reads, so a fetch still made would be recorded).
+    const control = await connect('twitter', 'after_expiry_x');
+    const controlId = await publish('posted after the expiry', [control]);
+    await metricsOf(controlId, (ts) => ts.every((t) => t.platform_status === 'posted'));
+    const controlPostedAt = Date.parse((await call(`/posts/${controlId}`)).json.post.posted_at);
+    await metricsOf(controlId, (ts) => ts.every((t) => Date.parse(t.post_metric?.fetched_at ?? '') - controlPostedAt >= 15_000));
+    const last = ((await call(`/posts/${id}`)).json.post.post_accounts[0] as Target).post_metric;
+    if (last) expect(Date.parse(last.fetched_at)).toBeLessThan(disconnectedBy);
   });
 });
 
