@@ -241,6 +241,8 @@ describe('business signals', () => {
     await eventually(async () => /publish_outcomes_total\{[^}]*platform="twitter",outcome="posted",error_class="none"[^}]*\} 1/.test((await scrape(publisherMetrics)).text));
     const { text } = await scrape(publisherMetrics);
     expect(text).toMatch(/publish_lag_seconds_count\{[^}]*platform="twitter"[^}]*\} 1/);
-    expect(text).not.toMatch(new RegExp(`="${made.json.post.id}"`));
+    // Bounded labels: the business series carry only closed sets (never a post, account or workspace id).
+    const labelKeys = [...text.matchAll(/^(?:publish_outcomes_total|publish_lag_seconds_count)\{([^}]*)\}/gm)].flatMap((m) => [...m[1]!.matchAll(/(\w+)="/g)].map((k) => k[1]));
+    expect(new Set(labelKeys)).toEqual(new Set(['service', 'platform', 'outcome', 'error_class']));
   });
 });
