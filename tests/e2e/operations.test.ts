@@ -212,6 +212,65 @@ describe('traces across processes', () => {
   });
 });
 
+describe('one trace from the API call to the webhook delivery', () => {
+  let stack: Stack;
+  let receiver: OtlpReceiver;
+  let hooks: import('node:http').Server;
+  const delivered: string[] = [];
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+    stack = await startStack({ publishing: true, webhooks: true, gatewayEnv: otlp, serviceEnv: otlp });
+    const { createServer } = await import('node:http');
+    hooks = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        delivered.push(String(req.headers['x-request-id'] ?? ''));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    hooks?.closeAllConnections();
+    await new Promise((resolve) => hooks?.close(resolve));
+  });
+
+  it('spans API call → posts → scheduler → publisher → platform call → posts → webhooks consumer → delivery', async () => {
+    const ws = await createWorkspace(stack);
+    const port = (hooks.address() as import('node:net').AddressInfo).port;
+    const hook = await stack.admin(['webhook', 'create', '--workspace', String(ws.workspaceId), '--url', `http://127.0.0.1:${port}/hook`, '--events', 'post.published']);
+    expect(hook.code, hook.stderr).toBe(0);
+    const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'trace_me', sandbox: true });
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const made = await stack.api('/posts', {
+      headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: {
+        post: {
+          body: 'one trace, end to end',
+          scheduled_at: new Date(Date.now() + 1_500).toISOString(),
+          post_contents: [{ platform: 'twitter', body: 'one trace, end to end' }],
+          post_accounts: [{ social_account_id: account.socialAccountId }],
+        },
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    await eventually(async () => delivered.length > 0, 60_000);
+    const wanted = ['POST /posts', 'publish job', 'twitter publish', 'post terminal event', 'webhook delivery'];
+    await eventually(async () => {
+      const names = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.name));
+      return wanted.every((n) => names.has(n));
+    }, 30_000);
+    const spans = receiver.spans.filter((s) => s.traceId === traceId);
+    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'accounts', 'posts', 'publisher', 'webhooks']));
+    // Every span but the caller's root has its parent in the same trace: nothing started a trace of its own.
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s.parentSpanId && s.parentSpanId !== 'b7ad6b7169203331' && !ids.has(s.parentSpanId))).toEqual([]);
+  });
+});
+
 describe('business signals', () => {
   let stack: Stack;
   let publisherMetrics: number;

@@ -4,3 +4,4 @@ export * from './business.js';
 export * from './server.js';
 export * from './dependencies.js';
 export * from './tracing.js';
+export * from './origin.js';

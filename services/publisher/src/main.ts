@@ -1,5 +1,6 @@
 import { runMain } from '@spa/config';
 import { publishMetrics } from './jobs/publish-metrics.js';
+import { traced } from './connectors/traced.js';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
@@ -38,7 +39,7 @@ runMain(async () => {
     posts,
     accounts,
     attempts,
-    connectors: withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, tokens.refresh),
+    connectors: traced(withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, tokens.refresh)),
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,

@@ -58,6 +58,7 @@ export function registerModels(connection: Connection) {
       updated_at: { type: Date, required: true },
       body: { type: String, default: '' },
       dry_run: { type: Boolean, default: false },
+      origin: { request_id: String, traceparent: String, tracestate: String },
       post_contents: { type: [postContentSchema], default: [] },
       post_accounts: { type: [postAccountSchema], default: [] },
     },

@@ -1,3 +1,4 @@
+import { captureOrigin } from '@spa/telemetry';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
@@ -6,6 +7,7 @@ import { registerModels, type PostsModels } from './models.js';
 import { outboxEntry } from './outbox.js';
 
 export interface PostDoc {
+  origin?: { request_id?: string; traceparent?: string; tracestate?: string } | null;
   _id: number;
   workspace_id: number;
   status: string;
@@ -47,6 +49,7 @@ const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefin
 
 export function toPost(d: PostDoc): Post {
   return {
+    ...(d.origin ? { origin: { requestId: d.origin.request_id, traceparent: d.origin.traceparent, tracestate: d.origin.tracestate } } : {}),
     id: d._id,
     workspaceId: d.workspace_id,
     status: d.status as PostStatus,
@@ -104,8 +107,16 @@ export function toPost(d: PostDoc): Post {
 }
 
 /** The stored document of a post (snake_case, `_id` = the public id). */
+/** The origin stored with a write: the request making it, or (a background write) the one already stored. */
+function originDoc(p: Post): PostDoc['origin'] {
+  const now = captureOrigin();
+  const o = now.requestId || now.traceparent ? now : p.origin;
+  return o ? { ...(o.requestId ? { request_id: o.requestId } : {}), ...(o.traceparent ? { traceparent: o.traceparent } : {}), ...(o.tracestate ? { tracestate: o.tracestate } : {}) } : null;
+}
+
 function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unknown[] } {
   return {
+    origin: originDoc(p),
     _id: p.id,
     workspace_id: p.workspaceId,
     status: p.status,

@@ -1,3 +1,4 @@
+import { captureOrigin, type WorkOrigin } from '@spa/telemetry';
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 import { PostCreated, PostDeleted, PostReviewed, PostUpdated } from '@spa/contracts/events/v1/posts';
@@ -21,6 +22,8 @@ export interface OutboxEntry {
   state: 'pending' | 'sent' | 'abandoned';
   created_at: Date;
   sent_at?: Date | null;
+  /** The request whose change this event announces: the relay publishes it with that request id and trace. */
+  origin?: WorkOrigin;
 }
 
 export function registerOutbox(connection: Connection) {
@@ -34,6 +37,7 @@ export function registerOutbox(connection: Connection) {
       state: { type: String, required: true },
       created_at: { type: Date, required: true },
       sent_at: Date,
+      origin: { requestId: String, traceparent: String, tracestate: String },
     },
     { collection: 'outbox', versionKey: false },
   );
@@ -70,5 +74,6 @@ export function outboxEntry(event: PostEvent, postUpdatedAt: Date): OutboxEntry 
     post_updated_at: postUpdatedAt,
     state: 'pending',
     created_at: event.occurredAt,
+    origin: captureOrigin(),
   };
 }

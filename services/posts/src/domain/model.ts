@@ -35,7 +35,16 @@ export interface PostAccount {
   postMetric?: PostMetric | undefined;
 }
 
+/** The request that last asked for work on a post (its request id and trace context), resumed by the scheduler. */
+export interface RequestOrigin {
+  requestId?: string | undefined;
+  traceparent?: string | undefined;
+  tracestate?: string | undefined;
+}
+
 export interface Post {
+  /** Who asked last (logs and traces of the scheduled work continue that request's); opaque here. */
+  origin?: RequestOrigin | undefined;
   id: number;
   workspaceId: number;
   status: PostStatus;

@@ -1,5 +1,5 @@
 import type { Platform, PostStatus } from '@spa/vocabulary';
-import type { Dispatch, Post, PostEvent, PostMetric } from './model.js';
+import type { Dispatch, Post, PostEvent, PostMetric, RequestOrigin } from './model.js';
 
 export interface ListPostsQuery {
   workspaceId: number;
@@ -57,7 +57,8 @@ export interface PostsStore {
 
 /** The publisher's work queue. */
 export interface PublishJobs {
-  send(job: { workspaceId: number; postId: number; dispatchId: string }): Promise<void>;
+  /** Sends a publish job; `origin` is the request that asked for the post (its logs and trace continue). */
+  send(job: { workspaceId: number; postId: number; dispatchId: string }, origin?: RequestOrigin): Promise<void>;
 }
 
 export interface WorkspaceSettings {

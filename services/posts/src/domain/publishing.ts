@@ -28,12 +28,12 @@ export async function dispatch(deps: PostsDeps, post: Post): Promise<boolean> {
   // Not scheduled any more: either a dead claimer already moved it (send its job), or it was edited
   // or deleted meanwhile (nothing to publish).
   if (!moved && (await deps.store.get(post.workspaceId, post.id))?.status !== 'publishing') return false;
-  await sendJob(deps, claim);
+  await sendJob(deps, claim, post.origin);
   return true;
 }
 
-async function sendJob(deps: PostsDeps, claim: Dispatch): Promise<void> {
-  await deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id });
+async function sendJob(deps: PostsDeps, claim: Dispatch, origin: Post['origin']): Promise<void> {
+  await deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id }, origin);
   await deps.store.markDispatchSent(claim.id, deps.clock.now());
 }
 
@@ -53,7 +53,7 @@ export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<nu
   for (const stale of await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit)) {
     const post = await deps.store.get(stale.workspaceId, stale.postId);
     if (post?.status === 'publishing') {
-      await sendJob(deps, stale);
+      await sendJob(deps, stale, post.origin);
       sent += 1;
     }
   }

@@ -1,3 +1,4 @@
+import { resumeOrigin } from '@spa/telemetry';
 import { PublishJob } from '@spa/contracts/events/v1/jobs';
 import { ensureStream, jetstream, publishEvent, publishJobSubject, PUBLISH_JOBS_STREAM, type NatsConnection } from '@spa/nats';
 import type { PublishJobs } from '../domain/ports.js';
@@ -6,6 +7,6 @@ export async function publishJobs(nc: NatsConnection, namespace: string): Promis
   await ensureStream(nc, PUBLISH_JOBS_STREAM);
   const js = jetstream(nc);
   return {
-    send: (job) => publishEvent(js, publishJobSubject(namespace), PublishJob.encode(job).finish(), job.dispatchId),
+    send: (job, origin) => resumeOrigin(origin, () => publishEvent(js, publishJobSubject(namespace), PublishJob.encode(job).finish(), job.dispatchId)),
   };
 }

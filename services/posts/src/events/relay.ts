@@ -1,3 +1,4 @@
+import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import type { PostsModels } from '../data/models.js';
@@ -66,7 +67,7 @@ export class EventRelay {
         }
         continue;
       }
-      await publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id);
+      await resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id));
       await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'sent', sent_at: this.clock.now() } });
     }
   }

@@ -1,7 +1,8 @@
 import { AckPolicy, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { PublishJob } from '@spa/contracts/events/v1/jobs';
 import type { Logger } from '@spa/logger';
-import { ensureStream, jetstream, publishJobSubject, PUBLISH_JOBS_STREAM, type NatsConnection } from '@spa/nats';
+import { ensureStream, jetstream, publishJobSubject, PUBLISH_JOBS_STREAM, traceCarrierOfHeaders, type NatsConnection } from '@spa/nats';
+import { inSpan, SpanKind } from '@spa/telemetry';
 import { withRequestId } from '@spa/logger';
 import { publishJob } from '../domain/publish-post.js';
 import type { PublisherDeps } from '../domain/ports.js';
@@ -37,7 +38,9 @@ export async function consumePublishJobs(
       // While a job runs, tell JetStream it is in progress, so a long job is not delivered twice;
       // a publisher that dies stops saying so and the job goes to another after ackWaitMs.
       const heartbeat = setInterval(() => message.working(), Math.max(ackWaitMs / 3, 500));
-      const task = withRequestId(message.headers?.get('x-request-id') || `job-${job.dispatchId}`, () => publishJob(deps, job))
+      const task = withRequestId(message.headers?.get('x-request-id') || `job-${job.dispatchId}`, () =>
+        inSpan('publish job', { kind: SpanKind.CONSUMER, parent: traceCarrierOfHeaders(message.headers), attributes: { 'spa.post_id': job.postId } }, () => publishJob(deps, job)),
+      )
         .finally(() => clearInterval(heartbeat))
         .then((done) => (done ? message.ack() : message.nak(2_000)))
         .catch((err: unknown) => {

@@ -36,6 +36,7 @@ export function registerModels(connection: Connection) {
       next_attempt_at: Date,
       last_error: String,
       last_status_code: Number,
+      origin: { requestId: String, traceparent: String, tracestate: String },
       created_at: { type: Date, required: true },
       finished_at: Date,
     },

@@ -1,3 +1,4 @@
+import { captureOrigin } from '@spa/telemetry';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { Attempt, AttemptOutcome, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
 import type { WebhooksStore } from '../domain/ports.js';
@@ -32,6 +33,7 @@ interface DeliveryDoc {
   last_status_code?: number | null;
   created_at: Date;
   finished_at?: Date | null;
+  origin?: { requestId?: string; traceparent?: string; tracestate?: string } | null;
 }
 
 interface AttemptDoc {
@@ -77,6 +79,7 @@ function toDelivery(d: DeliveryDoc): Delivery {
     lastStatusCode: opt(d.last_status_code),
     createdAt: d.created_at,
     finishedAt: opt(d.finished_at),
+    ...(d.origin ? { origin: { requestId: opt(d.origin.requestId), traceparent: opt(d.origin.traceparent), tracestate: opt(d.origin.tracestate) } } : {}),
   };
 }
 
@@ -193,6 +196,7 @@ export class MongoWebhooksStore implements WebhooksStore {
         attempt_limit: d.attemptLimit,
         next_attempt_at: d.nextAttemptAt,
         created_at: d.createdAt,
+        origin: captureOrigin(),
       });
       return true;
     } catch (err) {

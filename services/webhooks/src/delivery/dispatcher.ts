@@ -1,3 +1,4 @@
+import { inSpan, resumeOrigin, SpanKind } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { deliverAttempt } from '../domain/deliver-attempt.js';
 import type { WebhooksDeps } from '../domain/ports.js';
@@ -85,7 +86,9 @@ export class Dispatcher {
       }
       if (this.inFlight.has(delivery.id)) continue;
       this.perWebhook.set(delivery.webhookId, running + 1);
-      const task = deliverAttempt(this.deps, delivery)
+      const task = resumeOrigin(delivery.origin, () =>
+        inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery)),
+      )
         .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
         .finally(() => {
           this.inFlight.delete(delivery.id);

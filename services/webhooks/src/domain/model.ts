@@ -45,6 +45,8 @@ export interface Delivery {
   lastStatusCode?: number | undefined;
   createdAt: Date;
   finishedAt?: Date | undefined;
+  /** The request the event came from (request id and trace context), resumed by each attempt; opaque here. */
+  origin?: { requestId?: string | undefined; traceparent?: string | undefined; tracestate?: string | undefined } | undefined;
 }
 
 export interface AttemptOutcome {

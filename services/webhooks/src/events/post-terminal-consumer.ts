@@ -1,7 +1,9 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import type { Logger } from '@spa/logger';
-import { ensureStream, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
+import { withRequestId } from '@spa/logger';
+import { ensureStream, jetstream, POSTS_STREAM, traceCarrierOfHeaders, type NatsConnection } from '@spa/nats';
+import { inSpan, SpanKind } from '@spa/telemetry';
 import type { PostTerminalEvent } from '../domain/payload.js';
 
 export const POST_TERMINAL_SUBJECT = 'posts.post.terminal';
@@ -84,7 +86,10 @@ export class PostTerminalConsumer {
       return;
     }
     try {
-      await this.handle(event);
+      const parent = traceCarrierOfHeaders(msg.headers);
+      await withRequestId(msg.headers?.get('x-request-id') || undefined, () =>
+        inSpan('post terminal event', { kind: SpanKind.CONSUMER, parent, attributes: { 'spa.post_id': event.postId } }, () => this.handle(event)),
+      );
       msg.ack();
     } catch (err) {
       this.logger.warn({ err, source: event.sourceKey }, 'post terminal event: not recorded; will be redelivered');
