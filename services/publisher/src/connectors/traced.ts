@@ -14,8 +14,7 @@ export function traced(connectors: Partial<Record<Platform, Connector>>): Partia
     for (const call of CALLS) {
       const fn = connector[call] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (!fn) continue;
-      wrapped[call] = (...args: unknown[]) =>
-        inSpan(`${connector.platform} ${call}`, { kind: SpanKind.CLIENT, attributes: { 'spa.platform': connector.platform } }, () => fn.apply(connector, args));
+      wrapped[call] = (...args: unknown[]) => inSpan(`${connector.platform} ${call}`, { kind: SpanKind.CLIENT, attributes: { 'spa.platform': connector.platform } }, () => fn.apply(connector, args));
     }
     return wrapped as unknown as Connector;
   };

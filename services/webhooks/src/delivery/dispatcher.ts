@@ -86,9 +86,7 @@ export class Dispatcher {
       }
       if (this.inFlight.has(delivery.id)) continue;
       this.perWebhook.set(delivery.webhookId, running + 1);
-      const task = resumeOrigin(delivery.origin, () =>
-        inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery)),
-      )
+      const task = resumeOrigin(delivery.origin, () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery)))
         .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
         .finally(() => {
           this.inFlight.delete(delivery.id);
