@@ -22,7 +22,8 @@ let hostile: TestWorkspace;
 let ops: Operation[];
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Every backend the document's routes reach, the publisher included (account lookups go through its connectors).
+  stack = await startStack({ publishing: true, webhooks: true });
   [valid, hostile] = await Promise.all([createWorkspace(stack), createWorkspace(stack)]);
   const doc = (await stack.api('/openapi.json', { localAddress: freshClientAddress() })).json as Json;
   ops = operationsOf(doc);

@@ -29,6 +29,78 @@ export interface paths {
         patch: operations["patchAccount"];
         trace?: never;
     };
+    "/analytics/best_times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mean engagement rate by weekday and hour of posting
+         * @description For every weekday (0 = Sunday) and hour of the workspace’s time zone: how many published posts of the selected accounts went out then (`samples`) and the mean of their latest engagement rates. A cell with fewer than `min_samples` posts has `mean_engagement_rate: null` (not enough data to say). Posts without impressions yet are not counted.
+         *
+         *     Scope: `analytics:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getAnalyticsBestTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/rollups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals over a period per platform and per account, against the prior period
+         * @description The same range, filters and defaults as the timeseries. `total` sums every selected account; `platforms` has one row per platform with a selected account, `accounts` one row per selected account (zeros included). Counts are the growth within the period (see the timeseries).
+         *
+         *     Scope: `analytics:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getAnalyticsRollups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analytics/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Impressions and engagement rate per day, with the prior period
+         * @description One point per day of the range in the workspace’s time zone (days without data are present with zeros), and `comparison`: the prior period of the same length ending the day before start_date. Counts come from metric snapshots fetched from each platform after posting (1 h, 6 h, 24 h, 72 h, 7 days, then weekly to 28 days by default); each snapshot’s growth over the previous one is attributed to the days it happened on. 422 names the parameter for a bad date, end_date before start_date, a range over 366 days, an unknown platform or an account that is not the workspace’s.
+         *
+         *     Scope: `analytics:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getAnalyticsTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api_keys": {
         parameters: {
             query?: never;
@@ -1558,6 +1630,63 @@ export interface components {
             /** @description Typical cost of one generation in millionths of a US dollar; 0 for the built-in composer */
             typical_cost_micros: number;
         };
+        AnalyticsBestTimes: {
+            cells: {
+                /** @description 0 = Sunday … 6 = Saturday */
+                day_of_week: number;
+                /** @description 0–23 */
+                hour: number;
+                mean_engagement_rate: number | null;
+                samples: number;
+            }[];
+            min_samples: number;
+            timezone: string;
+            total_samples: number;
+        };
+        AnalyticsPoint: {
+            /** @description YYYY-MM-DD in the workspace’s zone */
+            date: string;
+            /** @description (likes + replies + reposts + clicks) / impressions of the day’s growth; 0 on a day without impressions */
+            engagement_rate: number;
+            /** @description Impressions gained that day: the growth between snapshots, spread over the days it happened, so no post is counted twice */
+            impressions: number;
+        };
+        AnalyticsRollupRow: {
+            /** @description Relative change of impressions ((current − previous) / previous) and absolute change of the engagement rate; null when the previous value is 0 or null */
+            change: {
+                engagement_rate: number | null;
+                impressions: number | null;
+            };
+            current: components["schemas"]["AnalyticsTotals"];
+            /** @description null on the workspace total */
+            platform: string | null;
+            /** @description The prior period of the same length, ending the day before start_date */
+            previous: components["schemas"]["AnalyticsTotals"];
+            /** @description Set on per-account rows */
+            social_account_id: number | null;
+        };
+        AnalyticsRollups: {
+            accounts: components["schemas"]["AnalyticsRollupRow"][];
+            end_date: string;
+            platforms: components["schemas"]["AnalyticsRollupRow"][];
+            previous_end_date: string;
+            previous_start_date: string;
+            start_date: string;
+            total: components["schemas"]["AnalyticsRollupRow"];
+        };
+        AnalyticsTimeseries: {
+            comparison: components["schemas"]["AnalyticsPoint"][];
+            current: components["schemas"]["AnalyticsPoint"][];
+        };
+        AnalyticsTotals: {
+            clicks: number;
+            /** @description null when there were no impressions */
+            engagement_rate: number | null;
+            impressions: number;
+            likes: number;
+            replies: number;
+            reposts: number;
+        };
         BillingSummary: {
             /** @description How far ahead posts may be scheduled on this plan */
             max_schedule_days: number;
@@ -1930,7 +2059,8 @@ export interface components {
                 platform_status: string | null;
                 post_metric: {
                     clicks: number;
-                    engagement_rate: number;
+                    /** @description (likes + replies + reposts + clicks) / impressions of the latest snapshot; null when impressions are 0 or unknown */
+                    engagement_rate: number | null;
                     /** Format: date-time */
                     fetched_at: string;
                     impressions: number;
@@ -2224,6 +2354,560 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until that window resets (never a timestamp) */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsBestTimes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only accounts on this platform, aggregated across them; composes with social_account_id. One of twitter, linkedin, youtube, instagram, threads, pinterest, tiktok, bluesky, mastodon, facebook, google_business, discord, telegram, tumblr, slack
+                 * @example example platform
+                 */
+                platform?: string;
+                /**
+                 * @description Only this account (another workspace’s account is answered 422, like an unknown one)
+                 * @example 1
+                 */
+                social_account_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "timezone": "example timezone",
+                     *       "min_samples": 1,
+                     *       "total_samples": 1,
+                     *       "cells": [
+                     *         {
+                     *           "day_of_week": 1,
+                     *           "hour": 1,
+                     *           "samples": 1,
+                     *           "mean_engagement_rate": 0.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsBestTimes"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsRollups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Last day, inclusive. Default: today in the workspace’s zone (or 29 days after start_date). At most 366 days in all
+                 * @example example end date
+                 */
+                end_date?: string;
+                /**
+                 * @description Only accounts on this platform, aggregated across them; composes with social_account_id. One of twitter, linkedin, youtube, instagram, threads, pinterest, tiktok, bluesky, mastodon, facebook, google_business, discord, telegram, tumblr, slack
+                 * @example example platform
+                 */
+                platform?: string;
+                /**
+                 * @description Only this account (another workspace’s account is answered 422, like an unknown one)
+                 * @example 1
+                 */
+                social_account_id?: number;
+                /**
+                 * @description First day, inclusive. Default: 29 days before end_date (30 days in all)
+                 * @example example start date
+                 */
+                start_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "start_date": "example start date",
+                     *       "end_date": "example end date",
+                     *       "previous_start_date": "example previous start date",
+                     *       "previous_end_date": "example previous end date",
+                     *       "total": {
+                     *         "platform": "example platform",
+                     *         "social_account_id": 1,
+                     *         "current": {
+                     *           "impressions": 1,
+                     *           "likes": 1,
+                     *           "replies": 1,
+                     *           "reposts": 1,
+                     *           "clicks": 1,
+                     *           "engagement_rate": 0.5
+                     *         },
+                     *         "previous": {
+                     *           "impressions": 1,
+                     *           "likes": 1,
+                     *           "replies": 1,
+                     *           "reposts": 1,
+                     *           "clicks": 1,
+                     *           "engagement_rate": 0.5
+                     *         },
+                     *         "change": {
+                     *           "impressions": 0.5,
+                     *           "engagement_rate": 0.5
+                     *         }
+                     *       },
+                     *       "platforms": [
+                     *         {
+                     *           "platform": "example platform",
+                     *           "social_account_id": 1,
+                     *           "current": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1,
+                     *             "engagement_rate": 0.5
+                     *           },
+                     *           "previous": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1,
+                     *             "engagement_rate": 0.5
+                     *           },
+                     *           "change": {
+                     *             "impressions": 0.5,
+                     *             "engagement_rate": 0.5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "accounts": [
+                     *         {
+                     *           "platform": "example platform",
+                     *           "social_account_id": 1,
+                     *           "current": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1,
+                     *             "engagement_rate": 0.5
+                     *           },
+                     *           "previous": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1,
+                     *             "engagement_rate": 0.5
+                     *           },
+                     *           "change": {
+                     *             "impressions": 0.5,
+                     *             "engagement_rate": 0.5
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsRollups"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsTimeseries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Last day, inclusive. Default: today in the workspace’s zone (or 29 days after start_date). At most 366 days in all
+                 * @example example end date
+                 */
+                end_date?: string;
+                /**
+                 * @description Only accounts on this platform, aggregated across them; composes with social_account_id. One of twitter, linkedin, youtube, instagram, threads, pinterest, tiktok, bluesky, mastodon, facebook, google_business, discord, telegram, tumblr, slack
+                 * @example example platform
+                 */
+                platform?: string;
+                /**
+                 * @description Only this account (another workspace’s account is answered 422, like an unknown one)
+                 * @example 1
+                 */
+                social_account_id?: number;
+                /**
+                 * @description First day, inclusive. Default: 29 days before end_date (30 days in all)
+                 * @example example start date
+                 */
+                start_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "current": [
+                     *         {
+                     *           "date": "example date",
+                     *           "impressions": 1,
+                     *           "engagement_rate": 0.5
+                     *         }
+                     *       ],
+                     *       "comparison": [
+                     *         {
+                     *           "date": "example date",
+                     *           "impressions": 1,
+                     *           "engagement_rate": 0.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnalyticsTimeseries"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
