@@ -22,7 +22,13 @@ const member: TargetAccount = { socialAccountId: 2, platform: 'linkedin', userna
 const uploads = () => linkedinUploads(`${sandbox.url}/linkedin`);
 const MiB = 1024 * 1024;
 /** Deterministic bytes: byte i of the file is a function of i, so any range can be made again. */
-const bytesAt = (from: number, n: number) => Buffer.from(Array.from({ length: n }, (_, i) => ((from + i) * 31 + ((from + i) >> 12)) % 251));
+// Filled in a plain loop: building megabytes through Array.from blocks the event loop for seconds under load, and with the
+// sandbox in this same process that stalls the HTTP connection the uploader reuses (ECONNRESET on the next part).
+const bytesAt = (from: number, n: number) => {
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) b[i] = ((from + i) * 31 + ((from + i) >> 12)) % 251;
+  return b;
+};
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Every call the connector makes to LinkedIn, in order ("PUT part 0", "POST finalizeUpload"…), interleaved with `events`. */
