@@ -15,6 +15,16 @@ export interface RunningProcess {
 }
 
 /**
+ * Every process started here and still running. When the test process exits, they are killed with it, so a
+ * stack that failed half-way through starting (or a test that threw before its cleanup) leaves no orphan
+ * holding ports, database connections and CPU for the files that follow.
+ */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/**
  * Starts one built process (e.g. services/posts/dist/main.js) with the given environment and waits
  * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long
  * (20 s, or TEST_PROCESS_READY_MS on a loaded machine).
@@ -25,6 +35,8 @@ export function startProcess(name: string, script: string, env: Record<string, s
     env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   let out = '';
   // TEST_PROCESS_LOG_DIR keeps every started process's output in a file (for debugging a CI run).
   const logDir = process.env.TEST_PROCESS_LOG_DIR;
