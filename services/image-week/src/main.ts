@@ -6,7 +6,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
 import { loadImageWeekConfig } from './config.js';
-import { MongoLeases, MongoPostClaims, MongoRunQuotaClaims } from './data/claims.js';
+import { MongoLeases, MongoPostClaims, MongoQuoteLedger, MongoRunQuotaClaims } from './data/claims.js';
 import { registerModels } from './data/models.js';
 import { MongoRunStore } from './data/mongo-store.js';
 import { planRun } from './domain/plan-run.js';
@@ -52,6 +52,7 @@ runMain(async () => {
     leases: new MongoLeases(models),
     postClaims: new MongoPostClaims(models),
     quota: new MongoRunQuotaClaims(models),
+    quoteLedger: new MongoQuoteLedger(models),
     ...clients,
     renderer: new SharpCardRenderer(config.IMAGE_WEEK_TEMPLATE_SET),
     reader,
