@@ -67,10 +67,15 @@ runMain(async () => {
   };
   // Start the OCR worker now: it takes seconds, and the first card should not wait for it.
   void ocr.warm().catch((err: unknown) => logger.error({ err }, 'the OCR worker did not start'));
-  const owner = `image-week-${randomUUID()}`;
+  const replica = `image-week-${randomUUID()}`;
+  // Each job's work holds its leases under its own name: a second delivery of the same item in this replica (the
+  // sweeper re-sends stale work) cannot share the first one's lease.
   const consumer = await consumeImageWeekJobs(
     nc,
-    (job) => (job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner)),
+    (job) => {
+      const owner = `${replica}:${randomUUID()}`;
+      return job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner);
+    },
     logger,
     {
       namespace: config.JOBS_NAMESPACE,

@@ -1,5 +1,6 @@
 import type { ItemRecord, RunRecord, Target } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
+import { keepLease } from './keep-lease.js';
 import { freeSlots } from './plan-slots.js';
 import { itemJob } from './runs.js';
 import { writeQuotes } from './write-quotes.js';
@@ -24,6 +25,7 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
   }
   const key = `plan:${runId}`;
   if (!(await deps.leases.acquire(key, owner, deps.settings.leaseMs))) return false;
+  const stopRenewing = keepLease(deps.leases, key, owner, deps.settings.leaseMs);
   try {
     const now = deps.clock.now();
     const slots: PlannedSlot[] = [];
@@ -78,6 +80,7 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
     await dispatchPending(deps, { ...run, plannedAt: now });
     return true;
   } finally {
+    stopRenewing();
     await deps.leases.release(key, owner);
   }
 }

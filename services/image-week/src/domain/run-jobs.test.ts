@@ -7,11 +7,13 @@ import { registerModels } from '../data/models.js';
 import { MongoRunStore } from '../data/mongo-store.js';
 import type { RunRecord } from './model.js';
 import { planRun } from './plan-run.js';
+import { processItem } from './process-item.js';
 import type { ImageWeekDeps, QuotesPort, RunStore } from './ports.js';
 
 /**
- * Planning a run on the real store (FerretDB locally) with a worker that dies between two steps: the successor
- * plans the same items, and the daily generation quota is charged once for the run, not once per attempt.
+ * A run's jobs on the real store (FerretDB locally): planning with a worker that dies between two steps (the
+ * successor plans the same items, and the daily generation quota is charged once for the run, not once per
+ * attempt), and an item delivered twice at once (one worker renders it).
  */
 const dbName = uniqueName('t_iw_plan');
 let connection: Connection;
@@ -71,8 +73,9 @@ const schedule: PostingSchedule = {
 
 let nextRun = 1;
 
-async function setup(quotes: CountingQuotes, store: RunStore): Promise<{ deps: ImageWeekDeps; run: RunRecord; dispatched: number[] }> {
+async function setup(quotes: CountingQuotes, store: RunStore, { leaseMs = 60_000, readMs = 0 } = {}): Promise<{ deps: ImageWeekDeps; run: RunRecord; dispatched: number[]; renders: string[] }> {
   const dispatched: number[] = [];
+  const renders: string[] = [];
   const now = new Date('2026-11-16T08:00:00Z');
   const deps: ImageWeekDeps = {
     store,
@@ -84,11 +87,17 @@ async function setup(quotes: CountingQuotes, store: RunStore): Promise<{ deps: I
     posts: { scheduledTimes: async () => [], createPost: async () => 0, findItemPost: async () => undefined },
     media: { storePng: async () => ({ url: '', r2Key: '' }) },
     quotes,
-    renderer: { render: async () => ({ png: Buffer.alloc(0), width: 0, height: 0, template: '', watermarked: false }) },
-    reader: { read: async () => ({ text: '', costCents: 0, reader: 'none' }) },
+    renderer: {
+      render: async (input) => {
+        renders.push(input.quote);
+        return { png: Buffer.from(input.quote), width: 1080, height: 1350, template: 't', watermarked: false };
+      },
+    },
+    // A slow read (an OCR queued behind others) that gives the card's text back.
+    reader: { read: async (png) => (await new Promise((r) => setTimeout(r, readMs)), { text: png.toString(), costCents: 0, reader: 'test' }) },
     jobs: { dispatch: async (job) => void dispatched.push(job.itemId) },
     clock: { now: () => now },
-    settings: { templateVersion: 'v1', rendersPerWorkspace: 2, leaseMs: 60_000, maxAttempts: 3 },
+    settings: { templateVersion: 'v1', rendersPerWorkspace: 2, leaseMs, maxAttempts: 3 },
   };
   const run: RunRecord = {
     id: 70_000 + nextRun++,
@@ -100,13 +109,13 @@ async function setup(quotes: CountingQuotes, store: RunStore): Promise<{ deps: I
     scheduleMode: 'draft',
     watermarkEnabled: false,
     watermarkEveryN: 3,
-    dryRun: false,
+    dryRun: true,
     templateVersion: 'v1',
     createdAt: now,
     updatedAt: now,
   };
   await store.insertRun(run);
-  return { deps, run, dispatched };
+  return { deps, run, dispatched, renders };
 }
 
 /** A store whose insertItems kills the worker (once) before the items are written. */
@@ -179,5 +188,24 @@ describe('planning a run that a crash interrupts', () => {
     expect(quotes.charged).toBe(30);
     expect(await store.items([run.id])).toHaveLength(30);
     expect((await store.run(run.workspaceId, run.id))?.shortfallReason).toBe('quota');
+  });
+});
+
+describe('an item delivered twice at once', () => {
+  it('is worked by one delivery only, even in one replica and with reads longer than the lease', async () => {
+    const quotes = new CountingQuotes(100);
+    const store = new MongoRunStore(connection, models);
+    // A lease of 600 ms and a read of 1.5 s: only renewal while the work runs keeps the first worker's lease.
+    const { deps, run, renders } = await setup(quotes, store, { leaseMs: 600, readMs: 1_500 });
+    expect(await planRun(deps, run.workspaceId, run.id, 'replica-1:job-plan')).toBe(true);
+    const [item] = (await store.items([run.id])).sort((a, b) => a.position - b.position);
+    const job = { workspaceId: run.workspaceId, runId: run.id, itemId: item!.id };
+    const first = processItem(deps, job, 'replica-1:job-a');
+    await new Promise((r) => setTimeout(r, 900)); // the second delivery comes after the lease's first term
+    const second = await processItem(deps, job, 'replica-1:job-b');
+    expect(second).toBe('later');
+    expect(await first).toBe('done');
+    expect(renders).toEqual([item!.quote]);
+    expect(await store.item(run.id, item!.id)).toMatchObject({ status: 'completed', imagesGenerated: 1, retryCount: 0 });
   });
 });
