@@ -150,6 +150,25 @@ describe('metrics collected from the platforms', () => {
     const cell = best.cells.find((c: { samples: number }) => c.samples === 1);
     expect(cell.mean_engagement_rate).toBeNull(); // fewer than min_samples
     expect(best.min_samples).toBeGreaterThan(1);
+    expect(best).toMatchObject({ start_date: null, end_date: null });
+    // A date range counts only the posts published on those days (the workspace's zone).
+    const postedOn = ((await call(`/posts/${postId}`)).json.post.posted_at as string).slice(0, 10); // the workspace's zone is UTC
+    const ranged = (await call(`/analytics/best_times?platform=twitter&start_date=${postedOn}&end_date=${postedOn}`)).json;
+    expect(ranged).toMatchObject({ start_date: postedOn, end_date: postedOn, total_samples: 1 });
+    const before = (await call('/analytics/best_times?platform=twitter&start_date=2026-01-01&end_date=2026-01-31')).json;
+    expect(before).toMatchObject({ start_date: '2026-01-01', end_date: '2026-01-31', total_samples: 0 });
+    const bad = await call('/analytics/best_times?start_date=2026-02-01&end_date=2026-01-01');
+    expectError(bad, 422, 'INVALID_PARAMETERS');
+    expect(JSON.stringify(bad.json.error.details)).toContain('end_date');
+  });
+
+  it('without a Dub key, links are published as written and the dub fields stay null', async () => {
+    const x = await connect('twitter', 'no_dub_x');
+    const id = await publish('Read https://example.com/plain', [x]);
+    const [t] = await metricsOf(id, (ts) => ts.every((t) => t.platform_status === 'posted'));
+    expect(t).toMatchObject({ dub_short_url: null, dub_original_url: null });
+    const tweets = (await sandbox('/_sandbox/posts?platform=twitter')).json.posts as Array<{ text: string }>;
+    expect(tweets.at(-1)!.text).toBe('Read https://example.com/plain');
   });
 });
 

@@ -149,15 +149,17 @@ export const analyticsRoutes = [
     tag: 'Analytics',
     summary: 'Mean engagement rate by weekday and hour of posting',
     description:
-      'For every weekday (0 = Sunday) and hour of the workspace’s time zone: how many published posts of the selected accounts went out then (`samples`) and the mean of their latest engagement rates. A cell with fewer than `min_samples` posts has `mean_engagement_rate: null` (not enough data to say). Posts without impressions yet are not counted.',
+      'For every weekday (0 = Sunday) and hour of the workspace’s time zone: how many published posts of the selected accounts went out then (`samples`) and the mean of their latest engagement rates. A cell with fewer than `min_samples` posts has `mean_engagement_rate: null` (not enough data to say). Posts without impressions yet are not counted. With `start_date` and/or `end_date` (the same rules and defaults as the timeseries) only posts published on those days of the workspace’s zone count, and the response names the range; without either, every tracked post counts and `start_date`/`end_date` are null.',
     audience: 'api_key',
     scope: 'analytics:read',
     plan: 'paid',
-    query: z.object(filterFields).strict(),
+    query: RangeQuery,
     status: 200,
     response: z
       .object({
         timezone: z.string(),
+        start_date: z.string().nullable().describe('First posting day counted (inclusive); null when no date was asked'),
+        end_date: z.string().nullable().describe('Last posting day counted (inclusive); null when no date was asked'),
         min_samples: z.number().int(),
         total_samples: z.number().int(),
         cells: z.array(
@@ -174,6 +176,8 @@ export const analyticsRoutes = [
       const r = await clients.analytics.getBestTimes({ filter: filter(principal, query) });
       return {
         timezone: r.timezone,
+        start_date: r.startDate ?? null,
+        end_date: r.endDate ?? null,
         min_samples: r.minSamples,
         total_samples: r.totalSamples,
         cells: r.cells.map((c) => ({ day_of_week: c.dayOfWeek, hour: c.hour, samples: c.samples, mean_engagement_rate: c.meanEngagementRate ?? null })),

@@ -156,6 +156,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       METRICS_SLOT_MS: '500',
       METRICS_DISPATCH_INTERVAL_MS: '250',
       METRICS_RESULT_ACK_WAIT_MS: '5000',
+      // Dub's stand-in; short links are made only when a test gives analytics a DUB_API_KEY (analyticsEnv).
+      ...(sandboxProc ? { DUB_BASE_URL: `http://${sandboxProc.address}/dub` } : {}),
       ...opts.analyticsEnv,
     });
     processes.push(proc);
@@ -221,6 +223,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
       MEDIA_ADDR: mediaProc.address,
+      ANALYTICS_ADDR: analyticsProc.address,
       SANDBOX_URL: sandboxUrl,
       MEDIA_BASE_URL: mediaBaseUrl,
       // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.

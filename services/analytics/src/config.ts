@@ -42,6 +42,11 @@ export const configSchema = z.object({
   METRICS_RESULT_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Posts a best-time cell needs before its mean is given. */
   BEST_TIMES_MIN_SAMPLES: z.coerce.number().int().min(1).default(3),
+  /** Dub API key (`dub_…`): when set, URLs in posts are replaced at publish time by Dub short links whose clicks are counted; empty: no shortening (dub_* fields null). */
+  DUB_API_KEY: z.string().default(''),
+  /** Dub's API (the sandbox serves a stand-in under `/dub`). */
+  DUB_BASE_URL: z.url().default('https://api.dub.co'),
+  DUB_TIMEOUT_MS: env.millis(10_000),
 });
 
 export type AnalyticsConfig = z.infer<typeof configSchema>;

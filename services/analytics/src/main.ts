@@ -5,6 +5,9 @@ import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
 import { loadAnalyticsConfig } from './config.js';
 import { MongoAnalyticsStore } from './data/mongo-store.js';
+import { MongoShortLinks } from './data/short-links.js';
+import type { AnalyticsDeps } from './domain/ports.js';
+import { dubClient } from './dub/client.js';
 import { startDispatcher } from './events/dispatcher.js';
 import { jetStreamMessaging } from './events/messaging.js';
 import { consumeResults } from './events/result-consumer.js';
@@ -21,7 +24,18 @@ runMain(async () => {
   await syncIndexes(mongo);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const posts = postsPort(config.POSTS_ADDR);
-  const deps = { store, accounts, posts, messaging: await jetStreamMessaging(nc, config.JOBS_NAMESPACE), clock: { now: () => new Date() } };
+  const links = config.DUB_API_KEY
+    ? { store: new MongoShortLinks(store.models), dub: dubClient({ baseUrl: config.DUB_BASE_URL, apiKey: config.DUB_API_KEY, timeoutMs: config.DUB_TIMEOUT_MS }) }
+    : undefined;
+  const deps: AnalyticsDeps = {
+    store,
+    accounts,
+    posts,
+    messaging: await jetStreamMessaging(nc, config.JOBS_NAMESPACE),
+    clock: { now: () => new Date() },
+    links,
+    onLinkError: (err) => logger.warn({ err }, 'Dub clicks could not be read; the clicks known are kept'),
+  };
   const tracking = {
     offsetsMs: config.METRICS_FETCH_OFFSETS,
     jitterFraction: config.METRICS_FETCH_JITTER,
@@ -39,7 +53,7 @@ runMain(async () => {
     services: [analyticsService(deps, { bestTimesMinSamples: config.BEST_TIMES_MIN_SAMPLES })],
     logger,
   });
-  logger.info({ port: server.port }, 'analytics listening');
+  logger.info({ port: server.port, shortLinks: links ? 'dub' : 'off' }, 'analytics listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],

@@ -6,7 +6,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
 import { loadImageWeekConfig } from './config.js';
-import { MongoLeases, MongoPostClaims, MongoRunQuotaClaims } from './data/claims.js';
+import { MongoLeases, MongoPostClaims, MongoQuoteLedger, MongoRunQuotaClaims } from './data/claims.js';
 import { registerModels } from './data/models.js';
 import { MongoRunStore } from './data/mongo-store.js';
 import { planRun } from './domain/plan-run.js';
@@ -52,6 +52,7 @@ runMain(async () => {
     leases: new MongoLeases(models),
     postClaims: new MongoPostClaims(models),
     quota: new MongoRunQuotaClaims(models),
+    quoteLedger: new MongoQuoteLedger(models),
     ...clients,
     renderer: new SharpCardRenderer(config.IMAGE_WEEK_TEMPLATE_SET),
     reader,
@@ -66,10 +67,15 @@ runMain(async () => {
   };
   // Start the OCR worker now: it takes seconds, and the first card should not wait for it.
   void ocr.warm().catch((err: unknown) => logger.error({ err }, 'the OCR worker did not start'));
-  const owner = `image-week-${randomUUID()}`;
+  const replica = `image-week-${randomUUID()}`;
+  // Each job's work holds its leases under its own name: a second delivery of the same item in this replica (the
+  // sweeper re-sends stale work) cannot share the first one's lease.
   const consumer = await consumeImageWeekJobs(
     nc,
-    (job) => (job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner)),
+    (job) => {
+      const owner = `${replica}:${randomUUID()}`;
+      return job.itemId === 0 ? planRun(deps, job.workspaceId, job.runId, owner).then((done) => (done ? 'done' : 'later')) : processItem(deps, job, owner);
+    },
     logger,
     {
       namespace: config.JOBS_NAMESPACE,

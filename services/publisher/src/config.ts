@@ -12,6 +12,8 @@ export const configSchema = z.object({
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   /** The media service: its record of LinkedIn uploads scopes each asset URN to the account that uploaded it. */
   MEDIA_ADDR: env.address('127.0.0.1:50055'),
+  /** The analytics service, which makes Dub short links of a target's URLs at publish time; empty: URLs are published as written. */
+  ANALYTICS_ADDR: z.string().default(''),
   /** Where media referenced by r2_key is read (the media store's public URL). */
   MEDIA_BASE_URL: z.url().default('http://127.0.0.1:8080/media'),
   /** When set, every platform is called at this loopback sandbox (`<url>/<platform>`) instead of its real API. */

@@ -15,6 +15,7 @@ import { pinterestConnector } from './connectors/pinterest.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
+import { linksPort } from './grpc/links-client.js';
 import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
 import { publisherService } from './grpc/publisher-service.js';
 import { refreshPort } from './grpc/refresh-client.js';
@@ -34,10 +35,12 @@ runMain(async () => {
   const baseUrls = config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {};
   const assetRecords = linkedInAssetRecords(config.MEDIA_ADDR);
   const tokens = refreshPort(config.ACCOUNTS_ADDR);
+  const links = config.ANALYTICS_ADDR ? linksPort(config.ANALYTICS_ADDR) : undefined;
   const deps = {
     observer: publishMetrics,
     posts,
     accounts,
+    links,
     attempts,
     connectors: traced(withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, tokens.refresh)),
     clock: { now: () => new Date() },
@@ -69,7 +72,7 @@ runMain(async () => {
     ['jobs', () => consumer.stop()],
     ['metric jobs', () => metricJobs.stop()],
     ['nats', () => nc.drain()],
-    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close(), tokens.close())],
+    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close(), tokens.close(), links?.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -68,9 +68,13 @@ export async function benchImageWeek(): Promise<void> {
     const id = created.json.image_week_run.id as number;
     let run: { status: string; items: Array<Record<string, unknown>>; [key: string]: unknown };
     for (;;) {
-      run = (await call(`/image_week_runs/${id}`)).json.image_week_run;
-      if (run.status !== 'pending') break;
       if (performance.now() - started > 600_000) throw new Error('the run did not finish within 10 minutes');
+      const res = await call(`/image_week_runs/${id}`);
+      // A loaded machine can make a read miss the gateway's deadline (503): read again; anything else is a failure.
+      if (res.status === 503) continue;
+      if (res.status !== 200) throw new Error(`reading the run failed: ${res.status} ${res.text}`);
+      run = res.json.image_week_run;
+      if (run.status !== 'pending') break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const total = performance.now() - started;

@@ -38,7 +38,7 @@ export interface paths {
         };
         /**
          * Mean engagement rate by weekday and hour of posting
-         * @description For every weekday (0 = Sunday) and hour of the workspace’s time zone: how many published posts of the selected accounts went out then (`samples`) and the mean of their latest engagement rates. A cell with fewer than `min_samples` posts has `mean_engagement_rate: null` (not enough data to say). Posts without impressions yet are not counted.
+         * @description For every weekday (0 = Sunday) and hour of the workspace’s time zone: how many published posts of the selected accounts went out then (`samples`) and the mean of their latest engagement rates. A cell with fewer than `min_samples` posts has `mean_engagement_rate: null` (not enough data to say). Posts without impressions yet are not counted. With `start_date` and/or `end_date` (the same rules and defaults as the timeseries) only posts published on those days of the workspace’s zone count, and the response names the range; without either, every tracked post counts and `start_date`/`end_date` are null.
          *
          *     Scope: `analytics:read`.
          *
@@ -1639,7 +1639,11 @@ export interface components {
                 mean_engagement_rate: number | null;
                 samples: number;
             }[];
+            /** @description Last posting day counted (inclusive); null when no date was asked */
+            end_date: string | null;
             min_samples: number;
+            /** @description First posting day counted (inclusive); null when no date was asked */
+            start_date: string | null;
             timezone: string;
             total_samples: number;
         };
@@ -2366,6 +2370,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Last day, inclusive. Default: today in the workspace’s zone (or 29 days after start_date). At most 366 days in all
+                 * @example example end date
+                 */
+                end_date?: string;
+                /**
                  * @description Only accounts on this platform, aggregated across them; composes with social_account_id. One of twitter, linkedin, youtube, instagram, threads, pinterest, tiktok, bluesky, mastodon, facebook, google_business, discord, telegram, tumblr, slack
                  * @example example platform
                  */
@@ -2375,6 +2384,11 @@ export interface operations {
                  * @example 1
                  */
                 social_account_id?: number;
+                /**
+                 * @description First day, inclusive. Default: 29 days before end_date (30 days in all)
+                 * @example example start date
+                 */
+                start_date?: string;
             };
             header?: never;
             path?: never;
@@ -2397,6 +2411,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "timezone": "example timezone",
+                     *       "start_date": "example start date",
+                     *       "end_date": "example end date",
                      *       "min_samples": 1,
                      *       "total_samples": 1,
                      *       "cells": [

@@ -19,6 +19,8 @@ export function registerModels(connection: Connection) {
       status_reason: String,
       last: Schema.Types.Mixed,
       best_time_rate: Number,
+      best_time_cell: String,
+      dub_link_ids: [String],
     },
     { collection: 'tracks', versionKey: false, minimize: false },
   );
@@ -63,17 +65,33 @@ export function registerModels(connection: Connection) {
   month.index({ workspace_id: 1, month: 1 });
   const bestTime = new Schema(
     {
-      _id: String, // <workspace>:<account>
+      _id: String, // <workspace>:<account>:<YYYY-MM of posting>
       workspace_id: { type: Number, required: true },
       social_account_id: { type: Number, required: true },
       platform: { type: String, required: true },
+      month: { type: String, required: true },
       cells: { type: Schema.Types.Mixed, default: {} },
       applied_seq: { type: Number, required: true },
     },
-    { collection: 'best_time_buckets', versionKey: false, minimize: false },
+    { collection: 'best_time_months', versionKey: false, minimize: false },
   );
-  bestTime.index({ workspace_id: 1 });
+  bestTime.index({ workspace_id: 1, month: 1 });
+  const shortLink = new Schema(
+    {
+      _id: String, // <post account id>:<index of the URL in the target's texts>
+      post_account_id: { type: Number, required: true },
+      workspace_id: { type: Number, required: true },
+      index: { type: Number, required: true },
+      original_url: { type: String, required: true },
+      short_url: { type: String, required: true },
+      dub_link_id: { type: String, required: true },
+      created_at: { type: Date, required: true },
+    },
+    { collection: 'short_links', versionKey: false },
+  );
+  shortLink.index({ post_account_id: 1 });
   return {
+    ShortLink: connection.model('ShortLink', shortLink),
     Track: connection.model('Track', track),
     Fetch: connection.model('Fetch', fetch),
     Cursor: connection.model('Cursor', cursor),

@@ -16,6 +16,8 @@ interface TrackDoc {
   status_reason?: string | null;
   last?: { n: number; metrics: Metrics; fetched_at: Date } | null;
   best_time_rate?: number | null;
+  best_time_cell?: string | null;
+  dub_link_ids?: string[];
 }
 
 const toTrack = (d: TrackDoc): Track => ({
@@ -30,6 +32,8 @@ const toTrack = (d: TrackDoc): Track => ({
   statusReason: d.status_reason ?? undefined,
   last: d.last ? { n: d.last.n, metrics: d.last.metrics, fetchedAt: new Date(d.last.fetched_at) } : undefined,
   bestTimeRate: d.best_time_rate ?? undefined,
+  bestTimeCell: d.best_time_cell ?? undefined,
+  dubLinkIds: d.dub_link_ids?.length ? d.dub_link_ids : undefined,
 });
 
 const toTrackDoc = (t: Track): TrackDoc => ({
@@ -44,6 +48,8 @@ const toTrackDoc = (t: Track): TrackDoc => ({
   status_reason: t.statusReason ?? null,
   last: t.last ? { n: t.last.n, metrics: t.last.metrics, fetched_at: t.last.fetchedAt } : null,
   best_time_rate: t.bestTimeRate ?? null,
+  best_time_cell: t.bestTimeCell ?? null,
+  ...(t.dubLinkIds?.length ? { dub_link_ids: t.dubLinkIds } : {}),
 });
 
 async function insertOnce(insert: () => Promise<unknown>): Promise<boolean> {
@@ -125,6 +131,36 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     );
   }
 
+  async snapshot(id: string): Promise<Snapshot | null> {
+    const d = await this.models.Snapshot.findOne({ _id: id }).lean<{
+      _id: string;
+      workspace_id: number;
+      post_id: number;
+      post_account_id: number;
+      social_account_id: number;
+      platform: string;
+      n: number;
+      impressions: number;
+      likes: number;
+      replies: number;
+      reposts: number;
+      clicks: number;
+      fetched_at: Date;
+    }>();
+    if (!d) return null;
+    return {
+      id: d._id,
+      workspaceId: d.workspace_id,
+      postId: d.post_id,
+      postAccountId: d.post_account_id,
+      socialAccountId: d.social_account_id,
+      platform: d.platform as Platform,
+      n: d.n,
+      metrics: { impressions: d.impressions, likes: d.likes, replies: d.replies, reposts: d.reposts, clicks: d.clicks },
+      fetchedAt: d.fetched_at,
+    };
+  }
+
   async monthBuckets(workspaceId: number, months: string[]): Promise<Array<MonthBucket & { appliedSeq: number }>> {
     // One equality query per month (a handful per request), each returning one document per account.
     const perMonth = await Promise.all(
@@ -148,18 +184,27 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     );
   }
 
-  async bestTimeBuckets(workspaceId: number): Promise<Array<BestTimeBucket & { appliedSeq: number }>> {
-    const docs = await this.models.BestTimeBucket.find({ workspace_id: workspaceId }).lean<
-      Array<{ workspace_id: number; social_account_id: number; platform: string; cells: BestTimeBucket['cells']; applied_seq: number }>
-    >();
-    return docs.map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, cells: d.cells ?? {}, appliedSeq: d.applied_seq }));
+  async bestTimeBuckets(workspaceId: number, months?: string[]): Promise<Array<BestTimeBucket & { appliedSeq: number }>> {
+    type Doc = { workspace_id: number; social_account_id: number; platform: string; month: string; cells: BestTimeBucket['cells']; applied_seq: number };
+    // Equality queries only: one per month asked, or the workspace's buckets (one per account and posting month).
+    const docs = months
+      ? (await Promise.all(months.map((month) => this.models.BestTimeBucket.find({ workspace_id: workspaceId, month }).lean<Doc[]>()))).flat()
+      : await this.models.BestTimeBucket.find({ workspace_id: workspaceId }).lean<Doc[]>();
+    return docs.map((d) => ({
+      workspaceId: d.workspace_id,
+      socialAccountId: d.social_account_id,
+      platform: d.platform as Platform,
+      month: d.month,
+      cells: d.cells ?? {},
+      appliedSeq: d.applied_seq,
+    }));
   }
 
   async saveBestTimeBucket(b: BestTimeBucket, appliedSeq: number): Promise<void> {
-    const _id = `${b.workspaceId}:${b.socialAccountId}`;
+    const _id = `${b.workspaceId}:${b.socialAccountId}:${b.month}`;
     await this.models.BestTimeBucket.replaceOne(
       { _id },
-      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, cells: b.cells, applied_seq: appliedSeq },
+      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, month: b.month, cells: b.cells, applied_seq: appliedSeq },
       { upsert: true },
     );
   }

@@ -67,6 +67,15 @@ export function monthsOf(...ranges: DayRange[]): string[] {
   return [...months].sort();
 }
 
+/** Weekday (0 = Sunday) of a calendar day. */
+export const weekdayOf = (date: string): number => day(date).weekday % 7;
+
+/** The calendar day and hour of an instant in a zone. */
+export function localDayHour(at: Date, zone: string): { day: string; hour: number } {
+  const local = DateTime.fromJSDate(at, { zone });
+  return { day: iso(local), hour: local.hour };
+}
+
 /** Weekday (0 = Sunday) and hour of an instant in a zone. */
 export function weekdayHour(at: Date, zone: string): { dayOfWeek: number; hour: number } {
   const local = DateTime.fromJSDate(at, { zone });

@@ -27,6 +27,10 @@ export interface Track {
   last?: { n: number; metrics: Metrics; fetchedAt: Date } | undefined;
   /** The engagement rate this target contributes to its best-time cell, once it has impressions. */
   bestTimeRate?: number | undefined;
+  /** That cell (`<YYYY-MM-DD>:<hour>` of posting, the workspace's zone when first counted): later rates replace it there. */
+  bestTimeCell?: string | undefined;
+  /** Dub links made for this target at publish time: their clicks are the target's clicks. */
+  dubLinkIds?: string[] | undefined;
   statusReason?: string | undefined;
 }
 
@@ -63,10 +67,14 @@ export interface MonthBucket {
   days: Record<string, DayTotals>;
 }
 
-/** One account's best-time cells: `<weekday 0-6>-<hour 0-23>` → sum of rates and samples. */
+/**
+ * One account's best-time cells for the posts published in one month: `<YYYY-MM-DD>:<hour>` (the posting day and
+ * hour in the workspace's zone) → sum of rates and samples. Kept per day so that a query by date range can select.
+ */
 export interface BestTimeBucket {
   workspaceId: number;
   socialAccountId: number;
   platform: Platform;
+  month: string;
   cells: Record<string, { sum: number; samples: number }>;
 }

@@ -19,8 +19,41 @@ export interface AnalyticsStore {
   /** Month buckets of the workspace, with the last result sequence applied to each. */
   monthBuckets(workspaceId: number, months: string[]): Promise<Array<MonthBucket & { appliedSeq: number }>>;
   saveMonthBucket(bucket: MonthBucket, appliedSeq: number): Promise<void>;
-  bestTimeBuckets(workspaceId: number): Promise<Array<BestTimeBucket & { appliedSeq: number }>>;
+  /** Best-time buckets of the workspace for these posting months (every month when omitted). */
+  bestTimeBuckets(workspaceId: number, months?: string[]): Promise<Array<BestTimeBucket & { appliedSeq: number }>>;
   saveBestTimeBucket(bucket: BestTimeBucket, appliedSeq: number): Promise<void>;
+  /** A stored snapshot (a result handled again after a crash reuses its counts). */
+  snapshot(id: string): Promise<Snapshot | null>;
+}
+
+/** One Dub short link of a target: its `index`-th distinct URL. */
+export interface ShortLink {
+  postAccountId: number;
+  workspaceId: number;
+  index: number;
+  originalUrl: string;
+  shortUrl: string;
+  dubLinkId: string;
+}
+
+export interface ShortLinkStore {
+  linksOf(postAccountId: number): Promise<ShortLink[]>;
+  /** Stores the link unless one is stored for the same target and index: then that one is answered. */
+  insert(link: ShortLink): Promise<ShortLink>;
+}
+
+/** Dub's links API (dub.co), or its sandbox stand-in. */
+export interface DubPort {
+  /** Creates the short link of `url` with `externalId`; when that externalId exists already, answers that link. */
+  createLink(url: string, externalId: string): Promise<{ linkId: string; shortUrl: string }>;
+  /** Clicks on the link since it was made. */
+  clicks(linkId: string): Promise<number>;
+}
+
+/** Link shortening, present only when a Dub API key is configured. */
+export interface ShortLinkDeps {
+  store: ShortLinkStore;
+  dub: DubPort;
 }
 
 /** What analytics needs from the accounts service. */
@@ -51,4 +84,8 @@ export interface AnalyticsDeps {
   posts: PostsPort;
   messaging: Messaging;
   clock: Clock;
+  /** Dub short links: undefined when link shortening is not configured (no DUB_API_KEY). */
+  links?: ShortLinkDeps | undefined;
+  /** Told of a Dub clicks read that failed (the snapshot keeps the clicks known); optional. */
+  onLinkError?: (err: unknown) => void;
 }

@@ -1,8 +1,9 @@
 import { attributeGrowth } from './attribute.js';
-import { weekdayHour } from './dates.js';
+import { localDayHour } from './dates.js';
 import { addMetrics, engagementRate, subtractMetrics } from './engagement.js';
-import { ZERO, type Metrics, type Track } from './model.js';
+import { ZERO, type Metrics, type Snapshot, type Track } from './model.js';
 import type { AnalyticsDeps } from './ports.js';
+import { withLinkClicks } from './short-links.js';
 
 export interface FetchResult {
   postAccountId: number;
@@ -31,7 +32,25 @@ export async function recordResult(deps: AnalyticsDeps, r: FetchResult, seq: num
     return 'stopped';
   }
   if (r.outcome === 'failed') return 'skipped';
-  await deps.store.insertSnapshot({
+  if (track.last && track.last.n >= r.n) {
+    await deps.store.insertSnapshot(snapshotOf(track, r, r.metrics));
+    return 'stale';
+  }
+  const id = `${r.postAccountId}:${r.n}`;
+  const counted = await withLinkClicks(deps.links, track, r.metrics, (err) => deps.onLinkError?.(err));
+  // Handled again after a crash: the counts stored the first time are the ones applied (Dub's clicks move).
+  const metrics = (await deps.store.insertSnapshot(snapshotOf(track, r, counted))) ? counted : ((await deps.store.snapshot(id))?.metrics ?? counted);
+  const zone = await deps.accounts.timezone(track.workspaceId);
+  await addGrowth(deps, track, { ...r, metrics }, zone, seq);
+  const best = await updateBestTime(deps, track, metrics, zone, seq);
+  const next: Track = { ...track, last: { n: r.n, metrics, fetchedAt: r.fetchedAt }, bestTimeRate: best.rate, bestTimeCell: best.cell };
+  await deps.store.saveTrack(next);
+  await deps.messaging.announceSnapshot(next, { metrics, fetchedAt: r.fetchedAt });
+  return 'recorded';
+}
+
+function snapshotOf(track: Track, r: FetchResult, metrics: Metrics): Snapshot {
+  return {
     id: `${r.postAccountId}:${r.n}`,
     workspaceId: track.workspaceId,
     postId: track.postId,
@@ -39,17 +58,9 @@ export async function recordResult(deps: AnalyticsDeps, r: FetchResult, seq: num
     socialAccountId: track.socialAccountId,
     platform: track.platform,
     n: r.n,
-    metrics: r.metrics,
+    metrics,
     fetchedAt: r.fetchedAt,
-  });
-  if (track.last && track.last.n >= r.n) return 'stale';
-  const zone = await deps.accounts.timezone(track.workspaceId);
-  await addGrowth(deps, track, r, zone, seq);
-  const bestTimeRate = await updateBestTime(deps, track, r.metrics, zone, seq);
-  const next: Track = { ...track, last: { n: r.n, metrics: r.metrics, fetchedAt: r.fetchedAt }, bestTimeRate };
-  await deps.store.saveTrack(next);
-  await deps.messaging.announceSnapshot(next, { metrics: r.metrics, fetchedAt: r.fetchedAt });
-  return 'recorded';
+  };
 }
 
 async function addGrowth(deps: AnalyticsDeps, track: Track, r: FetchResult, zone: string, seq: number): Promise<void> {
@@ -67,17 +78,26 @@ async function addGrowth(deps: AnalyticsDeps, track: Track, r: FetchResult, zone
   }
 }
 
-/** Each target counts once in the cell of its posting time (the workspace's zone), with its latest rate. */
-async function updateBestTime(deps: AnalyticsDeps, track: Track, metrics: Metrics, zone: string, seq: number): Promise<number | undefined> {
+/**
+ * Each target counts once in the cell of its posting day and hour (the workspace's zone, fixed when first counted),
+ * with its latest rate.
+ */
+async function updateBestTime(deps: AnalyticsDeps, track: Track, metrics: Metrics, zone: string, seq: number): Promise<{ rate?: number | undefined; cell?: string | undefined }> {
   const rate = engagementRate(metrics);
-  if (rate === null) return track.bestTimeRate;
-  const bucket = (await deps.store.bestTimeBuckets(track.workspaceId)).find((b) => b.socialAccountId === track.socialAccountId);
-  if (bucket && bucket.appliedSeq >= seq) return rate;
-  const { dayOfWeek, hour } = weekdayHour(track.postedAt, zone);
-  const key = `${dayOfWeek}-${hour}`;
+  if (rate === null) return { rate: track.bestTimeRate, cell: track.bestTimeCell };
+  const key = track.bestTimeCell ?? bestTimeCell(track.postedAt, zone);
+  const month = key.slice(0, 7);
+  const bucket = (await deps.store.bestTimeBuckets(track.workspaceId, [month])).find((b) => b.socialAccountId === track.socialAccountId);
+  if (bucket && bucket.appliedSeq >= seq) return { rate, cell: key };
   const cells = { ...(bucket?.cells ?? {}) };
   const cell = cells[key] ?? { sum: 0, samples: 0 };
   cells[key] = track.bestTimeRate === undefined ? { sum: cell.sum + rate, samples: cell.samples + 1 } : { sum: cell.sum - track.bestTimeRate + rate, samples: cell.samples };
-  await deps.store.saveBestTimeBucket({ workspaceId: track.workspaceId, socialAccountId: track.socialAccountId, platform: track.platform, cells }, seq);
-  return rate;
+  await deps.store.saveBestTimeBucket({ workspaceId: track.workspaceId, socialAccountId: track.socialAccountId, platform: track.platform, month, cells }, seq);
+  return { rate, cell: key };
+}
+
+/** `<YYYY-MM-DD>:<hour>` of an instant in a zone. */
+export function bestTimeCell(at: Date, zone: string): string {
+  const { day, hour } = localDayHour(at, zone);
+  return `${day}:${hour}`;
 }

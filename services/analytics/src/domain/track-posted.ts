@@ -17,7 +17,8 @@ export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions
   const targets = await deps.posts.postedTargets(workspaceId, postId);
   const now = deps.clock.now().getTime();
   for (const t of targets) {
-    const track = { ...t, workspaceId, postId, status: 'active' as const };
+    const dubLinkIds = deps.links ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
+    const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}) };
     await deps.store.insertTrack(track);
     const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({
       id: `${t.postAccountId}:${f.n}`,

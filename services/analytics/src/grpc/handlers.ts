@@ -4,6 +4,7 @@ import { bestTimes } from '../domain/best-times.js';
 import type { AnalyticsDeps } from '../domain/ports.js';
 import type { AnalyticsQuery } from '../domain/query.js';
 import { rollups, type RollupRow, type Totals } from '../domain/rollups.js';
+import { shortenLinks } from '../domain/short-links.js';
 import { timeseries } from '../domain/timeseries.js';
 
 const query = (f: AnalyticsFilter | undefined): AnalyticsQuery => ({
@@ -32,9 +33,13 @@ export function analyticsService(deps: AnalyticsDeps, opts: { bestTimesMinSample
         accounts: r.accounts.map(row),
       };
     },
+    shortenLinks: async (req) => {
+      const r = await shortenLinks(deps.links, { workspaceId: req.workspaceId, postAccountId: req.postAccountId, texts: req.texts });
+      return { texts: r.texts, shortUrl: r.first?.shortUrl, originalUrl: r.first?.originalUrl };
+    },
     getBestTimes: async (req) => {
-      const b = await bestTimes(deps, query(req.filter), opts.bestTimesMinSamples);
-      return { ...b, cells: b.cells.map((c) => ({ ...c, meanEngagementRate: c.meanEngagementRate ?? undefined })) };
+      const { range, ...b } = await bestTimes(deps, query(req.filter), opts.bestTimesMinSamples);
+      return { ...b, startDate: range?.start, endDate: range?.end, cells: b.cells.map((c) => ({ ...c, meanEngagementRate: c.meanEngagementRate ?? undefined })) };
     },
   });
 }

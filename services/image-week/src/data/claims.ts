@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from '@spa/mongo';
-import type { Leases, PostClaims, RunQuotaClaims } from '../domain/ports.js';
+import type { Leases, PostClaims, QuoteLedger, RecordedBatch, RunQuotaClaims } from '../domain/ports.js';
 import type { Models } from './models.js';
 
 /**
@@ -91,5 +91,39 @@ export class MongoRunQuotaClaims implements RunQuotaClaims {
 
   async release(workspaceId: number, month: string, runId: number): Promise<void> {
     await this.m.QuotaClaim.collection.deleteOne({ workspace_id: workspaceId, month, run_id: runId } as never);
+  }
+}
+
+/** The quote ledger as uniquely keyed documents (`<scope>` for the budget, `<scope>:<n>` per batch). */
+export class MongoQuoteLedger implements QuoteLedger {
+  constructor(private readonly m: Models) {}
+
+  private async insertOnce(doc: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const c = this.m.QuoteLedger.collection;
+    try {
+      await c.insertOne({ ...doc, recorded_at: new Date() } as never);
+      return doc;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const first = await c.findOne({ _id: doc._id } as never);
+      if (!first) throw err;
+      return first as Record<string, unknown>;
+    }
+  }
+
+  async budget(scope: string, wanted: () => Promise<number>): Promise<number> {
+    const existing = await this.m.QuoteLedger.collection.findOne({ _id: scope } as never);
+    if (existing) return existing.wanted as number;
+    return (await this.insertOnce({ _id: scope, scope, wanted: await wanted() })).wanted as number;
+  }
+
+  async batches(scope: string): Promise<Map<number, RecordedBatch>> {
+    const docs = await this.m.QuoteLedger.collection.find({ scope }).toArray();
+    return new Map(docs.filter((d) => typeof d.n === 'number').map((d) => [d.n as number, { texts: (d.texts as string[] | undefined) ?? [], quotaHit: d.quota_hit === true }]));
+  }
+
+  async record(scope: string, n: number, batch: RecordedBatch): Promise<RecordedBatch> {
+    const doc = await this.insertOnce({ _id: `${scope}:${n}`, scope, n, texts: batch.texts, quota_hit: batch.quotaHit });
+    return { texts: (doc.texts as string[] | undefined) ?? [], quotaHit: doc.quota_hit === true };
   }
 }

@@ -69,6 +69,10 @@ export function registerModels(connection: Connection) {
   const postClaim = new Schema({ _id: Number, state: String, post_id: Number, claimed_at: Date }, { collection: 'post_claims', versionKey: false });
   const quotaClaim = new Schema({ _id: String, workspace_id: Number, month: String, slot: Number, run_id: Number, claimed_at: Date }, { collection: 'run_quota_claims', versionKey: false });
   quotaClaim.index({ workspace_id: 1, month: 1 });
+  // What a plan (or a regenerated item) got from the generation service: `<scope>` holds the number of quotes fixed
+  // by its first planner, `<scope>:<n>` batch n's texts. Each is a unique insert, so a successor reuses them.
+  const quoteLedger = new Schema({ _id: String, scope: String, n: Number, wanted: Number, texts: [String], quota_hit: Boolean, recorded_at: Date }, { collection: 'quote_ledger', versionKey: false });
+  quoteLedger.index({ scope: 1 });
 
   return {
     Run: connection.model('Run', run),
@@ -76,6 +80,7 @@ export function registerModels(connection: Connection) {
     Lease: connection.model('Lease', lease),
     PostClaim: connection.model('PostClaim', postClaim),
     QuotaClaim: connection.model('QuotaClaim', quotaClaim),
+    QuoteLedger: connection.model('QuoteLedger', quoteLedger),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ItemRecord, RunRecord, Target } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
+import { keepLease } from './keep-lease.js';
 import { freeSlots } from './plan-slots.js';
 import { itemJob } from './runs.js';
 import { writeQuotes } from './write-quotes.js';
@@ -24,6 +25,7 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
   }
   const key = `plan:${runId}`;
   if (!(await deps.leases.acquire(key, owner, deps.settings.leaseMs))) return false;
+  const stopRenewing = keepLease(deps.leases, key, owner, deps.settings.leaseMs);
   try {
     const now = deps.clock.now();
     const slots: PlannedSlot[] = [];
@@ -32,14 +34,13 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
     }
     slots.sort((a, b) => a.at.getTime() - b.at.getTime() || a.target.platform.localeCompare(b.target.platform));
     let shortfall: RunRecord['shortfallReason'];
-    let wanted = slots.length;
-    if (wanted === 0) shortfall = 'no_slots';
-    const remaining = wanted > 0 ? await deps.quotes.remaining(workspaceId) : 0;
-    if (remaining < wanted) {
-      wanted = remaining;
-      shortfall = 'quota';
-    }
-    const { quotes, quotaHit } = wanted > 0 ? await writeQuotes(deps.quotes, workspaceId, run.topic, wanted) : { quotes: [], quotaHit: false };
+    if (slots.length === 0) shortfall = 'no_slots';
+    // The quote count is fixed once per run (the quota left when it was first planned), so a successor after a
+    // crash, which finds less quota left because this run already used it, plans the same number again.
+    const journal = { ledger: deps.quoteLedger, scope: `plan:${runId}` };
+    const wanted = slots.length > 0 ? await deps.quoteLedger.budget(journal.scope, async () => Math.min(slots.length, await deps.quotes.remaining(workspaceId))) : 0;
+    if (slots.length > 0 && wanted < slots.length) shortfall = 'quota';
+    const { quotes, quotaHit } = wanted > 0 ? await writeQuotes(deps.quotes, workspaceId, run.topic, wanted, journal) : { quotes: [], quotaHit: false };
     if (quotaHit && quotes.length < slots.length) shortfall = 'quota';
     const planned = slots.slice(0, quotes.length);
     const ids = planned.length ? await deps.store.newItemIds(planned.length) : [];
@@ -79,6 +80,7 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
     await dispatchPending(deps, { ...run, plannedAt: now });
     return true;
   } finally {
+    stopRenewing();
     await deps.leases.release(key, owner);
   }
 }

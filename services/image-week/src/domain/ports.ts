@@ -51,6 +51,26 @@ export interface RunQuotaClaims {
   release(workspaceId: number, month: string, runId: number): Promise<void>;
 }
 
+/** One batch of texts asked of the generation service, as recorded (an empty batch with quotaHit: the daily quota ran out). */
+export interface RecordedBatch {
+  texts: string[];
+  quotaHit: boolean;
+}
+
+/**
+ * What a plan (or a regenerated item) asked of the generation service and got, recorded as it goes, so that a worker
+ * taking over after a crash reuses it instead of asking (and being charged the daily quota) again. Unique inserts
+ * keyed by `scope` (`plan:<run>`, `item:<item>:r<round>`) and batch number.
+ */
+export interface QuoteLedger {
+  /** How many quotes `scope` wants: the first call fixes `wanted()` (a unique insert); later calls answer that number. */
+  budget(scope: string, wanted: () => Promise<number>): Promise<number>;
+  /** The recorded batches of `scope` by number. */
+  batches(scope: string): Promise<Map<number, RecordedBatch>>;
+  /** Records batch n; when another worker recorded it first, answers theirs (so both go on with the same texts). */
+  record(scope: string, n: number, batch: RecordedBatch): Promise<RecordedBatch>;
+}
+
 export interface SocialAccountInfo {
   id: number;
   platform: string;
@@ -136,6 +156,7 @@ export interface ImageWeekDeps {
   leases: Leases;
   postClaims: PostClaims;
   quota: RunQuotaClaims;
+  quoteLedger: QuoteLedger;
   accounts: AccountsPort;
   posts: PostsPort;
   media: MediaPort;

@@ -2,6 +2,7 @@ import { AppError } from '@spa/errors';
 import { compareReadBack } from '../verify/compare.js';
 import { TERMINAL_ITEM_STATUSES, type ItemRecord, type RunRecord } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
+import { keepLease } from './keep-lease.js';
 import { freeSlots } from './plan-slots.js';
 import { writeQuotes } from './write-quotes.js';
 
@@ -30,8 +31,9 @@ async function releaseRenderSlotIfDone(deps: ImageWeekDeps, run: RunRecord): Pro
 /**
  * One item's work (its job): quote (when regenerated), slot, render, read back and compare, at most maxAttempts
  * renders, then store the card through media and build its post. Only the holder of the item's lease works on it
- * and writes it; a worker that dies loses the lease after leaseMs and the redelivered job continues from what the
- * item records. 'later' asks for the job again later (lease or render slot held elsewhere).
+ * and writes it (`owner` names one job's work, not a process: two deliveries of the same item never both hold it); the
+ * lease is renewed while the work runs, and a worker that dies loses it after leaseMs, the redelivered job continuing
+ * from what the item records. 'later' asks for the job again later (lease or render slot held elsewhere).
  */
 export async function processItem(deps: ImageWeekDeps, job: { workspaceId: number; runId: number; itemId: number }, owner: string): Promise<Outcome> {
   const run = await deps.store.run(job.workspaceId, job.runId);
@@ -39,6 +41,7 @@ export async function processItem(deps: ImageWeekDeps, job: { workspaceId: numbe
   if (!run || !first || TERMINAL_ITEM_STATUSES.includes(first.status)) return 'done';
   const leaseKey = `item:${first.id}`;
   if (!(await deps.leases.acquire(leaseKey, owner, deps.settings.leaseMs))) return 'later';
+  const stopRenewing = keepLease(deps.leases, leaseKey, owner, deps.settings.leaseMs);
   try {
     const item = (await deps.store.item(job.runId, job.itemId))!;
     if (TERMINAL_ITEM_STATUSES.includes(item.status)) return 'done';
@@ -47,6 +50,7 @@ export async function processItem(deps: ImageWeekDeps, job: { workspaceId: numbe
     await releaseRenderSlotIfDone(deps, { ...run, ...(await deps.store.run(run.workspaceId, run.id)) });
     return 'done';
   } finally {
+    stopRenewing();
     await deps.leases.release(leaseKey, owner);
   }
 }
@@ -70,7 +74,8 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
     if (!item.quote) {
       // A regenerated item: a new quote unlike the run's others, and a free slot again.
       const others = (await deps.store.items([run.id])).filter((i) => i.id !== item.id);
-      const { quotes } = await writeQuotes(deps.quotes, run.workspaceId, run.topic, 1, others.map((i) => i.quote ?? '').filter(Boolean));
+      const journal = { ledger: deps.quoteLedger, scope: `item:${item.id}:r${item.round}` };
+      const { quotes } = await writeQuotes(deps.quotes, run.workspaceId, run.topic, 1, journal, others.map((i) => i.quote ?? '').filter(Boolean));
       if (!quotes[0]) return void (await fail('No new quote could be written (daily AI generation quota used up, or only repeated quotes)'));
       const target = run.targets.find((t) => t.socialAccountId === item.socialAccountId)!;
       const held = others.filter((i) => i.socialAccountId === item.socialAccountId && i.scheduledAt).map((i) => i.scheduledAt!);

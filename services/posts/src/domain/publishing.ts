@@ -100,6 +100,9 @@ export interface TargetResult {
   permalink?: string | undefined;
   platformError?: string | undefined;
   disconnected: boolean;
+  /** The target's first link as published (Dub short link and the URL it stands for). */
+  dubShortUrl?: string | undefined;
+  dubOriginalUrl?: string | undefined;
 }
 
 /**
@@ -121,7 +124,15 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
   const postAccounts = current.postAccounts.map((a) => {
     const r = byId.get(a.id)!;
     const dry = r.platformStatus === 'dry_run';
-    return { ...a, platformStatus: r.platformStatus, platformPostId: dry ? undefined : r.platformPostId, permalink: dry ? undefined : r.permalink, platformError: r.platformError };
+    return {
+      ...a,
+      platformStatus: r.platformStatus,
+      platformPostId: dry ? undefined : r.platformPostId,
+      permalink: dry ? undefined : r.permalink,
+      platformError: r.platformError,
+      dubShortUrl: dry ? undefined : r.dubShortUrl,
+      dubOriginalUrl: dry ? undefined : r.dubOriginalUrl,
+    };
   });
   const posted = postAccounts.filter((a) => a.platformStatus === 'posted' || a.platformStatus === 'dry_run').length;
   const status = posted === postAccounts.length ? 'posted' : posted === 0 ? 'failed' : 'partial';

@@ -190,6 +190,8 @@ export function postsService(deps: PostsDeps): ServiceBinding {
         permalink: r.permalink,
         platformError: r.platformError,
         disconnected: r.disconnected,
+        dubShortUrl: r.dubShortUrl,
+        dubOriginalUrl: r.dubOriginalUrl,
       }));
       if (problems.length) throw invalidParameters(problems);
       return { post: postMessage(await recordPublishResults(deps, req.workspaceId, req.postId, results)) };

@@ -22,6 +22,14 @@ export interface TargetOutcome {
   permalink?: string | undefined;
   platformError?: string | undefined;
   disconnected: boolean;
+  /** The target's first link as published: its Dub short link and the URL it stands for. */
+  dubShortUrl?: string | undefined;
+  dubOriginalUrl?: string | undefined;
+}
+
+/** Short links for a target's URLs (the analytics service; Dub). */
+export interface LinksPort {
+  shorten(workspaceId: number, postAccountId: number, texts: string[]): Promise<{ texts: string[]; first?: { shortUrl: string; originalUrl: string } | undefined }>;
 }
 
 export interface PostsPort {
@@ -80,6 +88,8 @@ export interface PublisherDeps {
   observer?: PublishObserver;
   posts: PostsPort;
   accounts: AccountsPort;
+  /** Link shortening at publish time; undefined: URLs are published as written. */
+  links?: LinksPort | undefined;
   attempts: AttemptStore;
   connectors: Partial<Record<Platform, Connector>>;
   clock: { now(): Date };

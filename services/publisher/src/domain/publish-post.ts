@@ -1,6 +1,7 @@
 import { AppError } from '@spa/errors';
 import type { PublisherDeps, TargetOutcome } from './ports.js';
 import { publishTarget } from './publish-target.js';
+import { shortenParts } from './short-links.js';
 
 export interface PublishJob {
   workspaceId: number;
@@ -27,7 +28,11 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     post.targets.map(async (target): Promise<TargetOutcome | null> => {
       const account = accounts.find((a) => a.socialAccountId === target.socialAccountId);
       if (!account) return { postAccountId: target.postAccountId, platformStatus: 'failed', platformError: 'the social account no longer exists', disconnected: false };
-      return publishTarget(deps, target.postAccountId, { target: account, parts: post.partsFor(target.platform) }, post.dryRun ? 'dry_run' : 'publish');
+      // A dry run makes no short link; a shortening that fails now leaves the target to a later try (never published unshortened, then shortened).
+      const short = post.dryRun ? { parts: post.partsFor(target.platform) } : await shortenParts(deps.links, job.workspaceId, target.postAccountId, post.partsFor(target.platform)).catch(() => null);
+      if (!short) return null;
+      const outcome = await publishTarget(deps, target.postAccountId, { target: account, parts: short.parts }, post.dryRun ? 'dry_run' : 'publish');
+      return outcome?.platformStatus === 'posted' && short.first ? { ...outcome, dubShortUrl: short.first.shortUrl, dubOriginalUrl: short.first.originalUrl } : outcome;
     }),
   );
   if (outcomes.some((o) => o === null)) return false;
