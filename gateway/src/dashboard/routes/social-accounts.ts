@@ -8,6 +8,11 @@ import type { DashboardRoute, MemberContext } from '../context.js';
 
 const SandboxBody = z.object({ platform: z.enum(PLATFORMS), username: z.string().trim().min(1).max(100) }).strict();
 const IdParams = z.object({ id: idParam });
+/** Credential entry (Bluesky, Telegram): the accounts service checks each with the platform. */
+const CredentialBody = z.discriminatedUnion('platform', [
+  z.object({ platform: z.literal('bluesky'), identifier: z.string().max(253), app_password: z.string().max(100), pds_url: z.string().max(2048).optional() }).strict(),
+  z.object({ platform: z.literal('telegram'), bot_token: z.string().max(200), chat_id: z.union([z.string().max(40), z.number().int()]) }).strict(),
+]);
 
 const accountJson = (a: SocialAccount) => ({
   id: a.id,
@@ -15,7 +20,11 @@ const accountJson = (a: SocialAccount) => ({
   username: a.username,
   sandbox: a.sandbox,
   status: a.disconnected ? 'disconnected' : 'connected',
+  display_name: a.displayName || null,
+  avatar_url: a.avatarUrl || null,
+  disconnected_reason: a.disconnectedReason || null,
   created_at: a.createdAt,
+  connected_at: a.connectedAt || a.createdAt,
 });
 
 async function page(ctx: MemberContext) {
@@ -40,6 +49,24 @@ export const socialAccountRoutes: DashboardRoute[] = [
       const body = validate(SandboxBody, req.body ?? undefined, 'request body');
       const { socialAccountId } = await ctx.clients.accounts.connectSocialAccount({ workspaceId: ctx.workspace.id, platform: body.platform, username: body.username, sandbox: true });
       return { social_account_id: socialAccountId, ...(await page(ctx)) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/social-accounts/credentials',
+    status: 201,
+    handle: async (ctx, req) => {
+      const body = validate(CredentialBody, req.body ?? undefined, 'request body');
+      const r = await ctx.clients.accounts.connectWithCredentials({
+        workspaceId: ctx.workspace.id,
+        platform: body.platform,
+        identifier: body.platform === 'bluesky' ? body.identifier : '',
+        appPassword: body.platform === 'bluesky' ? body.app_password : '',
+        pdsUrl: body.platform === 'bluesky' ? (body.pds_url ?? '') : '',
+        botToken: body.platform === 'telegram' ? body.bot_token : '',
+        chatId: body.platform === 'telegram' ? String(body.chat_id) : '',
+      });
+      return { social_account_id: r.socialAccountId, reconnected: r.reconnected, ...(await page(ctx)) };
     },
   },
   {
