@@ -107,7 +107,28 @@ describe('connect → list → publish → token expires → refreshed → publi
     }
   });
 
-  it.each(['youtube', 'instagram', 'pinterest', 'tiktok', 'discord'])('%s connects and lists', async (platform) => {
+  it('discord: the channel webhook the OAuth connect stores is what publishing uses (Execute Webhook, wait=true)', async () => {
+    const user = 'u_discord_hook';
+    const id = await connect('discord', user);
+    const { social_account } = (await call(`/social_accounts/${id}`)).json;
+    expect(social_account).toMatchObject({ id, platform: 'discord', disconnected: false });
+    const post = await publish(id, 'hello from discord');
+    expect(post.status, JSON.stringify(post.post_accounts)).toBe('posted');
+    const messageId = String(post.post_accounts[0]!.platform_post_id ?? '');
+    expect(post.post_accounts[0]!.permalink).toMatch(new RegExp(`^https://discord\\.com/channels/guild-${user}/chan-${user}/\\d+$`));
+    const requests = ((await sandbox('/_sandbox/requests?platform=discord')).json.requests as Array<{ method: string; path: string }>).filter((r) => r.path.includes(user));
+    const creates = requests.filter((r) => r.method === 'POST');
+    expect(creates.length).toBeGreaterThanOrEqual(1);
+    // Every message went through the webhook (no Authorization needed); none through the bot endpoints.
+    for (const r of creates) expect(r.path).toMatch(new RegExp(`/webhooks/wh-${user}/whtoken-${user}$`));
+    const messages = ((await sandbox('/_sandbox/posts?platform=discord')).json.posts as Array<{ id: string; text: string; details: { channel_id: string } }>).filter(
+      (p) => p.details.channel_id === `chan-${user}`,
+    );
+    expect(messages.map((m) => m.text)).toContain('hello from discord');
+    if (messageId) expect(messages.map((m) => m.id)).toContain(messageId);
+  });
+
+  it.each(['youtube', 'instagram', 'pinterest', 'tiktok'])('%s connects and lists', async (platform) => {
     const id = await connect(platform, `u_${platform}`);
     const list = (await call('/social_accounts')).json.social_accounts as Array<{ id: number; platform: string }>;
     expect(list.find((a) => a.id === id)?.platform).toBe(platform);
