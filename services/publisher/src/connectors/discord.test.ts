@@ -127,15 +127,15 @@ describe('Discord connector through the channel webhook the OAuth connect stores
   });
 
   it('a deleted webhook or a wrong token is auth, and the token never appears in the error', async () => {
-    const gone = { ...hooked, credentials: { ...hooked.credentials, webhook_id: 'nope' } };
-    const wrong = { ...hooked, credentials: { ...hooked.credentials, webhook_token: 'whtoken-secret-wrong' } };
+    const gone: TargetAccount = { ...hooked, credentials: { ...hooked.credentials, webhook_id: 'nope' } };
+    const wrong: TargetAccount = { ...hooked, credentials: { ...hooked.credentials, webhook_token: 'whtoken-secret-wrong' } };
     for (const t of [gone, wrong]) {
       const err = await connector()
         .publish({ target: t, parts: [part('x')] })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectorError);
       expect((err as ConnectorError).kind).toBe('auth');
-      expect((err as ConnectorError).message).not.toContain(t.credentials.webhook_token);
+      expect((err as ConnectorError).message).not.toContain(t.credentials.webhook_token!);
     }
     expect(sandbox.state.postsOf('discord')).toHaveLength(0);
   });
