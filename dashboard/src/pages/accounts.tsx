@@ -4,7 +4,7 @@ import { Badge, Card, Empty, ErrorAlert, When, asApiError, useLoad } from '../co
 
 interface AccountsPage {
   social_accounts: Array<{ id: number; platform: string; username: string; display_name: string | null; sandbox: boolean; status: string; disconnected_reason: string | null; created_at: string }>;
-  platforms: Array<{ platform: string; connect_url: string | null }>;
+  platforms: Array<{ platform: string; connect: 'oauth' | 'credentials' | null }>;
   sandbox_connect: boolean;
 }
 
@@ -108,7 +108,18 @@ export function AccountsPage() {
     }
   };
   const data = page.data;
-  const flows = data?.platforms.filter((p) => p.connect_url) ?? [];
+  const flows = data?.platforms.filter((p) => p.connect === 'oauth' && p.platform !== 'mastodon') ?? [];
+  const [instance, setInstance] = useState('');
+  /** Starts the platform's OAuth flow for this workspace, then hands the browser to the platform. */
+  const startConnect = async (platform: string, instanceUrl?: string) => {
+    try {
+      const r = await call<{ authorization_url: string }>('POST', '/social-accounts/connect', { platform, ...(instanceUrl ? { instance_url: instanceUrl } : {}) });
+      setAnnounce(`Opening ${platformLabel(platform)}…`);
+      window.location.assign(r.authorization_url);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
   return (
     <>
       <h1>Connected accounts</h1>
@@ -121,12 +132,28 @@ export function AccountsPage() {
           <ul class="connect-grid">
             {flows.map((p) => (
               <li key={p.platform}>
-                <a class="button" href={p.connect_url!}>
+                <button type="button" class="button" onClick={() => void startConnect(p.platform)}>
                   Connect {platformLabel(p.platform)}
-                </a>
+                </button>
               </li>
             ))}
           </ul>
+          <p class="hint">You sign in on the platform and come back here; nothing is connected until you approve there.</p>
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void startConnect('mastodon', instance);
+            }}
+          >
+            <label>
+              Mastodon instance
+              <input required type="url" maxLength={2048} placeholder="https://mastodon.social" value={instance} onInput={(e) => setInstance(e.currentTarget.value)} />
+            </label>
+            <button type="submit" class="button">
+              Connect Mastodon
+            </button>
+          </form>
         </Card>
       )}
       {data && <CredentialForms act={act} />}
