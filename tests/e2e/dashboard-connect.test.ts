@@ -5,7 +5,7 @@ import { launchChromium, screenshot } from '../support/browser.js';
 import { dash, inviteUser, signIn } from '../support/dashboard.js';
 
 /**
- * The accounts page's connect buttons: the start endpoint (session + CSRF) begins the OAuth flow for the
+ * The billing page's Quote Week card (runs used of the plan's monthly limit, recent runs) and the accounts page's connect buttons: the start endpoint (session + CSRF) begins the OAuth flow for the
  * session's workspace, the browser goes through the sandbox's authorization server and the public callback,
  * and comes back to the page with the account connected; a Telegram bot connects through its form.
  */
@@ -94,6 +94,46 @@ describe('connect buttons', () => {
     await screenshot(page, 'connect-03-connected');
     const { socialAccounts } = await stack.accounts.listSocialAccounts({ workspaceId: ws.workspaceId, ids: [] });
     expect(socialAccounts.map((a) => a.platform).sort()).toEqual(['telegram', 'twitter']);
+    await context.close();
+  });
+});
+
+describe('billing page', () => {
+  it('in Chromium: shows Quote Week runs used this month of the plan limit (dry runs not counted) and the recent runs', async () => {
+    const ws = await createWorkspace(stack, { tier: 'starter' });
+    const user = await inviteUser(stack, ws.workspaceId);
+    const { socialAccountId: ig } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'instagram', username: 'billing_ig', sandbox: true });
+    const body = { topic: 'billing grit', platform_config: { instagram: { social_account_id: ig } }, cutoff_days: 1, schedule_mode: 'draft' };
+    const real = await stack.api('/image_week_runs', { method: 'POST', token: ws.apiKey, body });
+    expect(real.status, real.text).toBe(201);
+    await stack.api(`/image_week_runs/${real.json.image_week_run.id}/cancel`, { method: 'POST', token: ws.apiKey });
+    const dry = await stack.api('/image_week_runs', { method: 'POST', token: ws.apiKey, body: { ...body, topic: 'billing rehearsal', dry_run: true } });
+    expect(dry.status, dry.text).toBe(201);
+
+    const s = await signIn(stack, user.email, user.password);
+    const billing = await dash(stack, s, 'GET', '/billing');
+    expect(billing.status, billing.text).toBe(200);
+    expect(billing.json.quote_week).toMatchObject({ runs_used: 1, runs_per_month: 4, runs_left: 3, total_runs: 2 });
+    expect(billing.json.quote_week.month).toMatch(/^\d{4}-\d{2}$/);
+    expect(billing.json.quote_week.recent_runs.map((r: { topic: string; dry_run: boolean }) => [r.topic, r.dry_run]).sort()).toEqual([
+      ['billing grit', false],
+      ['billing rehearsal', true],
+    ]);
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/dashboard/`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await poll(() => page.getByRole('heading', { name: 'API key', level: 1 }).isVisible()).toBe(true);
+    await page.goto(`${stack.baseUrl}/dashboard/billing`);
+    await poll(() => page.getByText(/1 of 4 runs used in \d{4}-\d{2} · 3 left/).isVisible()).toBe(true);
+    const runs = page.getByRole('list', { name: 'Recent Quote Week runs' });
+    await poll(() => runs.textContent()).toContain('billing grit');
+    expect(await runs.textContent()).toContain('billing rehearsal');
+    expect(await runs.textContent()).toContain('dry run');
+    await screenshot(page, 'billing-quote-week-phone');
     await context.close();
   });
 });
