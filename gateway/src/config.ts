@@ -43,8 +43,6 @@ export const configSchema = z.object({
     .default(14 * 86_400),
   /** Members may connect sandbox social accounts (they publish to the platform sandbox, never a real network). */
   DASHBOARD_SANDBOX_ACCOUNTS: env.bool(true),
-  /** Where a platform's connect flow starts, "{platform}" replaced (e.g. /connect/{platform}); none: sandbox only. */
-  DASHBOARD_CONNECT_URL: z.string().includes('{platform}').optional(),
   /** The built web app (dashboard/dist) to serve at /dashboard; default: the one beside the gateway. */
   DASHBOARD_BUNDLE_DIR: z.string().min(1).optional(),
   ANALYTICS_ADDR: env.address('127.0.0.1:50058'),

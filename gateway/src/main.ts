@@ -57,7 +57,6 @@ runMain(async () => {
       loginLimits: new LoginLimits(redis, config.RATE_LIMIT_PREFIX),
       settings: {
         sandboxAccounts: config.DASHBOARD_SANDBOX_ACCOUNTS,
-        connectUrlTemplate: config.DASHBOARD_CONNECT_URL,
         sessionIdleSec: config.DASHBOARD_SESSION_IDLE_SEC,
         sessionAbsoluteSec: config.DASHBOARD_SESSION_MAX_SEC,
       },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { OAUTH_PLATFORMS } from '@spa/platforms';
 import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpeg, mp4 } from '../support/media-files.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
@@ -75,7 +76,7 @@ async function publish(accountId: number, text: string) {
   return published(created.json.post.id);
 }
 
-// Platforms whose posts need media (youtube, instagram, pinterest, tiktok) are connected and refreshed here; their publish path has its own tests.
+// Platforms whose posts need media (youtube, instagram, pinterest, tiktok) publish after connect in their own cases below.
 const TEXT_PLATFORMS = ['twitter', 'linkedin', 'threads', 'facebook', 'mastodon', 'tumblr', 'slack', 'google_business'];
 
 describe('connect → list → publish → token expires → refreshed → publish', () => {
@@ -107,10 +108,58 @@ describe('connect → list → publish → token expires → refreshed → publi
     }
   });
 
-  it.each(['youtube', 'instagram', 'pinterest', 'tiktok', 'discord'])('%s connects and lists', async (platform) => {
-    const id = await connect(platform, `u_${platform}`);
+  it('discord: the channel webhook the OAuth connect stores is what publishing uses (Execute Webhook, wait=true)', async () => {
+    const user = 'u_discord_hook';
+    const id = await connect('discord', user);
+    const { social_account } = (await call(`/social_accounts/${id}`)).json;
+    expect(social_account).toMatchObject({ id, platform: 'discord', disconnected: false });
+    const post = await publish(id, 'hello from discord');
+    expect(post.status, JSON.stringify(post.post_accounts)).toBe('posted');
+    const messageId = String(post.post_accounts[0]!.platform_post_id ?? '');
+    expect(post.post_accounts[0]!.permalink).toMatch(new RegExp(`^https://discord\\.com/channels/guild-${user}/chan-${user}/\\d+$`));
+    const requests = ((await sandbox('/_sandbox/requests?platform=discord')).json.requests as Array<{ method: string; path: string }>).filter((r) => r.path.includes(user));
+    const creates = requests.filter((r) => r.method === 'POST');
+    expect(creates.length).toBeGreaterThanOrEqual(1);
+    // Every message went through the webhook (no Authorization needed); none through the bot endpoints.
+    for (const r of creates) expect(r.path).toMatch(new RegExp(`/webhooks/wh-${user}/whtoken-${user}$`));
+    const messages = ((await sandbox('/_sandbox/posts?platform=discord')).json.posts as Array<{ id: string; text: string; details: { channel_id: string } }>).filter(
+      (p) => p.details.channel_id === `chan-${user}`,
+    );
+    expect(messages.map((m) => m.text)).toContain('hello from discord');
+    if (messageId) expect(messages.map((m) => m.id)).toContain(messageId);
+  });
+
+  // Media-required platforms: connected by OAuth, then a post with the media each needs publishes through the stored tokens.
+  it.each([
+    ['instagram', 'image'],
+    ['pinterest', 'image'],
+    ['tiktok', 'video'],
+    ['youtube', 'video'],
+  ] as const)('%s: connects, lists, and publishes a post with its %s', async (platform, kind) => {
+    const user = `u_${platform}_media`;
+    const id = await connect(platform, user);
     const list = (await call('/social_accounts')).json.social_accounts as Array<{ id: number; platform: string }>;
     expect(list.find((a) => a.id === id)?.platform).toBe(platform);
+    const file = kind === 'image' ? { content_type: 'image/jpeg', media: (await jpeg(640, 640)).toString('base64') } : { content_type: 'video/mp4', media: mp4(200_000).toString('base64') };
+    // The upload's platform only selects its limits; the publisher reads the bytes by r2_key for any target.
+    const upload = await call('/media/uploads', { body: { platform: kind === 'image' ? platform : 'tiktok', ...file } });
+    expect(upload.status, upload.text).toBe(201);
+    const media = [{ r2_key: upload.json.r2_key, type: kind }];
+    const text = `media after connect on ${platform}`;
+    const created = await call('/posts', {
+      body: {
+        post: { body: text, post_contents: [{ platform, body: text, metadata: { media, ...(platform === 'youtube' ? { title: 'After connect' } : {}) } }], post_accounts: [{ social_account_id: id }] },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await call(`/posts/${created.json.post.id}/publishes`, { method: 'POST', body: {} })).status).toBe(202);
+    const post = await published(created.json.post.id);
+    expect(post.status, JSON.stringify(post.post_accounts)).toBe('posted');
+    expect(post.post_accounts[0]).toMatchObject({ social_account_id: id, platform_status: 'posted' });
+    expect(post.post_accounts[0]!.permalink).toBeTruthy();
+    // It reached the platform stand-in as the connected account (the sandbox knows accounts by the tokens it issued).
+    const onPlatform = (await sandbox(`/_sandbox/posts?platform=${platform}`)).json.posts as Array<{ account: string }>;
+    expect(onPlatform.filter((p) => p.account === user).length).toBeGreaterThanOrEqual(1);
   });
 });
 

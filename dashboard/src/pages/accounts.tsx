@@ -3,17 +3,92 @@ import { call, type ApiError } from '../api';
 import { Badge, Card, Empty, ErrorAlert, When, asApiError, useLoad } from '../components/ui';
 
 interface AccountsPage {
-  social_accounts: Array<{ id: number; platform: string; username: string; sandbox: boolean; status: string; created_at: string }>;
-  platforms: Array<{ platform: string; connect_url: string | null }>;
+  social_accounts: Array<{ id: number; platform: string; username: string; display_name: string | null; sandbox: boolean; status: string; disconnected_reason: string | null; created_at: string }>;
+  platforms: Array<{ platform: string; connect: 'oauth' | 'credentials' | null }>;
   sandbox_connect: boolean;
 }
 
 const LABELS: Record<string, string> = {
-  twitter: 'X (Twitter)', linkedin: 'LinkedIn', youtube: 'YouTube', instagram: 'Instagram', threads: 'Threads', pinterest: 'Pinterest',
-  tiktok: 'TikTok', bluesky: 'Bluesky', mastodon: 'Mastodon', facebook: 'Facebook', google_business: 'Google Business', discord: 'Discord',
-  telegram: 'Telegram', tumblr: 'Tumblr', slack: 'Slack',
+  twitter: 'X (Twitter)',
+  linkedin: 'LinkedIn',
+  youtube: 'YouTube',
+  instagram: 'Instagram',
+  threads: 'Threads',
+  pinterest: 'Pinterest',
+  tiktok: 'TikTok',
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
+  facebook: 'Facebook',
+  google_business: 'Google Business',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  tumblr: 'Tumblr',
+  slack: 'Slack',
 };
 export const platformLabel = (p: string): string => LABELS[p] ?? p;
+
+/** Bluesky (handle + app password) and Telegram (bot token + chat): checked with the platform before anything is stored. */
+function CredentialForms({ act }: { act: (run: () => Promise<AccountsPage>, message: string) => Promise<boolean> }) {
+  const [bsky, setBsky] = useState({ identifier: '', app_password: '', pds_url: '' });
+  const [tg, setTg] = useState({ bot_token: '', chat_id: '' });
+  return (
+    <>
+      <Card title="Connect Bluesky">
+        <p class="hint">Use an app password (Bluesky → Settings → Privacy and security → App passwords), never your account password.</p>
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const body = { platform: 'bluesky', identifier: bsky.identifier, app_password: bsky.app_password, ...(bsky.pds_url ? { pds_url: bsky.pds_url } : {}) };
+            void act(() => call<AccountsPage>('POST', '/social-accounts/credentials', body), `Connected Bluesky ${bsky.identifier}`).then(
+              (ok) => ok && setBsky({ identifier: '', app_password: '', pds_url: '' }),
+            );
+          }}
+        >
+          <label>
+            Handle
+            <input required maxLength={253} autoComplete="username" placeholder="alice.bsky.social" value={bsky.identifier} onInput={(e) => setBsky({ ...bsky, identifier: e.currentTarget.value })} />
+          </label>
+          <label>
+            App password
+            <input required type="password" maxLength={100} autoComplete="off" value={bsky.app_password} onInput={(e) => setBsky({ ...bsky, app_password: e.currentTarget.value })} />
+          </label>
+          <label>
+            PDS (optional)
+            <input type="url" maxLength={2048} placeholder="https://bsky.social" value={bsky.pds_url} onInput={(e) => setBsky({ ...bsky, pds_url: e.currentTarget.value })} />
+          </label>
+          <button type="submit" class="button button-primary">
+            Connect Bluesky
+          </button>
+        </form>
+      </Card>
+      <Card title="Connect Telegram">
+        <p class="hint">Create a bot with @BotFather, make it an administrator of your channel (allowed to post), then enter its token and the channel.</p>
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(() => call<AccountsPage>('POST', '/social-accounts/credentials', { platform: 'telegram', ...tg }), `Connected Telegram ${tg.chat_id}`).then(
+              (ok) => ok && setTg({ bot_token: '', chat_id: '' }),
+            );
+          }}
+        >
+          <label>
+            Bot token
+            <input required type="password" maxLength={200} autoComplete="off" value={tg.bot_token} onInput={(e) => setTg({ ...tg, bot_token: e.currentTarget.value })} />
+          </label>
+          <label>
+            Chat
+            <input required maxLength={40} placeholder="@channelname or -100…" value={tg.chat_id} onInput={(e) => setTg({ ...tg, chat_id: e.currentTarget.value })} />
+          </label>
+          <button type="submit" class="button button-primary">
+            Connect Telegram
+          </button>
+        </form>
+      </Card>
+    </>
+  );
+}
 
 export function AccountsPage() {
   const page = useLoad(() => call<AccountsPage>('GET', '/social-accounts'));
@@ -21,17 +96,30 @@ export function AccountsPage() {
   const [username, setUsername] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [announce, setAnnounce] = useState('');
-  const act = async (run: () => Promise<AccountsPage>, message: string) => {
+  const act = async (run: () => Promise<AccountsPage>, message: string): Promise<boolean> => {
     try {
       page.set(await run());
       setError(null);
       setAnnounce(message);
+      return true;
+    } catch (err) {
+      setError(asApiError(err));
+      return false;
+    }
+  };
+  const data = page.data;
+  const flows = data?.platforms.filter((p) => p.connect === 'oauth' && p.platform !== 'mastodon') ?? [];
+  const [instance, setInstance] = useState('');
+  /** Starts the platform's OAuth flow for this workspace, then hands the browser to the platform. */
+  const startConnect = async (platform: string, instanceUrl?: string) => {
+    try {
+      const r = await call<{ authorization_url: string }>('POST', '/social-accounts/connect', { platform, ...(instanceUrl ? { instance_url: instanceUrl } : {}) });
+      setAnnounce(`Opening ${platformLabel(platform)}…`);
+      window.location.assign(r.authorization_url);
     } catch (err) {
       setError(asApiError(err));
     }
   };
-  const data = page.data;
-  const flows = data?.platforms.filter((p) => p.connect_url) ?? [];
   return (
     <>
       <h1>Connected accounts</h1>
@@ -44,14 +132,31 @@ export function AccountsPage() {
           <ul class="connect-grid">
             {flows.map((p) => (
               <li key={p.platform}>
-                <a class="button" href={p.connect_url!}>
+                <button type="button" class="button" onClick={() => void startConnect(p.platform)}>
                   Connect {platformLabel(p.platform)}
-                </a>
+                </button>
               </li>
             ))}
           </ul>
+          <p class="hint">You sign in on the platform and come back here; nothing is connected until you approve there.</p>
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void startConnect('mastodon', instance);
+            }}
+          >
+            <label>
+              Mastodon instance
+              <input required type="url" maxLength={2048} placeholder="https://mastodon.social" value={instance} onInput={(e) => setInstance(e.currentTarget.value)} />
+            </label>
+            <button type="submit" class="button">
+              Connect Mastodon
+            </button>
+          </form>
         </Card>
       )}
+      {data && <CredentialForms act={act} />}
       {data?.sandbox_connect && (
         <Card title="Connect a sandbox account">
           <p class="hint">A sandbox account publishes to the platform sandbox, never to the real network: use it to try posting end to end.</p>
@@ -59,7 +164,9 @@ export function AccountsPage() {
             class="inline-form"
             onSubmit={(e) => {
               e.preventDefault();
-              void act(() => call<AccountsPage>('POST', '/social-accounts/sandbox', { platform, username }), `Connected sandbox ${platformLabel(platform)} account ${username}`).then(() => setUsername(''));
+              void act(() => call<AccountsPage>('POST', '/social-accounts/sandbox', { platform, username }), `Connected sandbox ${platformLabel(platform)} account ${username}`).then(() =>
+                setUsername(''),
+              );
             }}
           >
             <label>
@@ -95,7 +202,9 @@ export function AccountsPage() {
                   <strong>{platformLabel(a.platform)}</strong> <span class="muted">@{a.username}</span>
                   <div class="hint">
                     id {a.id} · connected <When at={a.created_at} />
+                    {a.display_name && a.display_name !== a.username ? ` · ${a.display_name}` : ''}
                   </div>
+                  {a.disconnected_reason && <div class="hint">{a.disconnected_reason}</div>}
                 </div>
                 <div class="row-end">
                   {a.sandbox && <Badge tone="neutral">sandbox</Badge>}

@@ -18,8 +18,6 @@ export interface MemberContext {
 export interface DashboardSettings {
   /** Sandbox social accounts may be connected from the dashboard. */
   sandboxAccounts: boolean;
-  /** Where a platform's connect flow starts ("{platform}" replaced), or none yet. */
-  connectUrlTemplate: string | undefined;
   /** Session lifetimes in seconds. */
   sessionIdleSec: number;
   sessionAbsoluteSec: number;

@@ -12,7 +12,9 @@ function page(res: Response, status: number, title: string, message: string): vo
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
         `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}</style></head>` +
-        `<body><h1>${escape(title)}</h1><p>${escape(message)}</p></body></html>`,
+        `<body><h1>${escape(title)}</h1><p>${escape(message)}</p>` +
+        '<p><a href="/dashboard/accounts">Back to the dashboard</a></p>' +
+        '</body></html>',
     );
 }
 

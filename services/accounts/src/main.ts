@@ -14,6 +14,7 @@ import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
+import { credentialAuth } from './platform-auth/credential-auth.js';
 import { oauthClient } from './platform-auth/oauth-client.js';
 
 runMain(async () => {
@@ -30,11 +31,13 @@ runMain(async () => {
     passwords: argon2Hasher,
     connections: new MongoConnectionStore(mongo),
     oauth: oauthClient({ sandboxUrl: config.SANDBOX_URL }),
+    credentialAuth: credentialAuth({ sandboxUrl: config.SANDBOX_URL }),
     connectConfig: {
       callbackBaseUrl: config.OAUTH_CALLBACK_BASE_URL,
       clients: oauthClients(config),
       stateKey: createHash('sha256').update(`oauth-state|${config.SECRETS_KEY}`).digest(),
       refreshAheadMs: config.TOKEN_REFRESH_AHEAD_MS,
+      defaultPdsUrl: config.SANDBOX_URL ? `${config.SANDBOX_URL}/bluesky` : 'https://bsky.social',
     },
     log: logger,
   };

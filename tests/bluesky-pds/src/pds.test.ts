@@ -1,14 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PDS } from '@atproto/pds';
-import { Database as PlcDatabase, PlcServer } from '@did-plc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blueskyConnector } from '../../../services/publisher/src/connectors/bluesky.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from '../../../services/publisher/src/connectors/types.js';
+import { startLocalPds, type LocalPds } from '../../support/bluesky-pds.js';
 
 /**
  * The Bluesky connector against the real thing: a PDS (`@atproto/pds`) and a PLC directory (`@did-plc/server`,
@@ -17,100 +10,26 @@ import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } 
  * records are read back with the PDS's own unauthenticated `com.atproto.repo.*` / `com.atproto.sync.*` calls.
  */
 
-const LOOPBACK = '127.0.0.1';
 const POST = 'app.bsky.feed.post';
 /** A real 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-/** Both servers only call `app.listen(port)` (every interface): make that listen on loopback only. */
-function listenOnLoopback(app: unknown): void {
-  const express = app as { listen: (port: number, host?: string) => Server };
-  const listen = express.listen.bind(express);
-  express.listen = (port: number) => listen(port, LOOPBACK);
-}
-
-/** The PDS derives its public URL (and so its DID documents) from its port: it must be known before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, LOOPBACK, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A secp256k1 private key as hex (the PDS's PLC rotation key). */
-function secp256k1Hex(): string {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).privateKey.export({ format: 'jwk' });
-  return Buffer.from(jwk.d ?? '', 'base64url').toString('hex');
-}
-
-let plc: PlcServer;
-let pds: PDS;
-let dataDir: string;
+let local: LocalPds;
 let pdsUrl: string;
 let target: TargetAccount;
 
-async function xrpc(method: string, params: Record<string, string> = {}, init: RequestInit = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${pdsUrl}/xrpc/${method}?${new URLSearchParams(params)}`, init);
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const xrpc = (method: string, params: Record<string, string> = {}) => local.xrpc(method, params);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'spa-bluesky-pds-'));
-
-  plc = PlcServer.create({ db: PlcDatabase.mock(), port: 0 });
-  listenOnLoopback(plc.app);
-  const plcServer = await plc.start();
-  const plcUrl = `http://${LOOPBACK}:${(plcServer.address() as AddressInfo).port}`;
-
-  const port = await freePort();
-  pds = await PDS.fromEnv({
-    devMode: true,
-    port,
-    hostname: 'localhost',
-    dataDirectory: dataDir,
-    blobstoreDiskLocation: join(dataDir, 'blobs'),
-    didPlcUrl: plcUrl,
-    plcRotationKeyK256PrivateKeyHex: secp256k1Hex(),
-    adminPassword: randomBytes(16).toString('hex'),
-    jwtSecret: randomBytes(32).toString('hex'),
-    inviteRequired: false,
-    serviceHandleDomains: ['.test'],
-    // No app view, moderation service or crawlers: nothing leaves the machine.
-    bskyAppViewUrl: 'https://appview.invalid',
-    bskyAppViewDid: 'did:example:invalid',
-    bskyAppViewCdnUrlPattern: 'http://cdn.appview.invalid/%s/%s/%s',
-    modServiceUrl: 'https://moderator.invalid',
-    modServiceDid: 'did:example:invalid',
-    crawlers: [],
-    disableSsrfProtection: true,
-  });
-  listenOnLoopback(pds.app);
-  const pdsServer = await pds.start();
-  expect((pdsServer.address() as AddressInfo).address).toBe(LOOPBACK);
-  expect((plcServer.address() as AddressInfo).address).toBe(LOOPBACK);
-  pdsUrl = `http://${LOOPBACK}:${port}`;
-
-  const account = await xrpc(
-    'com.atproto.server.createAccount',
-    {},
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ handle: 'spa-publisher.test', email: 'spa-publisher@example.test', password: randomBytes(12).toString('hex') }),
-    },
-  );
-  expect(account.status, JSON.stringify(account.body)).toBe(200);
-  const { accessJwt, did, handle } = account.body as { accessJwt: string; did: string; handle: string };
+  local = await startLocalPds();
+  pdsUrl = local.url;
+  const { accessJwt, did } = await local.createAccount('spa-publisher');
   expect(did).toMatch(/^did:plc:[a-z2-7]{24}$/);
-  target = { socialAccountId: 1, platform: 'bluesky', username: 'spa-publisher', credentials: { access_token: accessJwt, did, handle } };
+  target = { socialAccountId: 1, platform: 'bluesky', username: 'spa-publisher', credentials: { access_token: accessJwt, did, handle: 'spa-publisher.test' } };
 }, 120_000);
 
 afterAll(async () => {
-  await pds?.destroy();
-  await plc?.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await local?.stop();
 });
 
 type StrongRef = { uri: string; cid: string };

@@ -7,7 +7,7 @@ type Flags = Record<string, string | boolean | undefined>;
 type Accounts = PromiseClient<AccountsServiceClient>;
 
 /** Flags these commands add. */
-export const ACCOUNT_FLAGS = ['instance', 'account'];
+export const ACCOUNT_FLAGS = ['instance', 'account', 'identifier', 'app-password', 'pds', 'bot-token', 'chat'];
 
 export const ACCOUNT_USAGE = `  account connect-url --workspace W --platform P [--instance URL]   (OAuth; --instance for mastodon)
   account disconnect --account A [--workspace W]`;

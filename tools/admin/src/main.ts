@@ -30,6 +30,8 @@ const USAGE = `usage: spa-admin <command> [flags]
   key revoke --workspace W
   site create --workspace W --name N --url U
   account connect --workspace W --platform P --username U [--sandbox]
+  account connect --workspace W --platform bluesky --identifier HANDLE [--app-password P | env SPA_APP_PASSWORD] [--pds URL]
+  account connect --workspace W --platform telegram --chat CHAT [--bot-token T | env SPA_BOT_TOKEN]
 ${ACCOUNT_USAGE}
 ${WEBHOOK_USAGE}
 ${USER_USAGE}
@@ -109,6 +111,19 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
     return { site_id: r.siteId, token: r.token };
   },
   'account connect': async (a, f) => {
+    if (f.sandbox !== true && (f.platform === 'bluesky' || f.platform === 'telegram')) {
+      // Real accounts of the credential platforms: checked with the platform, stored sealed.
+      const r = await a.connectWithCredentials({
+        workspaceId: int(f, 'workspace'),
+        platform: f.platform,
+        identifier: typeof f.identifier === 'string' ? f.identifier : '',
+        appPassword: typeof f['app-password'] === 'string' ? f['app-password'] : (process.env.SPA_APP_PASSWORD ?? ''),
+        pdsUrl: typeof f.pds === 'string' ? f.pds : '',
+        botToken: typeof f['bot-token'] === 'string' ? f['bot-token'] : (process.env.SPA_BOT_TOKEN ?? ''),
+        chatId: typeof f.chat === 'string' ? f.chat : '',
+      });
+      return { social_account_id: r.socialAccountId, platform: r.platform, username: r.username, reconnected: r.reconnected };
+    }
     const r = await a.connectSocialAccount({
       workspaceId: int(f, 'workspace'),
       platform: str(f, 'platform'),

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { RefreshRefusal } from './oauth/store.js';
 import { compile, type Route, type SandboxPlatform, type SandboxRequest, type SandboxResponse } from './router.js';
-import { SandboxState, type Fault, type FaultTarget } from './state.js';
+import { SandboxState, type Fault, type FaultTarget, type TelegramChat } from './state.js';
 import { IDENTITY_ROUTES } from './oauth/identities.js';
 import { oauthRoutes } from './oauth/routes.js';
 
@@ -52,6 +52,7 @@ export interface Sandbox {
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
  * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
+ * `POST /_sandbox/telegram/chats {id, type, title, username?, bot_status?, can_post_messages?}` (a chat the Telegram bots know),
  * `POST /_sandbox/latency {ms}`, `POST /_sandbox/metrics_growth {per_minute}`, `GET /_sandbox/requests?platform=` (every platform call received).
  */
 export async function startSandbox(platforms: SandboxPlatform[], port = 0, host = '127.0.0.1', opts: { oauth?: boolean } = {}): Promise<Sandbox> {
@@ -171,6 +172,14 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
   }
   if (method === 'POST' && url.pathname === '/_sandbox/latency') {
     state.latencyMs = Number(b.ms ?? 0);
+    return { status: 204 };
+  }
+  if (method === 'POST' && url.pathname === '/_sandbox/telegram/chats') {
+    const c = (body ?? {}) as Partial<TelegramChat>;
+    if (typeof c.id !== 'number' || !c.type || !c.title) return { status: 400, body: { error: 'sandbox: a chat needs id, type and title' } };
+    const chat: TelegramChat = { id: c.id, type: c.type, title: c.title, username: c.username, bot_status: c.bot_status ?? 'administrator', can_post_messages: c.can_post_messages ?? true };
+    state.telegramChats.set(String(chat.id), chat);
+    if (chat.username) state.telegramChats.set(`@${chat.username}`, chat);
     return { status: 204 };
   }
   const oauth = oauthControl(url, method, body, state);

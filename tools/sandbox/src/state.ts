@@ -29,6 +29,18 @@ export type Fault = 'server_error' | 'rate_limited' | 'auth' | 'timeout' | 'drop
 export type FaultTarget = 'create' | 'metrics';
 
 /** The sandbox's memory: posts per platform, creates per request key, faults waiting to fire. */
+/** A chat as the sandbox's Telegram bots see it, and what the bot is in it. */
+export interface TelegramChat {
+  id: number;
+  type: 'channel' | 'supergroup' | 'group' | 'private';
+  title: string;
+  username?: string | undefined;
+  /** The bot's ChatMember status there (administrator by default). */
+  bot_status: 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+  /** Channels: the administrator's right to post (true by default). */
+  can_post_messages: boolean;
+}
+
 export class SandboxState {
   readonly posts: SandboxPost[] = [];
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
@@ -37,6 +49,8 @@ export class SandboxState {
   readonly requests: SandboxRequestRecord[] = [];
   /** The platforms' authorization servers: codes, issued tokens, refreshes. */
   readonly oauth = new SandboxOAuth();
+  /** Telegram chats the sandbox bots know (getChat, getChatMember), by id and by @username. */
+  readonly telegramChats = new Map<string, TelegramChat>();
   /** Latency added to every platform call (ms), for benchmarks. */
   latencyMs = 0;
   /**
@@ -102,6 +116,7 @@ export class SandboxState {
     this.faults.length = 0;
     this.latencyMs = 0;
     this.oauth.reset();
+    this.telegramChats.clear();
     this.metricsGrowthPerMinute = 0;
   }
 }

@@ -1,6 +1,31 @@
 import { QUEUE_STATUSES } from '@spa/vocabulary';
 import { presentPost } from '../../routes/posts.js';
-import type { DashboardRoute } from '../context.js';
+import type { DashboardRoute, MemberContext } from '../context.js';
+
+/** Quote Week this month (used of the plan's runs, in the workspace's time zone) and the latest runs. */
+async function quoteWeek(ctx: MemberContext) {
+  const [quota, runs] = await Promise.all([
+    ctx.clients.imageWeek.getRunQuota({ workspaceId: ctx.workspace.id }),
+    ctx.clients.imageWeek.listRuns({ workspaceId: ctx.workspace.id, limit: 5, offset: 0 }),
+  ]);
+  return {
+    month: quota.month,
+    runs_used: quota.used,
+    runs_per_month: quota.limit,
+    runs_left: Math.max(quota.limit - quota.used, 0),
+    total_runs: runs.totalCount,
+    recent_runs: runs.imageWeekRuns.map((r) => ({
+      id: r.id,
+      status: r.status,
+      topic: r.topic,
+      dry_run: r.dryRun,
+      total_items: r.totalItems,
+      completed_items: r.completedItems,
+      failed_items: r.failedItems,
+      created_at: r.createdAt,
+    })),
+  };
+}
 
 const OUTCOME_STATUSES = ['posted', 'failed', 'partial'];
 
@@ -10,15 +35,14 @@ export const overviewRoutes: DashboardRoute[] = [
     method: 'get',
     path: '/billing',
     handle: async (ctx) => {
-      const summary = await ctx.clients.settings.getBillingSummary({ workspaceId: ctx.workspace.id });
+      const [summary, quote] = await Promise.all([ctx.clients.settings.getBillingSummary({ workspaceId: ctx.workspace.id }), quoteWeek(ctx)]);
       const { subscription: s, quota: q } = summary;
       return {
         tier: summary.tier,
         subscription: s && { status: s.status, current_period_end: s.currentPeriodEnd || null, cancel_at_period_end: s.cancelAtPeriodEnd, days_until_renewal: s.daysUntilRenewal },
         quota: q && { daily_limit: q.dailyLimit, used_today: q.usedToday, remaining_today: q.remainingToday, resets_at: q.resetsAt },
         max_schedule_days: summary.maxScheduleDays,
-        // Quote Week runs left: the image-week service answers it once it exists in this deployment.
-        quote_week: null,
+        quote_week: quote,
       };
     },
   },

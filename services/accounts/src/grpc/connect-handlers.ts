@@ -1,6 +1,7 @@
 import type { SocialAccount as SocialAccountMessage } from '@spa/contracts/accounts/v1/accounts';
 import { notFound } from '@spa/errors';
 import type { ConnectDeps } from '../domain/connect/deps.js';
+import { connectWithCredentials } from '../domain/connect/credential-connect.js';
 import { disconnectAccount } from '../domain/connect/disconnect.js';
 import { completeConnect, startConnect } from '../domain/connect/oauth-connect.js';
 import { refreshAccount } from '../domain/connect/refresh.js';
@@ -36,6 +37,10 @@ export function connectHandlers(deps: ConnectDeps) {
     completeConnect: async (req: { platform: string; state: string; code: string; error: string; errorDescription: string }) => {
       const r = await completeConnect(deps, req);
       return { socialAccountId: r.socialAccountId, workspaceId: r.workspaceId, platform: r.platform, username: r.username, displayName: r.displayName, reconnected: r.reconnected };
+    },
+    connectWithCredentials: async (req: { workspaceId: number; platform: string; identifier: string; appPassword: string; pdsUrl: string; botToken: string; chatId: string }) => {
+      const r = await connectWithCredentials(deps, req);
+      return { socialAccountId: r.socialAccountId, platform: r.platform, username: r.username, displayName: r.displayName, reconnected: r.reconnected };
     },
     disconnectSocialAccount: async (req: { workspaceId: number; socialAccountId: number }) => disconnectAccount(deps, req.workspaceId, req.socialAccountId),
     refreshSocialAccount: async (req: { socialAccountId: number; refusedTokenSha256: string }) => {

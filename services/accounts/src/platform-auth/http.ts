@@ -13,6 +13,22 @@ export async function platformCall(
   init: { method?: string; headers?: Record<string, string>; form?: Record<string, string | undefined>; json?: unknown },
   shape: InvalidGrantShape,
 ): Promise<Record<string, unknown>> {
+  const { status, ok, body: parsed } = await fetchJson(url, init);
+  const slackRefusal = shape === 'slack' && (parsed as { ok?: unknown }).ok === false;
+  if (ok && !slackRefusal) return parsed;
+  if (status === 429 || status >= 500) throw new PlatformAuthError('transient', `${new URL(url).host} answered ${status}`);
+  const verdict = classifyGrantError(shape, status, parsed);
+  throw new PlatformAuthError(verdict.kind, `${new URL(url).host} answered ${status}: ${verdict.detail}`);
+}
+
+/**
+ * The HTTP exchange under platformCall: the answer's status and parsed JSON body (`{raw}` when it is not
+ * JSON). Only a network error or a timeout throws (`transient`); the message never quotes the request.
+ */
+export async function fetchJson(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; form?: Record<string, string | undefined>; json?: unknown },
+): Promise<{ status: number; ok: boolean; body: Record<string, unknown> }> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   let body: string | undefined;
   if (init.form) {
@@ -35,11 +51,8 @@ export async function platformCall(
   } catch {
     parsed = { raw: text.slice(0, 200) };
   }
-  const slackRefusal = shape === 'slack' && (parsed as { ok?: unknown }).ok === false;
-  if (response.ok && !slackRefusal) return parsed as Record<string, unknown>;
-  if (response.status === 429 || response.status >= 500) throw new PlatformAuthError('transient', `${new URL(url).host} answered ${response.status}`);
-  const verdict = classifyGrantError(shape, response.status, parsed);
-  throw new PlatformAuthError(verdict.kind, `${new URL(url).host} answered ${response.status}: ${verdict.detail}`);
+  const record = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : { value: parsed };
+  return { status: response.status, ok: response.ok, body: record };
 }
 
 export const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');

@@ -19,6 +19,14 @@ export function localMonth(now: Date, zone: string): string {
   return `${get('year')}-${get('month')}`;
 }
 
+/** The month's quota as it stands: runs holding a slot (dry runs never do) and the plan's limit. */
+export async function runQuota(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, now: Date): Promise<{ month: string; used: number; limit: number }> {
+  const { tier, timezone } = await deps.accounts.plan(workspaceId);
+  const month = localMonth(now, timezone);
+  const limit = RUNS_PER_MONTH[tier] ?? 0;
+  return { month, used: Math.min(new Set(await deps.quota.claimed(workspaceId, month)).size, limit), limit };
+}
+
 /**
  * Takes one of the month's run slots for `runId`: slot n ∈ 1..limit is a uniquely keyed document, so however many
  * creates race (on any number of replicas, on a store without atomic updates) at most `limit` runs get one.

@@ -3,6 +3,7 @@ import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import type { ItemRecord, RunView } from '../domain/model.js';
 import type { ImageWeekDeps } from '../domain/ports.js';
+import { runQuota } from '../domain/monthly-quota.js';
 import { cancelRun, createRun, getRun, listRuns, regenerateItem } from '../domain/runs.js';
 
 const iso = (d: Date | undefined) => d?.toISOString();
@@ -90,6 +91,7 @@ export function imageWeekService(deps: ImageWeekDeps): ServiceBinding {
       const { runs, totalCount } = await listRuns(deps, req.workspaceId, { limit, offset, status: req.status });
       return { imageWeekRuns: runs.map(runMessage), limit, offset, totalCount };
     },
+    getRunQuota: async (req) => runQuota(deps, req.workspaceId, deps.clock.now()),
     getRun: async (req) => ({ imageWeekRun: runMessage(await getRun(deps, req.workspaceId, req.runId)) }),
     cancelRun: async (req) => ({ imageWeekRun: runMessage(await cancelRun(deps, req.workspaceId, req.runId)) }),
     regenerateItem: async (req) => {

@@ -102,3 +102,41 @@ describe('Discord connector against the Discord API v10 stand-in', () => {
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
 });
+
+describe('Discord connector through the channel webhook the OAuth connect stores', () => {
+  const hooked: TargetAccount = {
+    socialAccountId: 2,
+    platform: 'discord',
+    username: 'acme hook',
+    // access_token is the user's OAuth token: not a bot token, never sent to the message endpoints.
+    credentials: { access_token: 'oauth-user-token', webhook_id: 'wh-acme', webhook_token: 'whtoken-acme', channel_id: 'chan-acme', guild_id: 'guild-acme' },
+  };
+
+  it('executes the webhook with wait=true; later parts and the first comment follow in the channel; metrics and delete through it', async () => {
+    const result = await connector().publish({ target: hooked, parts: [part('one', { firstComment: 'link below' }), part('two', { position: 1 })] });
+    const posts = sandbox.state.postsOf('discord', 'acme');
+    expect(posts.map((p) => p.text)).toEqual(['one', 'two', 'link below']);
+    expect(posts.every((p) => p.details.channel_id === 'chan-acme' && p.details.webhook_id === 'wh-acme')).toBe(true);
+    expect(result).toEqual({ platformPostId: posts[0]?.id, permalink: `https://discord.com/channels/guild-acme/chan-acme/${posts[0]?.id}` });
+    expect(sandbox.state.requests.filter((r) => r.method === 'POST').every((r) => r.path.startsWith('/discord/webhooks/wh-acme/whtoken-acme'))).toBe(true);
+    expect(await connector().fetchMetrics(hooked, result.platformPostId)).toMatchObject({ likes: 7 });
+    expect(await connector().findPublished({ target: hooked, parts: [part('one')] }, new Date(0))).toBeNull();
+    await connector().delete(hooked, result.platformPostId);
+    expect(sandbox.state.postsOf('discord', 'acme').map((p) => p.text)).toEqual(['two', 'link below']);
+    expect(await connector().validateCredentials(hooked)).toBe(true);
+  });
+
+  it('a deleted webhook or a wrong token is auth, and the token never appears in the error', async () => {
+    const gone: TargetAccount = { ...hooked, credentials: { ...hooked.credentials, webhook_id: 'nope' } };
+    const wrong: TargetAccount = { ...hooked, credentials: { ...hooked.credentials, webhook_token: 'whtoken-secret-wrong' } };
+    for (const t of [gone, wrong]) {
+      const err = await connector()
+        .publish({ target: t, parts: [part('x')] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorError);
+      expect((err as ConnectorError).kind).toBe('auth');
+      expect((err as ConnectorError).message).not.toContain(t.credentials.webhook_token!);
+    }
+    expect(sandbox.state.postsOf('discord')).toHaveLength(0);
+  });
+});

@@ -6,6 +6,10 @@ import type { SandboxPost, SandboxState } from '../state.js';
  * or multipart `payload_json` + `files[n]`), POST /channels/:c/messages/:m/threads `{name}` (the thread's
  * channel id is the message id), GET /channels/:c/messages?limit=, GET/DELETE /channels/:c/messages/:m
  * (reactions; `thread.message_count`), GET /users/@me. Errors are `{message, code}` (+ `errors` for 50035).
+ * Incoming webhooks (no Authorization; the token is in the path): POST /webhooks/:id/:token (Execute
+ * Webhook; `?wait=true` answers the Message, otherwise 204), GET /webhooks/:id/:token, GET/DELETE
+ * /webhooks/:id/:token/messages/:m. The webhook the OAuth stand-in issues for account A is `wh-A` with
+ * token `whtoken-A`, posting to channel `chan-A`; anything else is 404 Unknown Webhook or 401 Invalid Webhook Token.
  */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 let sequence = 0;
@@ -22,6 +26,19 @@ const invalidForm = (path: string, code: string, message: string): SandboxRespon
   body: { message: 'Invalid Form Body', code: 50035, errors: { [path]: { _errors: [{ code, message }] } } },
 });
 const unknownMessage: SandboxResponse = { status: 404, body: { message: 'Unknown Message', code: 10008 } };
+
+/** The account behind an incoming webhook (`wh-<account>` / `whtoken-<account>`), or Discord's answer. */
+function webhookAccount(req: SandboxRequest): { account: string } | { refusal: SandboxResponse } {
+  const account = /^wh-(.+)$/.exec(req.params.id ?? '')?.[1];
+  if (!account) return { refusal: { status: 404, body: { message: 'Unknown Webhook', code: 10015 } } };
+  if (req.params.token !== `whtoken-${account}`) return { refusal: { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } } };
+  return { account };
+}
+
+function webhookMessage(req: SandboxRequest, state: SandboxState, account: string): SandboxPost | undefined {
+  const post = state.find('discord', req.params.message!);
+  return post?.details.webhook_id === `wh-${account}` ? post : undefined;
+}
 
 interface Attachment {
   id: string;
@@ -117,6 +134,57 @@ export const discord: SandboxPlatform = {
       method: 'DELETE',
       path: '/channels/:channel/messages/:message',
       handle: (req, state) => (messageIn(state, req) && state.remove('discord', req.params.message!) ? { status: 204 } : unknownMessage),
+    },
+    {
+      method: 'POST',
+      path: '/webhooks/:id/:token',
+      auth: false,
+      creates: true,
+      handle: async (req, state) => {
+        const hook = webhookAccount(req);
+        if ('refusal' in hook) return hook.refusal;
+        const { content, attachments, multipart } = await readPayload(req);
+        if (!content && !attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+        if (content.length > 2000) return invalidForm('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
+        if (attachments.length > 10) return invalidForm('attachments', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+        const post = state.createPost('discord', hook.account, content, { channel_id: `chan-${hook.account}`, webhook_id: `wh-${hook.account}`, attachments, multipart }, snowflake());
+        return req.query.get('wait') === 'true' ? { status: 200, body: toMessage(post, state) } : { status: 204 };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/:id/:token',
+      auth: false,
+      handle: (req) => {
+        const hook = webhookAccount(req);
+        if ('refusal' in hook) return hook.refusal;
+        return {
+          status: 200,
+          body: { id: `wh-${hook.account}`, type: 1, channel_id: `chan-${hook.account}`, guild_id: `guild-${hook.account}`, name: `${hook.account} hook`, token: req.params.token },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/:id/:token/messages/:message',
+      auth: false,
+      metrics: true,
+      handle: (req, state) => {
+        const hook = webhookAccount(req);
+        if ('refusal' in hook) return hook.refusal;
+        const post = webhookMessage(req, state, hook.account);
+        return post ? { status: 200, body: toMessage(post, state) } : unknownMessage;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/webhooks/:id/:token/messages/:message',
+      auth: false,
+      handle: (req, state) => {
+        const hook = webhookAccount(req);
+        if ('refusal' in hook) return hook.refusal;
+        return webhookMessage(req, state, hook.account) && state.remove('discord', req.params.message!) ? { status: 204 } : unknownMessage;
+      },
     },
     {
       method: 'GET',

@@ -4,13 +4,16 @@ import type { SandboxPost, SandboxState } from '../state.js';
 /**
  * Telegram Bot API (`/bot<token>/<method>`, JSON bodies): sendMessage (text, parse_mode HTML),
  * sendPhoto, sendVideo, sendMediaGroup (2–10 items), sendPoll, each with an optional
- * `reply_parameters.message_id` / `reply_to_message_id`; deleteMessage; getMe. Answers
+ * `reply_parameters.message_id` / `reply_to_message_id`; deleteMessage; getMe; getChat and getChatMember
+ * (chats registered with `POST /_sandbox/telegram/chats`). Answers
  * `{ok:true, result}`, or `{ok:false, error_code, description}` with error_code as the HTTP status.
  * Stored posts hold the plain text (HTML entities decoded, tags stripped), as Message.text does.
  */
 type Body = Record<string, unknown>;
 
 let nextMessageId = 1;
+/** Every sandbox bot's user id (getMe). */
+const BOT_ID = 7000000001;
 
 const badRequest = (description: string): SandboxResponse => ({ status: 400, body: { ok: false, error_code: 400, description: `Bad Request: ${description}` } });
 const ok = (result: unknown): SandboxResponse => ({ status: 200, body: { ok: true, result } });
@@ -159,7 +162,30 @@ export const telegram: SandboxPlatform = {
     {
       method: 'GET',
       path: '/bot:token/getMe',
-      handle: (req) => ok({ id: 7000000001, is_bot: true, first_name: req.account, username: `${req.account}_bot`, can_join_groups: true }),
+      handle: (req) => ok({ id: BOT_ID, is_bot: true, first_name: req.account, username: `${req.account}_bot`, can_join_groups: true }),
+    },
+    {
+      // Only chats registered with POST /_sandbox/telegram/chats are known (as a bot knows only the chats it is in).
+      method: 'POST',
+      path: '/bot:token/getChat',
+      handle: (req, state) => {
+        const chat = state.telegramChats.get(String(((req.body ?? {}) as Body).chat_id));
+        if (!chat || chat.bot_status === 'left' || chat.bot_status === 'kicked') return badRequest('chat not found');
+        return ok({ id: chat.id, type: chat.type, title: chat.title, ...(chat.username ? { username: chat.username } : {}) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/bot:token/getChatMember',
+      handle: (req, state) => {
+        const body = (req.body ?? {}) as Body;
+        const chat = state.telegramChats.get(String(body.chat_id));
+        if (!chat) return badRequest('chat not found');
+        if (Number(body.user_id) !== BOT_ID) return badRequest('user not found');
+        const user = { id: BOT_ID, is_bot: true, first_name: req.account, username: `${req.account}_bot` };
+        const rights = chat.bot_status === 'administrator' ? { can_be_edited: false, can_manage_chat: true, ...(chat.type === 'channel' ? { can_post_messages: chat.can_post_messages } : {}) } : {};
+        return ok({ status: chat.bot_status, user, ...rights, ...(chat.bot_status === 'restricted' ? { can_send_messages: false } : {}) });
+      },
     },
   ],
 };

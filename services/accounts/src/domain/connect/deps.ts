@@ -1,6 +1,6 @@
 import type { Platform } from '@spa/vocabulary';
 import type { AccountsDeps } from '../ports.js';
-import type { ConnectionStore, OAuthClient } from './ports.js';
+import type { ConnectionStore, CredentialAuth, OAuthClient } from './ports.js';
 
 export interface ConnectLog {
   info(fields: Record<string, unknown>, message: string): void;
@@ -16,11 +16,14 @@ export interface ConnectConfig {
   stateKey: Buffer;
   /** A connected account's token is refreshed this long before it expires. */
   refreshAheadMs: number;
+  /** Bluesky's PDS when the user names none (https://bsky.social; the sandbox's stand-in in a sandbox deployment). */
+  defaultPdsUrl: string;
 }
 
 export interface ConnectDeps extends AccountsDeps {
   connections: ConnectionStore;
   oauth: OAuthClient;
+  credentialAuth: CredentialAuth;
   connectConfig: ConnectConfig;
   log: ConnectLog;
 }

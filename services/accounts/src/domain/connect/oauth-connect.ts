@@ -3,6 +3,7 @@ import { AppError, invalidParameters } from '@spa/errors';
 import { OAUTH_PLATFORMS } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { getWorkspace } from '../workspaces.js';
+import { checkBaseUrl } from './base-url.js';
 import type { ConnectDeps } from './deps.js';
 import { PlatformAuthError } from './ports.js';
 import { saveConnectedAccount } from './save-account.js';
@@ -25,19 +26,6 @@ function stateMac(key: Buffer, id: string, workspaceId: number, platform: string
     .digest();
 }
 
-function checkMastodonInstance(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidParameters(["instance_url must be the instance's base URL, e.g. https://mastodon.social"]);
-  }
-  if (!['https:', 'http:'].includes(url.protocol) || url.search || url.hash) {
-    throw invalidParameters(["instance_url must be the instance's base URL, e.g. https://mastodon.social"]);
-  }
-  return url.toString().replace(/\/+$/, '');
-}
-
 /**
  * The authorization URL that starts connecting `platform` to the workspace: a fresh single-use state
  * (10 minutes) bound to the workspace, the platform and the PKCE verifier. Mastodon first registers
@@ -56,7 +44,7 @@ export async function startConnect(deps: ConnectDeps, input: { workspaceId: numb
   let instanceUrl: string | undefined;
   if (facts.perInstance) {
     if (!input.instanceUrl) throw invalidParameters(["instance_url is required for mastodon (the instance's base URL)"]);
-    instanceUrl = checkMastodonInstance(input.instanceUrl);
+    instanceUrl = checkBaseUrl(input.instanceUrl, 'instance_url', 'https://mastodon.social');
     const app = await deps.oauth.registerApp!(instanceUrl, redirectUri).catch((err: unknown) => {
       throw new AppError('SERVICE_UNAVAILABLE', `Could not register the app on ${instanceUrl}: ${(err as Error).message}`);
     });

@@ -90,3 +90,32 @@ export interface ConnectionChange {
   disconnected?: boolean;
   disconnectedReason?: string;
 }
+
+/** The platform refused what the user entered: names the field and says what to do (nothing is stored). */
+export class CredentialRejected extends Error {
+  override name = 'CredentialRejected';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Credential entry (platforms whose way is not OAuth), each checked with the platform itself. Throws
+ * CredentialRejected for what the user must correct, PlatformAuthError('transient') when the platform
+ * could not be asked.
+ */
+export interface CredentialAuth {
+  /** Bluesky: `com.atproto.server.createSession` on the PDS with an app password (a main password is refused). */
+  blueskySession(p: { pdsUrl: string; identifier: string; appPassword: string }): Promise<{ tokens: TokenSet; identity: Identity }>;
+  /** Telegram: `getMe` (the token), `getChat` (the chat) and `getChatMember` (the bot may post there). */
+  telegramBot(p: { botToken: string; chatId: string }): Promise<{ tokens: TokenSet; identity: Identity }>;
+  /**
+   * Renews stored credentials: Bluesky `refreshSession` with the refresh JWT, or a new session from the
+   * app password once the refresh JWT is dead; Telegram bot tokens do not expire (a refused one is dead).
+   * The platform's refusal is PlatformAuthError('invalid_grant' | 'checkpoint').
+   */
+  refresh(platform: Platform, credentials: Record<string, string>): Promise<TokenSet>;
+}

@@ -47,9 +47,9 @@ export async function refreshAccount(deps: ConnectDeps, socialAccountId: number,
     const platform = account.platform as Platform;
     try {
       const facts = OAUTH_PLATFORMS[platform];
-      if (!facts) throw new PlatformAuthError('invalid_grant', `${platform} credentials cannot be renewed here: enter them again`);
-      if (!facts.longLived && !credentials.refresh_token) throw new PlatformAuthError('invalid_grant', 'the token was refused and there is no refresh token');
-      const tokens = await deps.oauth.refresh(platform, { client: clientOf(deps, platform, credentials), credentials });
+      if (facts && !facts.longLived && !credentials.refresh_token) throw new PlatformAuthError('invalid_grant', 'the token was refused and there is no refresh token');
+      // Credential platforms (Bluesky sessions, Telegram bot tokens) renew with what the user entered.
+      const tokens = facts ? await deps.oauth.refresh(platform, { client: clientOf(deps, platform, credentials), credentials }) : await deps.credentialAuth.refresh(platform, credentials);
       const next = mergeTokens(credentials, tokens);
       await deps.connections.saveConnection(socialAccountId, {
         sealedCredentials: deps.secrets.encrypt(JSON.stringify(next)),

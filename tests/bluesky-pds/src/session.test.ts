@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialRejected, PlatformAuthError } from '../../../services/accounts/src/domain/connect/ports.js';
+import { credentialAuth } from '../../../services/accounts/src/platform-auth/credential-auth.js';
+import { startLocalPds, type LocalPds } from '../../support/bluesky-pds.js';
+
+/**
+ * Bluesky credential entry and session renewal (services/accounts platform-auth) against a real PDS: an app
+ * password makes a session, the main password is refused, refreshSession rotates the refresh JWT, a dead
+ * refresh JWT is replaced by a new session from the app password, and a revoked app password is invalid_grant.
+ */
+let pds: LocalPds;
+beforeAll(async () => {
+  pds = await startLocalPds();
+}, 120_000);
+afterAll(async () => {
+  await pds?.stop();
+});
+
+const auth = credentialAuth({});
+
+describe('Bluesky sessions from an app password (real PDS)', () => {
+  it('connects, refreshes, falls back to the app password, and reports a revoked app password as invalid_grant', async () => {
+    const account = await pds.createAccount('session-user');
+    const appPassword = (await pds.xrpc('com.atproto.server.createAppPassword', {}, { body: { name: 'spa' }, token: account.accessJwt })).body.password as string;
+
+    const main = await auth.blueskySession({ pdsUrl: pds.url, identifier: account.handle, appPassword: account.password }).catch((e: unknown) => e);
+    expect(main).toBeInstanceOf(CredentialRejected);
+    expect((main as CredentialRejected).field).toBe('app_password');
+
+    const { tokens, identity } = await auth.blueskySession({ pdsUrl: pds.url, identifier: account.handle, appPassword });
+    expect(identity).toMatchObject({ externalId: account.did, username: account.handle, credentials: { did: account.did, handle: account.handle, pds_url: pds.url } });
+    expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+    const credentials = { ...identity.credentials, access_token: tokens.accessToken, refresh_token: tokens.refreshToken! };
+
+    // refreshSession: a new pair; the old refresh JWT is spent.
+    const renewed = await auth.refresh('bluesky', credentials);
+    expect(renewed.refreshToken).toBeTruthy();
+    expect(renewed.refreshToken).not.toBe(credentials.refresh_token);
+    const spent = await pds.xrpc('com.atproto.server.refreshSession', {}, { body: {}, token: credentials.refresh_token });
+    expect(spent.status).toBe(400);
+
+    // With the spent refresh JWT the renewal falls back to a new session from the app password.
+    const fallback = await auth.refresh('bluesky', credentials);
+    expect(fallback.accessToken).toBeTruthy();
+    expect(fallback.refreshToken).not.toBe(renewed.refreshToken);
+
+    // The app password revoked at the PDS: the platform's refusal, which disconnects.
+    expect((await pds.xrpc('com.atproto.server.revokeAppPassword', {}, { body: { name: 'spa' }, token: account.accessJwt })).status).toBe(200);
+    const revoked = await auth.refresh('bluesky', { ...credentials, refresh_token: '' }).catch((e: unknown) => e);
+    expect(revoked).toBeInstanceOf(PlatformAuthError);
+    expect((revoked as PlatformAuthError).kind).toBe('invalid_grant');
+  });
+});
