@@ -70,7 +70,12 @@ describe('platform styles', () => {
   });
 
   it('keeps every one of concurrent changes of different fields', async () => {
-    const results = await Promise.all([patch('threads', { hashtag_count: 2 }), patch('threads', { emoji: 'many' }), patch('threads', { line_breaks: 'none' }), patch('threads', { image_aspect: '1:1' })]);
+    const results = await Promise.all([
+      patch('threads', { hashtag_count: 2 }),
+      patch('threads', { emoji: 'many' }),
+      patch('threads', { line_breaks: 'none' }),
+      patch('threads', { image_aspect: '1:1' }),
+    ]);
     for (const r of results) expect(r.status, r.text).toBe(200);
     expect((await call('/platform_styles/threads')).json.platform_style).toMatchObject({ hashtag_count: 2, emoji: 'many', line_breaks: 'none', image_aspect: '1:1', customized: true });
   });

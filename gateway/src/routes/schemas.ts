@@ -141,7 +141,7 @@ const recurrenceFields = {
     .boolean()
     .optional()
     .describe(
-      'Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account\'s next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts\' own evergreen fields are not used: the original governs the series.',
+      "Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account's next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts' own evergreen fields are not used: the original governs the series.",
     ),
   evergreen_variations: z
     .array(z.string().trim().min(1).max(100_000))
@@ -154,7 +154,7 @@ const recurrenceFields = {
   recurrence_jitter_enabled: z
     .boolean()
     .optional()
-    .describe('Shift each recurrence\'s earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated'),
+    .describe("Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated"),
 };
 
 /** The fields a client may set on a post (create, bulk create). */

@@ -1,6 +1,5 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
-import type { Logger } from '@spa/logger';
 import { ensureStream, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { recyclePosting, type RecycleDeps } from '../domain/recycle-post.js';
 
