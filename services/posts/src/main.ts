@@ -33,7 +33,7 @@ runMain(async () => {
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
   const metricSnapshots = await consumeMetricSnapshots(nc, store, logger, config.JOBS_NAMESPACE);
-  const generation = generationPort(config.GENERATION_ADDR);
+  const generation = generationPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS);
   const recycler = config.RECYCLER_ENABLED
     ? await startRecycler(nc, { ...deps, recycles, generation, random: Math.random, logger }, config.JOBS_NAMESPACE, config.RECYCLE_ACK_WAIT_MS)
     : { stop: async () => undefined };

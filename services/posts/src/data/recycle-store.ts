@@ -12,6 +12,7 @@ interface RecycleDoc {
   body: string;
   scheduled_at?: Date | null;
   claimed_at: Date;
+  created_at?: Date | null;
 }
 
 const toClaim = (d: RecycleDoc): RecycleClaim => ({
@@ -24,6 +25,7 @@ const toClaim = (d: RecycleDoc): RecycleClaim => ({
   body: d.body,
   scheduledAt: d.scheduled_at ?? null,
   claimedAt: d.claimed_at,
+  createdAt: d.created_at ?? null,
 });
 
 /** Recycle claims (`recycles`): one per posting of an evergreen series, `_id` = the posting. */
@@ -42,6 +44,7 @@ export class MongoRecycleStore implements RecycleStore {
         body: { type: String, required: true },
         scheduled_at: Date,
         claimed_at: { type: Date, required: true },
+        created_at: Date,
       },
       { collection: 'recycles', versionKey: false },
     );
@@ -75,6 +78,11 @@ export class MongoRecycleStore implements RecycleStore {
   async get(id: string): Promise<RecycleClaim | null> {
     const doc = await this.model.findById(id).lean<RecycleDoc>();
     return doc ? toClaim(doc) : null;
+  }
+
+  async markCreated(id: string, at: Date): Promise<void> {
+    // Only ever set (to the first writer's time or a later one): racing writers agree it is set.
+    await this.model.updateOne({ _id: id }, { $set: { created_at: at } });
   }
 
   async history(workspaceId: number, originalId: number): Promise<RecycleClaim[]> {

@@ -19,12 +19,15 @@ export interface RecycleClaim {
   /** Null: no free slot (the recycled post is a draft). */
   scheduledAt: Date | null;
   claimedAt: Date;
+  /** Set once the recycled post is stored: a later delivery of the posting changes nothing (even if that post was deleted since). */
+  createdAt: Date | null;
 }
 
 export interface RecycleStore {
   /** Inserts the claim unless its posting already has one; answers the stored claim (this one or the earlier). */
   claim(claim: RecycleClaim): Promise<RecycleClaim>;
   get(id: string): Promise<RecycleClaim | null>;
+  markCreated(id: string, at: Date): Promise<void>;
   /** Every recycle of an original, in sequence order. */
   history(workspaceId: number, originalId: number): Promise<RecycleClaim[]>;
 }

@@ -93,6 +93,7 @@ async function claimRecycle(deps: RecycleDeps, post: Post, original: Post, key: 
     body,
     scheduledAt: slot.at,
     claimedAt: deps.clock.now(),
+    createdAt: null,
   });
 }
 
@@ -125,6 +126,7 @@ async function createRecycledPost(deps: RecycleDeps, original: Post, claim: Recy
   const [contentIds, accountIds] = await Promise.all([deps.store.nextIds('post_contents', contentCount), deps.store.nextIds('post_accounts', input.socialAccountIds.length)]);
   const post: Post = { ...buildPost(input, ctx, { post: claim.newPostId, contents: contentIds, accounts: accountIds }), recycledFromId: original.id };
   await deps.store.insertOnce(post, createdEvent(post));
+  await deps.recycles.markCreated(claim.id, deps.clock.now());
   deps.flushEvents();
   return post;
 }
@@ -145,16 +147,15 @@ export async function recyclePosting(deps: RecycleDeps, event: { workspaceId: nu
   const original = post.recycledFromId === undefined ? post : await deps.store.get(post.workspaceId, post.recycledFromId);
   const key = `${post.id}:${post.postedAt?.getTime() ?? 0}`;
   const held = await deps.recycles.get(key);
-  if (held) {
-    if (!original || (await deps.store.get(held.workspaceId, held.newPostId))) return 'already_recycled';
-    return (await createRecycledPost(deps, original, held)) ? 'recycled' : 'not_recycled';
-  }
+  if (held?.createdAt) return 'already_recycled';
+  // A claim whose post was never stored (its holder died, or is still at it): finish it the same way.
+  if (held) return original && (await createRecycledPost(deps, original, held)) ? 'recycled' : 'not_recycled';
   const reason = await stopReason(deps, post, original);
   if (reason) {
     deps.logger.info({ post: post.id, reason }, 'recycle: not recycled');
     return 'not_recycled';
   }
   const claim = await claimRecycle(deps, post, original!, key);
-  if (await deps.store.get(claim.workspaceId, claim.newPostId)) return 'already_recycled';
+  if (claim.createdAt) return 'already_recycled';
   return (await createRecycledPost(deps, original!, claim)) ? 'recycled' : 'not_recycled';
 }
