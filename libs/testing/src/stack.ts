@@ -314,6 +314,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await Promise.all(processes.map((p) => p.stop()));
       await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, analyticsDb, ...(webhooksProc ? [webhooksDb] : [])]);
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
+      // Posts' evergreen recycler: its durable consumer gets every stack's terminal events; gone with the stack.
+      await deleteConsumer('POSTS', `posts-recycler-${common.JOBS_NAMESPACE}`);
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
