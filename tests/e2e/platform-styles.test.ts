@@ -86,6 +86,7 @@ describe('platform styles', () => {
       [{ length_target: 281 }, 'length_target'],
       [{ length_target: 0 }, 'length_target'],
       [{ length_target: 2.5 }, 'length_target'],
+      [{ length_target: 2 ** 40 }, 'length_target'],
       [{ hashtag_count: 31 }, 'hashtag_count'],
       [{ hashtag_count: -1 }, 'hashtag_count'],
       [{ emoji: 'lots' }, 'emoji'],

@@ -43,7 +43,8 @@ const UpdateBody = z
   .object({
     platform_style: z
       .object({
-        length_target: z.number().int().min(1).optional().describe("1 to the platform's limit"),
+        // The platform's own limit is checked by accounts; this bound only keeps the value a sane integer.
+        length_target: z.number().int().min(1).max(100_000).optional().describe("1 to the platform's limit"),
         hashtag_count: z.number().int().min(0).max(MAX_STYLE_HASHTAGS).optional(),
         emoji: z.enum(EMOJI_LEVELS).optional(),
         line_breaks: z.enum(LINE_BREAK_STYLES).optional(),
