@@ -55,15 +55,26 @@ async function call(path: string, opts: HttpOptions = {}) {
 
 type Post = Record<string, any>;
 
+/** Connects a fresh sandbox account (again when a loaded accounts service misses the deadline: a stray extra account is harmless). */
 async function account(ws: TestWorkspace, platform = 'mastodon'): Promise<number> {
-  const { socialAccountId } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `eg_${Math.random().toString(36).slice(2, 8)}`, sandbox: true });
-  return socialAccountId;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { socialAccountId } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `eg_${Math.random().toString(36).slice(2, 8)}`, sandbox: true });
+      return socialAccountId;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
 }
 
+/** Creates an evergreen draft (again after a 503: a stray extra draft is never published, so harmless). */
 async function createEvergreen(accountId: number, fields: Record<string, unknown>): Promise<Post> {
-  const res = await call('/posts', { body: { post: { body: 'The original evergreen text', post_accounts: [{ social_account_id: accountId }], evergreen: true, ...fields } } });
-  expect(res.status, res.text).toBe(201);
-  return res.json.post;
+  for (let attempt = 1; ; attempt++) {
+    const res = await call('/posts', { body: { post: { body: 'The original evergreen text', post_accounts: [{ social_account_id: accountId }], evergreen: true, ...fields } } });
+    if (res.status === 503 && attempt < 3) continue;
+    expect(res.status, res.text).toBe(201);
+    return res.json.post;
+  }
 }
 
 /** Publishes now and waits for the outcome. */
