@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
 import { AnalyticsServiceClient } from '@spa/contracts/analytics/v1/analytics';
 import { ContentPlansServiceClient } from '@spa/contracts/generation/v1/content_plans';
 import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
@@ -13,6 +14,7 @@ import { createClient, createStreamingClient, type PromiseClient, type Streaming
 /** One long-lived gRPC client per backend service, shared by every request. */
 export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
+  platformStyles: PromiseClient<PlatformStylesServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
   media: StreamingClient<MediaServiceClient>;
   linkedInAssets: StreamingClient<LinkedInAssetsServiceClient>;
@@ -39,6 +41,7 @@ export function createClients(config: {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
+    platformStyles: createClient(PlatformStylesServiceClient, config.ACCOUNTS_ADDR, defaults),
     posts: createClient(PostsServiceClient, config.POSTS_ADDR, defaults),
     media: createStreamingClient(MediaServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
     linkedInAssets: createStreamingClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
@@ -53,6 +56,7 @@ export function createClients(config: {
 
 export function closeClients(clients: Clients): void {
   clients.accounts.close();
+  clients.platformStyles.close();
   clients.posts.close();
   clients.media.close();
   clients.linkedInAssets.close();

@@ -71,7 +71,8 @@ export const PostSchema = z
     recurrence_jitter_enabled: z.boolean(),
     evergreen: z.boolean(),
     evergreen_variations: z.array(z.string()),
-    recycled_from_id: nullable(z.number().int()),
+    recycled_from_id: nullable(z.number().int()).describe('On a recycled post: the evergreen original it repeats'),
+    recurrence_interval_days: z.number().int().describe('Days from an evergreen posting to the earliest time of its recurrence'),
     reviewed_at: nullable(dateTime),
     review_action: nullable(z.string()),
     rejection_reason: nullable(z.string()),
@@ -131,6 +132,31 @@ const postAccountsSchema = z
   .max(50)
   .describe('Target accounts');
 
+/**
+ * Evergreen and recurrence (Pro and Team; on Starter, turning any on is 403 TIER_UPGRADE_REQUIRED).
+ * Bounds live in the posts service's recurrence.ts; they are repeated here for the OpenAPI document.
+ */
+const recurrenceFields = {
+  evergreen: z
+    .boolean()
+    .optional()
+    .describe(
+      "Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account's next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts' own evergreen fields are not used: the original governs the series.",
+    ),
+  evergreen_variations: z
+    .array(z.string().trim().min(1).max(100_000))
+    .max(50)
+    .optional()
+    .describe(
+      "Texts the recycles rotate through, in order, skipping any identical to one of the last 3 versions of the series; with none left (or none given), the generation service writes a fresh wording in the workspace's voice, never identical to the last 3 versions",
+    ),
+  recurrence_interval_days: z.number().int().min(1).max(365).optional().describe('Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)'),
+  recurrence_jitter_enabled: z
+    .boolean()
+    .optional()
+    .describe("Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated"),
+};
+
 /** The fields a client may set on a post (create, bulk create). */
 export const PostFieldsSchema = z
   .object({
@@ -138,9 +164,7 @@ export const PostFieldsSchema = z
     status: z.enum(['draft', 'scheduled']).optional().describe('Default: scheduled when scheduled_at is given, else draft'),
     scheduled_at: dateTime.optional().describe('Required for scheduled posts; must be in the future'),
     flexible: z.boolean().optional(),
-    recurrence_jitter_enabled: z.boolean().optional(),
-    evergreen: z.boolean().optional(),
-    evergreen_variations: z.array(z.string().max(100_000)).max(50).optional(),
+    ...recurrenceFields,
     dry_run: z.boolean().optional(),
     post_contents: z.array(NewPostContentSchema).max(100).default([]),
     post_accounts: postAccountsSchema.default([]),
@@ -159,9 +183,7 @@ export const UpdatePostBodySchema = z
         status: z.enum(['draft', 'scheduled']).optional(),
         scheduled_at: dateTime.nullable().optional().describe('null removes the time (the post becomes a draft)'),
         flexible: z.boolean().optional(),
-        recurrence_jitter_enabled: z.boolean().optional(),
-        evergreen: z.boolean().optional(),
-        evergreen_variations: z.array(z.string().max(100_000)).max(50).optional(),
+        ...recurrenceFields,
         dry_run: z.boolean().optional(),
         post_contents: z.array(NewPostContentSchema).max(100).optional().describe('Replaces the contents'),
         post_accounts: postAccountsSchema.optional().describe('Replaces the targets'),

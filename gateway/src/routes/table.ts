@@ -14,6 +14,7 @@ import { scheduleRoutes } from './schedules.js';
 import { imageWeekRoutes } from './image-week.js';
 import type { Route } from './route.js';
 import { accountLookupRoutes } from './account-lookups.js';
+import { platformStyleRoutes } from './platform-styles.js';
 
 /**
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
@@ -35,4 +36,5 @@ export const ROUTES: readonly Route[] = [
   ...accountLookupRoutes,
   ...imageWeekRoutes,
   ...analyticsRoutes,
+  ...platformStyleRoutes,
 ];

@@ -5,3 +5,17 @@ export { countCharacters, countCodePoints, utf8ByteLength } from './count.js';
 export { checkPostContent, type PostContentInput } from './check.js';
 export { IMAGES_ONLY_UPLOAD_PLATFORMS, UPLOAD_PLATFORMS, maxUploadBytes, ruleAccepts, uploadRules, type UploadKind, type UploadPlatform } from './uploads.js';
 export { CREDENTIAL_PLATFORMS, OAUTH_PLATFORMS, classifyGrantError, clientEnvNames, oauthFacts, type InvalidGrantShape, type OAuthPlatformFacts, type RefreshStyle } from './oauth.js';
+export {
+  EMOJI_LEVELS,
+  IMAGE_ASPECTS,
+  LINE_BREAK_STYLES,
+  MAX_CALL_TO_ACTION_TEXT,
+  MAX_STYLE_HASHTAGS,
+  defaultStyle,
+  styleLengthLimit,
+  styleProblems,
+  type EmojiLevel,
+  type ImageAspect,
+  type LineBreakStyle,
+  type PlatformStyle,
+} from './styles.js';

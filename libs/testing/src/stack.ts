@@ -34,8 +34,8 @@ export interface Stack {
   api(path: string, opts?: HttpOptions): Promise<HttpResponse>;
   /** Starts one more gateway against the same services (and, by default, the same Redis prefix). */
   startGateway(env?: Record<string, string>): Promise<RunningProcess>;
-  /** Starts one more posts replica (scheduler included) on the same database. */
-  startPosts(): Promise<RunningProcess>;
+  /** Starts one more posts replica (scheduler and recycler included) on the same database; `env` adds to its environment. */
+  startPosts(env?: Record<string, string>): Promise<RunningProcess>;
   /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
   startPublisher(): Promise<RunningProcess>;
   /** The image-week service (Quote Week). */
@@ -58,6 +58,8 @@ export interface StackOptions {
   mediaEnv?: Record<string, string>;
   /** Extra environment of the generation service (e.g. an OpenAI-compatible provider). */
   generationEnv?: Record<string, string>;
+  /** Extra environment of the first posts process (e.g. RECYCLER_ENABLED=false). */
+  postsEnv?: Record<string, string>;
   /** Extra environment of the accounts service (e.g. token refresh timing). */
   accountsEnv?: Record<string, string>;
   publishing?: boolean;
@@ -136,13 +138,21 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const oauthEnv: Record<string, string> = sandboxProc ? sandboxOAuthEnv(`http://${sandboxProc.address}`, `http://127.0.0.1:${gatewayPort}`) : {};
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY, ...oauthEnv, ...opts.accountsEnv });
   const processes: RunningProcess[] = [...(sandboxProc ? [sandboxProc] : []), accountsProc];
-  /** Starts one more replica of the posts service (its scheduler runs too). */
-  const startPosts = async () => {
-    const proc = await startProcess('posts', 'services/posts/dist/main.js', { ...common, MONGO_DB: postsDb, ACCOUNTS_ADDR: accountsProc.address });
+  // Posts calls generation (evergreen wordings), which starts later and calls posts: generation gets this port.
+  const generationPort = await freePort();
+  /** Starts one more replica of the posts service (its scheduler and recycler run too). */
+  const startPosts = async (env: Record<string, string> = {}) => {
+    const proc = await startProcess('posts', 'services/posts/dist/main.js', {
+      ...common,
+      MONGO_DB: postsDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      GENERATION_ADDR: `127.0.0.1:${generationPort}`,
+      ...env,
+    });
     processes.push(proc);
     return proc;
   };
-  const postsProc = await startPosts();
+  const postsProc = await startPosts(opts.postsEnv);
   const analyticsDb = uniqueName('t_analytics');
   /** Starts one more analytics replica; the local schedule fetches metrics seconds after posting. */
   const startAnalytics = async () => {
@@ -185,6 +195,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const mediaHttpUrl = `http://${/READY grpc=\S+ http=(\S+)/.exec(mediaProc.output())?.[1] ?? ''}`;
   const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
     ...common,
+    GRPC_PORT: String(generationPort),
     MONGO_DB: generationDb,
     ACCOUNTS_ADDR: accountsProc.address,
     POSTS_ADDR: postsProc.address,
@@ -306,6 +317,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await Promise.all(processes.map((p) => p.stop()));
       await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, analyticsDb, ...(webhooksProc ? [webhooksDb] : [])]);
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
+      // Posts' evergreen recycler: its durable consumer gets every stack's terminal events; gone with the stack.
+      await deleteConsumer('POSTS', `posts-recycler-${common.JOBS_NAMESPACE}`);
       await rm(mediaDir, { recursive: true, force: true });
     },
   };

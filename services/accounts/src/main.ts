@@ -9,11 +9,14 @@ import { argon2Hasher } from './data/argon2-hasher.js';
 import { MongoConnectionStore } from './data/connection-store.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
 import { MongoAccountsStore } from './data/mongo-store.js';
+import { MongoPlatformStyleStore } from './data/platform-style-store.js';
 import type { ConnectDeps } from './domain/connect/deps.js';
+import type { PlatformStylesDeps } from './domain/platform-styles.js';
 import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
+import { platformStylesService } from './grpc/platform-styles-handlers.js';
 import { credentialAuth } from './platform-auth/credential-auth.js';
 import { oauthClient } from './platform-auth/oauth-client.js';
 
@@ -23,7 +26,7 @@ runMain(async () => {
   const metrics = await startProcessRuntime('accounts', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoAccountsStore(mongo);
-  const deps: ConnectDeps & Parameters<typeof dashboardService>[0] = {
+  const deps: ConnectDeps & Parameters<typeof dashboardService>[0] & PlatformStylesDeps = {
     store,
     clock: { now: () => new Date() },
     secrets: createSecretBox(config.SECRETS_KEY),
@@ -40,6 +43,7 @@ runMain(async () => {
       defaultPdsUrl: config.SANDBOX_URL ? `${config.SANDBOX_URL}/bluesky` : 'https://bsky.social',
     },
     log: logger,
+    styles: new MongoPlatformStyleStore(mongo),
   };
   await syncIndexes(mongo);
   const refreshJob = startRefreshJob(deps, config.TOKEN_REFRESH_INTERVAL_MS);
@@ -47,7 +51,7 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }), dashboardService(deps)],
+    services: [accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }), dashboardService(deps), platformStylesService(deps)],
     logger,
   });
   logger.info({ port: server.port }, 'accounts listening');

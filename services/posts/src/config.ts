@@ -12,6 +12,14 @@ export const configSchema = z.object({
   GRPC_PORT: env.port(50052),
   ...operationsEnv(9466),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+  /** The generation service: fresh wordings of evergreen posts that have no variations left. */
+  GENERATION_ADDR: env.address('127.0.0.1:50054'),
+  /** Deadline of one Generate call (a model may be slow; the generation service falls back between models). */
+  GENERATION_DEADLINE_MS: env.millis(90_000),
+  /** Recycle evergreen posts once posted (consumes posts.post.terminal). Off only for a replica that must not. */
+  RECYCLER_ENABLED: env.bool(true),
+  /** How long a recycle may run before JetStream offers its posting to another replica. */
+  RECYCLE_ACK_WAIT_MS: env.millis(300_000),
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),

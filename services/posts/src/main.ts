@@ -11,7 +11,10 @@ import { publishJobs } from './events/publish-jobs.js';
 import { consumeMetricSnapshots } from './events/metric-snapshots.js';
 import { EventRelay } from './events/relay.js';
 import { startScheduler } from './events/scheduler.js';
+import { startRecycler } from './events/recycler.js';
+import { MongoRecycleStore } from './data/recycle-store.js';
 import { accountsPort } from './grpc/accounts-client.js';
+import { generationPort } from './grpc/generation-client.js';
 import { postsService } from './grpc/handlers.js';
 
 runMain(async () => {
@@ -20,6 +23,7 @@ runMain(async () => {
   const metrics = await startProcessRuntime('posts', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
   const mongoStore = new MongoPostsStore(mongo);
+  const recycles = new MongoRecycleStore(mongo);
   await syncIndexes(mongo);
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
   const store = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : mongoStore;
@@ -29,6 +33,10 @@ runMain(async () => {
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
   const metricSnapshots = await consumeMetricSnapshots(nc, store, logger, config.JOBS_NAMESPACE);
+  const generation = generationPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS);
+  const recycler = config.RECYCLER_ENABLED
+    ? await startRecycler(nc, { ...deps, recycles, generation, random: Math.random, logger }, config.JOBS_NAMESPACE, config.RECYCLE_ACK_WAIT_MS)
+    : { stop: async () => undefined };
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,
@@ -43,9 +51,11 @@ runMain(async () => {
     ['metrics', () => metrics.close()],
     ['scheduler', () => scheduler.stop()],
     ['metric snapshots', () => metricSnapshots.stop()],
+    ['recycler', () => recycler.stop()],
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],
+    ['generation client', async () => generation.close()],
     ['redis', () => redis.quit()],
     ['mongo', () => mongo.close()],
   ]);

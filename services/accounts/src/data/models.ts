@@ -48,7 +48,7 @@ export interface CustomRuleState {
   updated_at: Date;
 }
 
-function revisionSchema(collection: string) {
+export function revisionSchema(collection: string) {
   const schema = new Schema(
     {
       _id: String,

@@ -78,6 +78,7 @@ describe('post list cache (real store and Redis)', () => {
           recurrenceJitterEnabled: false,
           evergreen: false,
           evergreenVariations: [],
+          recurrenceIntervalDays: 30,
           createdAt: new Date(),
           updatedAt: new Date(),
           body: 'x',

@@ -51,6 +51,7 @@ export function registerModels(connection: Connection) {
       evergreen: { type: Boolean, default: false },
       evergreen_variations: { type: [String], default: [] },
       recycled_from_id: Number,
+      recurrence_interval_days: Number,
       reviewed_at: Date,
       review_action: String,
       rejection_reason: String,

@@ -3,6 +3,7 @@ import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
+import { DEFAULT_RECURRENCE_INTERVAL_DAYS } from '../domain/recurrence.js';
 import { registerModels, type PostsModels } from './models.js';
 import { outboxEntry } from './outbox.js';
 
@@ -22,6 +23,7 @@ export interface PostDoc {
   evergreen: boolean;
   evergreen_variations: string[];
   recycled_from_id?: number | null;
+  recurrence_interval_days?: number | null;
   reviewed_at?: Date | null;
   review_action?: string | null;
   rejection_reason?: string | null;
@@ -64,6 +66,7 @@ export function toPost(d: PostDoc): Post {
     evergreen: d.evergreen,
     evergreenVariations: d.evergreen_variations ?? [],
     recycledFromId: opt(d.recycled_from_id),
+    recurrenceIntervalDays: d.recurrence_interval_days ?? DEFAULT_RECURRENCE_INTERVAL_DAYS,
     reviewedAt: opt(d.reviewed_at),
     reviewAction: opt(d.review_action),
     rejectionReason: opt(d.rejection_reason),
@@ -131,6 +134,7 @@ function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unkno
     evergreen: p.evergreen,
     evergreen_variations: p.evergreenVariations,
     recycled_from_id: p.recycledFromId ?? null,
+    recurrence_interval_days: p.recurrenceIntervalDays,
     reviewed_at: p.reviewedAt ?? null,
     review_action: p.reviewAction ?? null,
     rejection_reason: p.rejectionReason ?? null,
@@ -200,6 +204,16 @@ export class MongoPostsStore implements PostsStore {
       await this.models.Post.deleteMany({ _id: { $in: posts.map((p) => p.id) }, workspace_id: posts[0]?.workspaceId });
       throw err;
     }
+  }
+
+  async insertOnce(post: Post, event: PostEvent): Promise<boolean> {
+    // The event first, so it is never lost; a repeat of either write is a duplicate key, not an error.
+    const once = (err: unknown) => {
+      if (!isDuplicateKeyError(err)) throw err;
+      return null;
+    };
+    await this.models.Outbox.create(outboxEntry(event, post.updatedAt)).catch(once);
+    return (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
   }
 
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {

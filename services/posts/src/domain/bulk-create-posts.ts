@@ -3,6 +3,7 @@ import { composeContext, validatePost, type PostInput } from './compose-post.js'
 import { buildNewPosts, createdEvent } from './create-post.js';
 import type { Post } from './model.js';
 import type { PostsDeps } from './ports.js';
+import { assertRecurringAllowed } from './recurrence.js';
 
 export const MAX_BULK_POSTS = 100;
 
@@ -14,6 +15,10 @@ export async function bulkCreatePosts(deps: PostsDeps, workspaceId: number, inpu
     deps,
     workspaceId,
     inputs.flatMap((i) => i.socialAccountIds),
+  );
+  assertRecurringAllowed(
+    ctx.settings,
+    inputs.map((fields, i) => ({ prefix: `posts[${i}].`, fields })),
   );
   const problems = inputs.flatMap((input, i) => validatePost(input, ctx).map((p) => `posts[${i}]: ${p}`));
   if (problems.length) throw invalidParameters(problems);

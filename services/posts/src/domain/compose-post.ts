@@ -2,6 +2,7 @@ import { checkPostContent } from '@spa/platforms';
 import type { ContentType, Platform } from '@spa/vocabulary';
 import type { Post, PostAccount, PostContent } from './model.js';
 import type { PostsDeps, TargetAccount, WorkspaceSettings } from './ports.js';
+import { DEFAULT_RECURRENCE_INTERVAL_DAYS, recurrenceProblems } from './recurrence.js';
 
 export interface NewPostContent {
   platform: Platform;
@@ -22,6 +23,7 @@ export interface PostInput {
   recurrenceJitterEnabled?: boolean | undefined;
   evergreen?: boolean | undefined;
   evergreenVariations?: string[] | undefined;
+  recurrenceIntervalDays?: number | undefined;
   dryRun?: boolean | undefined;
   postContents: NewPostContent[];
   socialAccountIds: number[];
@@ -100,6 +102,7 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
     if (!input.socialAccountIds.length) problems.push('post_accounts must name at least one account when status is scheduled');
   }
   if (!input.body.trim() && !input.postContents.length) problems.push('body is required when post_contents is empty');
+  problems.push(...recurrenceProblems(input));
 
   const seenAccounts = new Set<number>();
   input.socialAccountIds.forEach((id, i) => {
@@ -196,6 +199,7 @@ export function buildPost(input: PostInput, ctx: ComposeContext, ids: PostIds, p
     recurrenceJitterEnabled: input.recurrenceJitterEnabled ?? false,
     evergreen: input.evergreen ?? false,
     evergreenVariations: input.evergreenVariations ?? [],
+    recurrenceIntervalDays: input.recurrenceIntervalDays ?? DEFAULT_RECURRENCE_INTERVAL_DAYS,
     createdAt: previous?.createdAt ?? ctx.now,
     updatedAt: ctx.now,
     body: input.body,

@@ -2,6 +2,7 @@ import { invalidParameters } from '@spa/errors';
 import { buildPost, composeContext, contentsOf, validatePost, type ComposeContext, type PostInput } from './compose-post.js';
 import type { Post, PostEvent } from './model.js';
 import type { PostsDeps } from './ports.js';
+import { assertRecurringAllowed } from './recurrence.js';
 
 export type { NewPostContent, PostInput as NewPost } from './compose-post.js';
 
@@ -42,6 +43,7 @@ export async function buildNewPosts(deps: PostsDeps, inputs: PostInput[], ctx: C
  */
 export async function createPost(deps: PostsDeps, input: PostInput): Promise<Post> {
   const ctx = await composeContext(deps, input.workspaceId, input.socialAccountIds);
+  assertRecurringAllowed(ctx.settings, [{ prefix: '', fields: input }]);
   const problems = validatePost(input, ctx);
   if (problems.length) throw invalidParameters(problems);
   const [post] = await buildNewPosts(deps, [input], ctx);

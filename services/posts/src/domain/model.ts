@@ -58,6 +58,8 @@ export interface Post {
   recurrenceJitterEnabled: boolean;
   evergreen: boolean;
   evergreenVariations: string[];
+  /** Days from an evergreen post's posting to its next recurrence (see recurrence.ts). */
+  recurrenceIntervalDays: number;
   recycledFromId?: number | undefined;
   reviewedAt?: Date | undefined;
   reviewAction?: string | undefined;

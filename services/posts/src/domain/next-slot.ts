@@ -11,10 +11,10 @@ export interface NextSlot {
   at: Date | null;
 }
 
-/** The account's next enabled slot that no upcoming post holds, within its daily maximum. */
-export async function nextFreeSlot(deps: PostsDeps, workspaceId: number, socialAccountId: number): Promise<NextSlot> {
+/** The account's next enabled slot after `after` (default: now) that no upcoming post holds, within its daily maximum. */
+export async function nextFreeSlot(deps: PostsDeps, workspaceId: number, socialAccountId: number, after?: Date): Promise<NextSlot> {
   const schedule = await deps.accounts.postingSchedule(workspaceId, socialAccountId);
-  const now = deps.clock.now();
+  const now = after ?? deps.clock.now();
   const until = new Date(now.getTime() + (SLOT_HORIZON_DAYS + 1) * 86_400_000);
   const taken = await deps.store.scheduledTimes(workspaceId, socialAccountId, new Date(now.getTime() - 86_400_000), until);
   const at = nextSlot(

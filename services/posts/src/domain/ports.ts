@@ -51,6 +51,8 @@ export interface PostsStore {
   markDispatchSent(id: string, at: Date): Promise<void>;
   /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
+  /** Stores a post and its event unless a post with its id exists (false then); a repeat changes and removes nothing. */
+  insertOnce(post: Post, event: PostEvent): Promise<boolean>;
   /** Sets a target's latest metric snapshot unless the post changed since `current` was read (false then). */
   recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean>;
 }

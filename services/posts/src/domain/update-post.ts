@@ -4,6 +4,8 @@ import { buildPost, composeContext, contentsOf, validatePost, type NewPostConten
 import type { Post } from './model.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
+import { assertRecurringAllowed } from './recurrence.js';
+import { onlyRecurrence, updateRecurrence } from './update-recurrence.js';
 
 /** Statuses in which a post can still be edited or deleted: nothing is being sent to a platform. */
 export const EDITABLE_STATUSES: readonly PostStatus[] = ['draft', 'pending_review', 'scheduled'];
@@ -17,6 +19,7 @@ export interface PostPatch {
   recurrenceJitterEnabled?: boolean | undefined;
   evergreen?: boolean | undefined;
   evergreenVariations?: string[] | undefined;
+  recurrenceIntervalDays?: number | undefined;
   dryRun?: boolean | undefined;
   postContents?: NewPostContent[] | undefined;
   socialAccountIds?: number[] | undefined;
@@ -32,6 +35,7 @@ function currentInput(post: Post): PostInput {
     recurrenceJitterEnabled: post.recurrenceJitterEnabled,
     evergreen: post.evergreen,
     evergreenVariations: post.evergreenVariations,
+    recurrenceIntervalDays: post.recurrenceIntervalDays,
     dryRun: post.dryRun,
     postContents: post.postContents.map((c) => ({
       platform: c.platform,
@@ -58,6 +62,7 @@ function assertEditable(post: Post, action: string): void {
  */
 export async function updatePost(deps: PostsDeps, workspaceId: number, postId: number, patch: PostPatch): Promise<Post> {
   const current = await getPost(deps, workspaceId, postId);
+  if (!EDITABLE_STATUSES.includes(current.status) && onlyRecurrence(patch)) return updateRecurrence(deps, current, patch);
   assertEditable(current, 'edited');
   const base = currentInput(current);
   const input: PostInput = {
@@ -68,6 +73,7 @@ export async function updatePost(deps: PostsDeps, workspaceId: number, postId: n
     status: patch.status ?? (patch.scheduledAt === null ? 'draft' : patch.scheduledAt ? 'scheduled' : base.status),
   };
   const ctx = await composeContext(deps, workspaceId, input.socialAccountIds);
+  assertRecurringAllowed(ctx.settings, [{ prefix: '', fields: patch }]);
   const problems = validatePost(input, ctx);
   if (problems.length) throw invalidParameters(problems);
   const keepsContents = patch.postContents === undefined && patch.socialAccountIds === undefined;
