@@ -14,6 +14,7 @@ import { scheduleRoutes } from './schedules.js';
 import { imageWeekRoutes } from './image-week.js';
 import type { Route } from './route.js';
 import { accountLookupRoutes } from './account-lookups.js';
+import { sitePushRoutes } from './site-pushes.js';
 
 /**
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
@@ -25,6 +26,7 @@ export const ROUTES: readonly Route[] = [
   ...postRoutes,
   ...platformRoutes,
   ...accountRoutes,
+  ...sitePushRoutes,
   ...customRuleRoutes,
   ...preferenceRoutes,
   ...billingRoutes,

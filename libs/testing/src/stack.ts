@@ -136,9 +136,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const oauthEnv: Record<string, string> = sandboxProc ? sandboxOAuthEnv(`http://${sandboxProc.address}`, `http://127.0.0.1:${gatewayPort}`) : {};
   const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY, ...oauthEnv, ...opts.accountsEnv });
   const processes: RunningProcess[] = [...(sandboxProc ? [sandboxProc] : []), accountsProc];
+  // Posts calls generation (site pushes) and generation calls posts: generation's port is chosen first.
+  const generationAddr = `127.0.0.1:${await freePort()}`;
   /** Starts one more replica of the posts service (its scheduler runs too). */
   const startPosts = async () => {
-    const proc = await startProcess('posts', 'services/posts/dist/main.js', { ...common, MONGO_DB: postsDb, ACCOUNTS_ADDR: accountsProc.address });
+    const proc = await startProcess('posts', 'services/posts/dist/main.js', { ...common, MONGO_DB: postsDb, ACCOUNTS_ADDR: accountsProc.address, GENERATION_ADDR: generationAddr });
     processes.push(proc);
     return proc;
   };
@@ -184,6 +186,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
     ...common,
     MONGO_DB: generationDb,
+    GRPC_PORT: generationAddr.split(':')[1]!,
     ACCOUNTS_ADDR: accountsProc.address,
     POSTS_ADDR: postsProc.address,
     MEDIA_ADDR: mediaProc.address,

@@ -9,11 +9,13 @@ import { argon2Hasher } from './data/argon2-hasher.js';
 import { MongoConnectionStore } from './data/connection-store.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
 import { MongoAccountsStore } from './data/mongo-store.js';
+import { MongoSiteRulesStore } from './data/site-rules-store.js';
 import type { ConnectDeps } from './domain/connect/deps.js';
 import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
+import { siteRulesService } from './grpc/site-rules-handlers.js';
 import { oauthClient } from './platform-auth/oauth-client.js';
 
 runMain(async () => {
@@ -22,6 +24,7 @@ runMain(async () => {
   const metrics = await startProcessRuntime('accounts', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoAccountsStore(mongo);
+  const siteRules = new MongoSiteRulesStore(mongo, store.models.Site);
   const deps: ConnectDeps & Parameters<typeof dashboardService>[0] = {
     store,
     clock: { now: () => new Date() },
@@ -44,7 +47,11 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }), dashboardService(deps)],
+    services: [
+      accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }),
+      dashboardService(deps),
+      siteRulesService({ siteRules, clock: deps.clock }),
+    ],
     logger,
   });
   logger.info({ port: server.port }, 'accounts listening');

@@ -12,6 +12,13 @@ export const configSchema = z.object({
   GRPC_PORT: env.port(50052),
   ...operationsEnv(9466),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
+  /** Writes the posts made from articles that sites push. */
+  GENERATION_ADDR: env.address('127.0.0.1:50054'),
+  GENERATION_DEADLINE_MS: env.millis(90_000),
+  /** How long a worker holds a pushed article's draft making before another may take it over. */
+  SITE_PUSH_LEASE_MS: env.millis(60_000),
+  /** How often pushes whose drafts were left unmade (crash, failure) are looked for. */
+  SITE_PUSH_SWEEP_INTERVAL_MS: env.millis(10_000),
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),

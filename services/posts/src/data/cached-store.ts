@@ -64,6 +64,12 @@ export class CachedPostsStore implements PostsStore {
     for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) await this.bump(workspaceId);
   }
 
+  async insertOnce(post: Post, event: PostEvent): Promise<boolean> {
+    const inserted = await this.inner.insertOnce(post, event);
+    if (inserted) await this.bump(post.workspaceId);
+    return inserted;
+  }
+
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     const saved = await this.inner.replace(current, next, event);
     if (saved) await this.bump(current.workspaceId);

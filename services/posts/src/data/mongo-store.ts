@@ -202,6 +202,20 @@ export class MongoPostsStore implements PostsStore {
     }
   }
 
+  async insertOnce(post: Post, event: PostEvent): Promise<boolean> {
+    // Each write tolerates its duplicate, so a retry after a crash between them completes the pair.
+    await this.models.Outbox.create(outboxEntry(event, post.updatedAt)).catch((err: unknown) => {
+      if (!isDuplicateKeyError(err)) throw err;
+    });
+    try {
+      await this.models.Post.create(toDoc(post));
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
     const result = await this.models.Post.replaceOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, toDoc(next));

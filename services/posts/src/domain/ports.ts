@@ -25,6 +25,11 @@ export interface PostsStore {
   nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]>;
   /** Stores new posts and records the events they owe in the outbox (events first, so none is lost); all or none. */
   insert(posts: Post[], events: PostEvent[]): Promise<void>;
+  /**
+   * Stores a post whose id was fixed beforehand, with its event; false when a post with that id exists
+   * (nothing changes then). A retry after a crash between the two writes completes them.
+   */
+  insertOnce(post: Post, event: PostEvent): Promise<boolean>;
   /** Replaces `current` with `next` unless the post changed meanwhile (null then). */
   replace(current: Post, next: Post, event: PostEvent): Promise<Post | null>;
   /** Deletes `current` unless it changed meanwhile (false then). */
