@@ -15,6 +15,7 @@ import { imageWeekRoutes } from './image-week.js';
 import type { Route } from './route.js';
 import { accountLookupRoutes } from './account-lookups.js';
 import { sitePushRoutes } from './site-pushes.js';
+import { communityRoutes } from './communities.js';
 
 /**
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
@@ -35,6 +36,7 @@ export const ROUTES: readonly Route[] = [
   ...mediaRoutes,
   ...dashboardOnlyRoutes,
   ...accountLookupRoutes,
+  ...communityRoutes,
   ...imageWeekRoutes,
   ...analyticsRoutes,
 ];

@@ -211,6 +211,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/communities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The places a connected account can post into
+         * @description Listed live from the platform, per platform: **Discord**: the text and announcement channels of the server the account is connected to (`GET /guilds/{guild.id}/channels`; voice channels and categories take no messages and are left out). **Slack**: the public and private channels, not archived, that the bot is a member of (`conversations.list`, every page). **Telegram**: the chat the bot posts to (`getChat`): the Bot API offers no list of a bot's chats. Other platforms have no such places: 422 `PLATFORM_UNSUPPORTED` (Facebook Pages, LinkedIn pages and Pinterest boards are separate accounts or have their own endpoint, `GET /pinterest/boards`). At most 1000. 404 for another workspace's account; a token the platform refuses is 422 `INVALID_STATE` (the account is marked disconnected).
+         *
+         *     Scope: `communities:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getCommunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content_ideas": {
         parameters: {
             query?: never;
@@ -1744,6 +1768,15 @@ export interface components {
             body: string;
             /** @description At most 80 characters */
             title: string;
+        };
+        Community: {
+            /** @description The one the account posts to */
+            current: boolean;
+            /** @description The platform's id of the channel or chat */
+            id: string;
+            /** @description text_channel or announcement_channel (Discord); public_channel or private_channel (Slack); channel, group or supergroup (Telegram) */
+            kind: string;
+            name: string;
         };
         ContentIdea: {
             angle: string | null;
@@ -3474,6 +3507,163 @@ export interface operations {
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
             403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommunities: {
+        parameters: {
+            query: {
+                /** @example 1 */
+                social_account_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "communities": [
+                     *         {
+                     *           "id": "example id",
+                     *           "name": "example name",
+                     *           "kind": "example kind",
+                     *           "current": false
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        communities: components["schemas"]["Community"][];
+                        meta: {
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `INVALID_STATE`: the resource is not in a state the action applies to
+             *
+             *     `PLATFORM_UNSUPPORTED`: the platform's API offers no way to do this (documented per route)
+             */
+            422: {
                 headers: {
                     /** @description Requests allowed in the window of the most restrictive limiter that applied */
                     "RateLimit-Limit"?: number;

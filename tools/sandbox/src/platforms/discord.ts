@@ -5,7 +5,7 @@ import type { SandboxPost, SandboxState } from '../state.js';
  * Discord REST API v10 (bot token `Authorization: Bot …`): POST /channels/:c/messages (JSON `{content}`
  * or multipart `payload_json` + `files[n]`), POST /channels/:c/messages/:m/threads `{name}` (the thread's
  * channel id is the message id), GET /channels/:c/messages?limit=, GET/DELETE /channels/:c/messages/:m
- * (reactions; `thread.message_count`), GET /users/@me. Errors are `{message, code}` (+ `errors` for 50035).
+ * (reactions; `thread.message_count`), GET /users/@me, GET /guilds/:g/channels (the server's channels). Errors are `{message, code}` (+ `errors` for 50035).
  */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 let sequence = 0;
@@ -117,6 +117,35 @@ export const discord: SandboxPlatform = {
       method: 'DELETE',
       path: '/channels/:channel/messages/:message',
       handle: (req, state) => (messageIn(state, req) && state.remove('discord', req.params.message!) ? { status: 204 } : unknownMessage),
+    },
+    {
+      // The server of account A is `guild-A`: a text channel (the account's `chan-A`), an announcement
+      // channel, a voice channel and a category (those two take no messages). Another server: 50001.
+      method: 'GET',
+      path: '/guilds/:guild/channels',
+      handle: (req) => {
+        const a = req.account;
+        if (req.params.guild !== `guild-${a}`) return { status: 403, body: { message: 'Missing Access', code: 50001 } };
+        const channel = (id: string, name: string, type: number, position: number, parent_id: string | null) => ({
+          id,
+          type,
+          guild_id: req.params.guild,
+          name,
+          position,
+          parent_id,
+          nsfw: false,
+          permission_overwrites: [],
+        });
+        return {
+          status: 200,
+          body: [
+            channel(`cat-${a}`, 'Text Channels', 4, 0, null),
+            channel(`news-${a}`, 'announcements', 5, 2, `cat-${a}`),
+            channel(`chan-${a}`, 'general', 0, 1, `cat-${a}`),
+            channel(`voice-${a}`, 'Lounge', 2, 3, null),
+          ],
+        };
+      },
     },
     {
       method: 'GET',
