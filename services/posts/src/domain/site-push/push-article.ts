@@ -49,7 +49,13 @@ export async function pushArticle(deps: SitePushDeps, workspaceId: number, siteI
     await deps.sitePushes.updatePush(record);
   }
   await deps.sitePushes.logPush({ workspaceId, siteId, key, at: now, matched: matched.length > 0 });
-  if (record.state === 'pending' && !inHand) void makeDrafts(deps, record).catch((err: unknown) => deps.onBackgroundError(err, key));
+  if (record.state === 'pending' && !inHand) {
+    // A failed first attempt (a service down for a moment) gives its lease back: the next sweep retries it.
+    void makeDrafts(deps, record).catch(async (err: unknown) => {
+      deps.onBackgroundError(err, key);
+      await deps.sitePushes.extendLease(workspaceId, key, new Date(0)).catch((e: unknown) => deps.onBackgroundError(e, key));
+    });
+  }
   const drafts = await deps.sitePushes.claims(workspaceId, key, hash);
   return { push: record, drafts, created, contentChanged: record.consumedHash !== hash };
 }
