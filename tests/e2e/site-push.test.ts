@@ -190,7 +190,7 @@ describe('Site Push', () => {
       expectError(res, 422, 'INVALID_PARAMETERS');
       expect(res.json.error.details.join(' ')).toContain(field);
     }
-    expectError(await push(site.token, { ...article, content: 'x'.repeat(300_000) }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(await push(site.token, { ...article, content: 'x'.repeat(270_000) }), 413, 'PAYLOAD_TOO_LARGE');
     const status = (await call('/site_pushes/status', site.token)).json;
     expect(status.recent_pushes).toHaveLength(1);
     expect(await blogPosts(ws.apiKey)).toHaveLength(4);
