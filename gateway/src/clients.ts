@@ -7,6 +7,8 @@ import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
 import { LinkedInAssetsServiceClient } from '@spa/contracts/media/v1/linkedin_assets';
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { SitePushesServiceClient } from '@spa/contracts/posts/v1/site_pushes';
+import { SiteRulesServiceClient } from '@spa/contracts/accounts/v1/site_rules';
 import { PublisherServiceClient } from '@spa/contracts/publisher/v1/publisher';
 import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
@@ -16,6 +18,8 @@ export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
   platformStyles: PromiseClient<PlatformStylesServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
+  sitePushes: PromiseClient<SitePushesServiceClient>;
+  siteRules: PromiseClient<SiteRulesServiceClient>;
   media: StreamingClient<MediaServiceClient>;
   linkedInAssets: StreamingClient<LinkedInAssetsServiceClient>;
   contentPlans: PromiseClient<ContentPlansServiceClient>;
@@ -43,6 +47,8 @@ export function createClients(config: {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
     platformStyles: createClient(PlatformStylesServiceClient, config.ACCOUNTS_ADDR, defaults),
     posts: createClient(PostsServiceClient, config.POSTS_ADDR, defaults),
+    sitePushes: createClient(SitePushesServiceClient, config.POSTS_ADDR, defaults),
+    siteRules: createClient(SiteRulesServiceClient, config.ACCOUNTS_ADDR, defaults),
     media: createStreamingClient(MediaServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
     linkedInAssets: createStreamingClient(LinkedInAssetsServiceClient, config.MEDIA_ADDR, { ...defaults, streamDeadlineMs: config.GRPC_UPLOAD_DEADLINE_MS }),
     contentPlans: createClient(ContentPlansServiceClient, config.GENERATION_ADDR, defaults),
@@ -58,6 +64,8 @@ export function closeClients(clients: Clients): void {
   clients.accounts.close();
   clients.platformStyles.close();
   clients.posts.close();
+  clients.sitePushes.close();
+  clients.siteRules.close();
   clients.media.close();
   clients.linkedInAssets.close();
   clients.contentPlans.close();

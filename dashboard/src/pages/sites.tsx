@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type ApiError } from '../api';
-import { Card, Empty, ErrorAlert, SecretOnce, When, asApiError, useLoad } from '../components/ui';
+import { Badge, Card, Empty, ErrorAlert, SecretOnce, When, asApiError, useLoad } from '../components/ui';
 
 interface Site {
   id: number;
@@ -10,10 +10,142 @@ interface Site {
   created_at: string;
   last_push_at: string | null;
   unmatched_pushes: number;
+  rules: Rule[];
+  recent_pushes: Push[];
+}
+
+interface Rule {
+  id: number;
+  platform: string;
+  trigger: string;
+  schedule_mode: string;
+  enabled: boolean;
+}
+
+interface Push {
+  url: string;
+  title: string;
+  last_pushed_at: string;
+  consumed_at: string | null;
+}
+
+interface SitesData {
+  sites: Site[];
+  cms_options: string[];
+  platforms: string[];
+}
+
+/** A site's rules (enable, disable, remove, add) and its 10 latest pushes. */
+function SiteDetails({ site, platforms, onChange }: { site: Site; platforms: string[]; onChange: (d: SitesData) => void }) {
+  const [platform, setPlatform] = useState(platforms[0] ?? 'twitter');
+  const [mode, setMode] = useState('draft');
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = async (method: 'POST' | 'DELETE', path: string, body?: unknown) => {
+    try {
+      onChange(await call<SitesData>(method, path, body));
+      setError(null);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
+  const add = (e: Event) => {
+    e.preventDefault();
+    void run('POST', `/sites/${site.id}/rules`, { platform, schedule_mode: mode });
+  };
+  return (
+    <div class="stack site-details" data-site={site.id}>
+      <ErrorAlert error={error} />
+      <h3>Rules</h3>
+      {site.rules.length === 0 ? (
+        <Empty>No rules: pushed articles make no posts (they count as unmatched).</Empty>
+      ) : (
+        <ul class="rows" aria-label={`Rules of ${site.name}`}>
+          {site.rules.map((r) => (
+            <li key={r.id} class="row" data-rule={r.id}>
+              <div>
+                <strong>{r.platform}</strong>{' '}
+                <span class="muted">
+                  on {r.trigger}, as {r.schedule_mode === 'scheduled' ? 'next free slot' : 'draft'}
+                </span>{' '}
+                <Badge tone={r.enabled ? 'ok' : 'neutral'}>{r.enabled ? 'enabled' : 'disabled'}</Badge>
+              </div>
+              <div>
+                <button
+                  type="button"
+                  class="button button-small"
+                  onClick={() => void run('POST', `/site-rules/${r.id}/${r.enabled ? 'disable' : 'enable'}`)}
+                  aria-label={`${r.enabled ? 'Disable' : 'Enable'} the ${r.platform} rule of ${site.name}`}
+                >
+                  {r.enabled ? 'Disable' : 'Enable'}
+                </button>{' '}
+                <button type="button" class="button button-small" onClick={() => void run('DELETE', `/site-rules/${r.id}`)} aria-label={`Remove the ${r.platform} rule of ${site.name}`}>
+                  Remove
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="inline-form" onSubmit={add} aria-label={`Add a rule to ${site.name}`}>
+        <label>
+          Platform
+          <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+            {platforms.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Make
+          <select value={mode} onChange={(e) => setMode(e.currentTarget.value)}>
+            <option value="draft">a draft</option>
+            <option value="scheduled">a post in the next free slot</option>
+          </select>
+        </label>
+        <button type="submit" class="button button-small">
+          Add rule
+        </button>
+      </form>
+      <h3>Recent pushes</h3>
+      {site.recent_pushes.length === 0 ? (
+        <Empty>No article pushed yet.</Empty>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">Articles {site.name} pushed, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Article</th>
+                <th scope="col">Last pushed</th>
+                <th scope="col">Posts made</th>
+              </tr>
+            </thead>
+            <tbody>
+              {site.recent_pushes.map((p) => (
+                <tr key={p.url}>
+                  <td data-label="Article">
+                    <a href={p.url} rel="noopener noreferrer" target="_blank">
+                      {p.title}
+                    </a>
+                  </td>
+                  <td data-label="Last pushed">
+                    <When at={p.last_pushed_at} />
+                  </td>
+                  <td data-label="Posts made">{p.consumed_at ? <When at={p.consumed_at} /> : 'not yet (or no rule matched)'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
 }
 
 export function SitesPage() {
-  const page = useLoad(() => call<{ sites: Site[]; cms_options: string[] }>('GET', '/sites'));
+  const page = useLoad(() => call<SitesData>('GET', '/sites'));
   const [cms, setCms] = useState('custom');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
@@ -22,7 +154,7 @@ export function SitesPage() {
   const create = async (e: Event) => {
     e.preventDefault();
     try {
-      const r = await call<{ token: string; sites: Site[]; cms_options: string[] }>('POST', '/sites', { name, url, cms });
+      const r = await call<SitesData & { token: string }>('POST', '/sites', { name, url, cms });
       page.set(r);
       setToken(r.token);
       setName('');
@@ -84,12 +216,16 @@ export function SitesPage() {
                   <dt>Unmatched pushes</dt>
                   <dd>{s.unmatched_pushes}</dd>
                 </dl>
+                <SiteDetails site={s} platforms={page.data!.platforms} onChange={page.set} />
               </li>
             ))}
           </ul>
         )}
       </Card>
-      <p class="hint">Rules: a site token only pushes content to this workspace (drafts built from each push); it cannot read or publish anything.</p>
+      <p class="hint">
+        Each enabled rule turns a pushed article into a post for its platform, written in your voice with the article's link (a draft, or the next free slot), when the workspace has a connected
+        account there. A site token only pushes articles to this workspace; it cannot read or publish anything.
+      </p>
     </>
   );
 }

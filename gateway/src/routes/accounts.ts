@@ -1,7 +1,7 @@
 import type { SocialAccount } from '@spa/contracts/accounts/v1/accounts';
 import { z } from 'zod';
 import { route } from './route.js';
-import { SiteStatusSchema, SocialAccountSchema } from './schemas.js';
+import { SocialAccountSchema } from './schemas.js';
 
 /** The public shape of a social account (identity and token state; never a token). */
 const socialAccountJson = (a: SocialAccount) => ({
@@ -52,31 +52,6 @@ export const accountRoutes = [
     handle: async ({ clients, principal, params }) => {
       const { socialAccount } = await clients.accounts.getSocialAccount({ workspaceId: principal.workspaceId, socialAccountId: params.id });
       return { social_account: socialAccountJson(socialAccount!) };
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/site_pushes/status',
-    tag: 'Site Push',
-    summary: "Status of the token's connected site",
-    description: 'Site Connection token only. Rules and recent pushes are empty until the site pushes articles.',
-    audience: 'site_token',
-    plan: 'any',
-    status: 200,
-    response: SiteStatusSchema,
-    handle: async ({ clients, principal }) => {
-      const { connection } = await clients.accounts.getSiteStatus({ workspaceId: principal.workspaceId, siteId: principal.siteId });
-      return {
-        connection: {
-          name: connection?.name ?? '',
-          site_url: connection?.siteUrl ?? '',
-          cms: connection?.cms ?? '',
-          last_push_at: connection?.lastPushAt ?? null,
-          unmatched_pushes: connection?.unmatchedPushes ?? 0,
-        },
-        rules: [],
-        recent_pushes: [],
-      };
     },
   }),
 ];

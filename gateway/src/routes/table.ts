@@ -15,6 +15,8 @@ import { imageWeekRoutes } from './image-week.js';
 import type { Route } from './route.js';
 import { accountLookupRoutes } from './account-lookups.js';
 import { platformStyleRoutes } from './platform-styles.js';
+import { sitePushRoutes } from './site-pushes.js';
+import { communityRoutes } from './communities.js';
 
 /**
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
@@ -26,6 +28,7 @@ export const ROUTES: readonly Route[] = [
   ...postRoutes,
   ...platformRoutes,
   ...accountRoutes,
+  ...sitePushRoutes,
   ...customRuleRoutes,
   ...preferenceRoutes,
   ...billingRoutes,
@@ -34,6 +37,7 @@ export const ROUTES: readonly Route[] = [
   ...mediaRoutes,
   ...dashboardOnlyRoutes,
   ...accountLookupRoutes,
+  ...communityRoutes,
   ...imageWeekRoutes,
   ...analyticsRoutes,
   ...platformStyleRoutes,

@@ -10,6 +10,7 @@ import { MongoConnectionStore } from './data/connection-store.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
 import { MongoAccountsStore } from './data/mongo-store.js';
 import { MongoPlatformStyleStore } from './data/platform-style-store.js';
+import { MongoSiteRulesStore } from './data/site-rules-store.js';
 import type { ConnectDeps } from './domain/connect/deps.js';
 import type { PlatformStylesDeps } from './domain/platform-styles.js';
 import { startRefreshJob } from './domain/connect/refresh.js';
@@ -18,6 +19,7 @@ import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
 import { platformStylesService } from './grpc/platform-styles-handlers.js';
 import { credentialAuth } from './platform-auth/credential-auth.js';
+import { siteRulesService } from './grpc/site-rules-handlers.js';
 import { oauthClient } from './platform-auth/oauth-client.js';
 
 runMain(async () => {
@@ -26,6 +28,7 @@ runMain(async () => {
   const metrics = await startProcessRuntime('accounts', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const store = new MongoAccountsStore(mongo);
+  const siteRules = new MongoSiteRulesStore(mongo, store.models.Site);
   const deps: ConnectDeps & Parameters<typeof dashboardService>[0] & PlatformStylesDeps = {
     store,
     clock: { now: () => new Date() },
@@ -51,7 +54,12 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }), dashboardService(deps), platformStylesService(deps)],
+    services: [
+      accountsService(deps, { apiKeyUsed: apiKeyUseRecorder(deps, (err) => logger.warn({ err }, 'recording an API key use failed')) }),
+      dashboardService(deps),
+      platformStylesService(deps),
+      siteRulesService({ siteRules, clock: deps.clock }),
+    ],
     logger,
   });
   logger.info({ port: server.port }, 'accounts listening');

@@ -12,7 +12,7 @@ export const configSchema = z.object({
   GRPC_PORT: env.port(50052),
   ...operationsEnv(9466),
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
-  /** The generation service: fresh wordings of evergreen posts that have no variations left. */
+  /** The generation service: posts written from pushed articles, fresh wordings of evergreen posts. */
   GENERATION_ADDR: env.address('127.0.0.1:50054'),
   /** Deadline of one Generate call (a model may be slow; the generation service falls back between models). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
@@ -20,6 +20,10 @@ export const configSchema = z.object({
   RECYCLER_ENABLED: env.bool(true),
   /** How long a recycle may run before JetStream offers its posting to another replica. */
   RECYCLE_ACK_WAIT_MS: env.millis(300_000),
+  /** How long a worker holds a pushed article's draft making before another may take it over. */
+  SITE_PUSH_LEASE_MS: env.millis(60_000),
+  /** How often pushes whose drafts were left unmade (crash, failure) are looked for. */
+  SITE_PUSH_SWEEP_INTERVAL_MS: env.millis(10_000),
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),

@@ -16,6 +16,10 @@ import { MongoRecycleStore } from './data/recycle-store.js';
 import { accountsPort } from './grpc/accounts-client.js';
 import { generationPort } from './grpc/generation-client.js';
 import { postsService } from './grpc/handlers.js';
+import { MongoSitePushStore } from './data/site-push-store.js';
+import { startSitePushSweeper } from './events/site-push-sweeper.js';
+import { sitePushesService } from './grpc/site-pushes-handlers.js';
+import { sitesPort, writerPort } from './grpc/site-push-clients.js';
 
 runMain(async () => {
   const config = loadPostsConfig();
@@ -24,6 +28,7 @@ runMain(async () => {
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
   const mongoStore = new MongoPostsStore(mongo);
   const recycles = new MongoRecycleStore(mongo);
+  const sitePushes = new MongoSitePushStore(mongo);
   await syncIndexes(mongo);
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
   const store = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : mongoStore;
@@ -32,6 +37,16 @@ runMain(async () => {
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
+  const [sites, writer] = [sitesPort(config.ACCOUNTS_ADDR), writerPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS)];
+  const siteDeps = {
+    ...deps,
+    sites,
+    writer,
+    sitePushes,
+    leaseMs: config.SITE_PUSH_LEASE_MS,
+    onBackgroundError: (err: unknown, key: string) => logger.warn({ err, sitePush: key }, 'site push: making drafts failed; the sweeper retries'),
+  };
+  const sitePushSweeper = startSitePushSweeper(siteDeps, logger, config.SITE_PUSH_SWEEP_INTERVAL_MS);
   const metricSnapshots = await consumeMetricSnapshots(nc, store, logger, config.JOBS_NAMESPACE);
   const generation = generationPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS);
   const recycler = config.RECYCLER_ENABLED
@@ -41,7 +56,7 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [postsService(deps)],
+    services: [postsService(deps), sitePushesService(siteDeps)],
     logger,
   });
   logger.info({ port: server.port }, 'posts listening');
@@ -50,12 +65,14 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['scheduler', () => scheduler.stop()],
+    ['site push sweeper', () => sitePushSweeper.stop()],
     ['metric snapshots', () => metricSnapshots.stop()],
     ['recycler', () => recycler.stop()],
     ['events', () => relay.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],
     ['generation client', async () => generation.close()],
+    ['site push clients', async () => (sites.close(), writer.close())],
     ['redis', () => redis.quit()],
     ['mongo', () => mongo.close()],
   ]);

@@ -11,7 +11,10 @@ import { loadPublisherConfig } from './config.js';
 import { linkedinConnector } from './connectors/linkedin.js';
 import { linkedinUploads } from './connectors/linkedin-uploads.js';
 import { connectors, sandboxBaseUrls } from './connectors/registry.js';
+import { discordConnector } from './connectors/discord.js';
 import { pinterestConnector } from './connectors/pinterest.js';
+import { slackConnector } from './connectors/slack.js';
+import { telegramConnector } from './connectors/telegram.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
@@ -56,7 +59,15 @@ runMain(async () => {
     maxDeliveries: config.METRICS_MAX_DELIVERIES,
     maxRetryWaitMs: config.METRICS_MAX_RETRY_WAIT_MS,
   });
-  const services = [publisherService({ accounts, uploads: linkedinUploads(baseUrls.linkedin), tiktok: tiktokConnector(baseUrls.tiktok), pinterest: pinterestConnector(baseUrls.pinterest) })];
+  const services = [
+    publisherService({
+      accounts,
+      uploads: linkedinUploads(baseUrls.linkedin),
+      tiktok: tiktokConnector(baseUrls.tiktok),
+      pinterest: pinterestConnector(baseUrls.pinterest),
+      communities: { discord: discordConnector(baseUrls.discord), slack: slackConnector(baseUrls.slack), telegram: telegramConnector(baseUrls.telegram) },
+    }),
+  ];
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,

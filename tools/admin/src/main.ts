@@ -8,6 +8,7 @@ import { USER_COMMANDS, USER_FLAGS, USER_USAGE } from './user-commands.js';
 import { WEBHOOK_COMMANDS, WEBHOOK_FLAGS, WEBHOOK_USAGE } from './webhook-commands.js';
 import { ACCOUNT_COMMANDS, ACCOUNT_FLAGS, ACCOUNT_USAGE } from './account-commands.js';
 import { helpText } from './help.js';
+import { SITE_COMMANDS, SITE_FLAGS, SITE_USAGE } from './site-commands.js';
 
 /**
  * spa-admin: the operators' stand-in for the dashboard. Talks gRPC to the services and prints
@@ -28,7 +29,8 @@ const USAGE = `usage: spa-admin <command> [flags]
   subscription show --workspace W
   key create --workspace W [--user U] --scopes s1,s2|all
   key revoke --workspace W
-  site create --workspace W --name N --url U
+  site create --workspace W --name N --url U [--cms wordpress|ghost|webflow|shopify|squarespace|wix|custom]
+${SITE_USAGE}
   account connect --workspace W --platform P --username U [--sandbox]
   account connect --workspace W --platform bluesky --identifier HANDLE [--app-password P | env SPA_APP_PASSWORD] [--pds URL]
   account connect --workspace W --platform telegram --chat CHAT [--bot-token T | env SPA_BOT_TOKEN]
@@ -107,7 +109,7 @@ const COMMANDS: Record<string, (a: Accounts, f: Flags) => Promise<unknown>> = {
   },
   'key revoke': async (a, f) => ({ key_id: (await a.revokeApiKey({ workspaceId: int(f, 'workspace') })).keyId, revoked: true }),
   'site create': async (a, f) => {
-    const r = await a.createSite({ workspaceId: int(f, 'workspace'), name: str(f, 'name'), url: str(f, 'url') });
+    const r = await a.createSite({ workspaceId: int(f, 'workspace'), name: str(f, 'name'), url: str(f, 'url'), cms: optStr(f, 'cms') });
     return { site_id: r.siteId, token: r.token };
   },
   'account connect': async (a, f) => {
@@ -151,6 +153,7 @@ const STRING_FLAGS = [
   ...WEBHOOK_FLAGS,
   ...USER_FLAGS,
   ...ACCOUNT_FLAGS,
+  ...SITE_FLAGS,
 ];
 const OPTIONS: Record<string, { type: 'string' | 'boolean' }> = {
   ...Object.fromEntries(STRING_FLAGS.map((n) => [n, { type: 'string' as const }])),
@@ -172,8 +175,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help);
     return 0;
   }
-  const command = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...USER_COMMANDS, ...ACCOUNT_COMMANDS }[positionals.slice(0, 2).join(' ')];
-  if (!command || positionals.length !== 2) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
+  // Commands are two words (`key create`) or three (`site rule add`).
+  const command = { ...COMMANDS, ...WEBHOOK_COMMANDS, ...USER_COMMANDS, ...ACCOUNT_COMMANDS, ...SITE_COMMANDS }[positionals.join(' ')];
+  if (!command || positionals.length < 2) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}`);
   const config = loadConfig(z.object({ ACCOUNTS_ADDR: env.address('127.0.0.1:50051') }));
   const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, { deadlineMs: 10_000 });
   try {

@@ -211,6 +211,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/communities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The places a connected account can post into
+         * @description Listed live from the platform, per platform: **Discord**: the text and announcement channels of the server the account is connected to (`GET /guilds/{guild.id}/channels`; voice channels and categories take no messages and are left out). **Slack**: the public and private channels, not archived, that the bot is a member of (`conversations.list`, every page). **Telegram**: the chat the bot posts to (`getChat`): the Bot API offers no list of a bot's chats. Other platforms have no such places: 422 `PLATFORM_UNSUPPORTED` (Facebook Pages, LinkedIn pages and Pinterest boards are separate accounts or have their own endpoint, `GET /pinterest/boards`). At most 1000. 404 for another workspace's account; a token the platform refuses is 422 `INVALID_STATE` (the account is marked disconnected).
+         *
+         *     Scope: `communities:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getCommunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content_ideas": {
         parameters: {
             query?: never;
@@ -1233,6 +1257,28 @@ export interface paths {
         patch: operations["patchPreferences"];
         trace?: never;
     };
+    "/site_pushes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push a published article of the connected site
+         * @description Site Connection token only. Idempotent by `url`: the first push answers 201, a later push of the same URL 200 (its record and `last_pushed_at` updated). For each enabled rule of the site whose platform has a connected account, the generation service writes a post from the article in the workspace's voice, fitted to the platform with the article's link at the end, `source: "blog"`, as a draft or in the account's next free slot (rule `schedule_mode: scheduled`; a draft when there is none). The posts are made in the background (`consumed_at` is set when all exist; see GET /site_pushes/status); a later push of unchanged content makes none, an edited article gets a new set. A push no rule matches counts in `unmatched_pushes`. When the generation service refuses (daily quota), a post is made from the article's title and excerpt instead. The URL must be http(s) on the site's own host (422 naming `url`); nothing is fetched from any URL given.
+         *
+         *     Site Connection token only; an API key gets 403 ENDPOINT_NOT_AVAILABLE.
+         */
+        post: operations["postSitePushes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/site_pushes/status": {
         parameters: {
             query?: never;
@@ -1242,7 +1288,7 @@ export interface paths {
         };
         /**
          * Status of the token's connected site
-         * @description Site Connection token only. Rules and recent pushes are empty until the site pushes articles.
+         * @description Site Connection token only. The site, its rules (managed in the dashboard), and its 10 most recently pushed articles, newest first. `last_push_at` is the latest push's time; `unmatched_pushes` counts pushes no enabled rule with a connected account matched.
          *
          *     Site Connection token only; an API key gets 403 ENDPOINT_NOT_AVAILABLE.
          */
@@ -1727,6 +1773,15 @@ export interface components {
             /** @description At most 80 characters */
             title: string;
         };
+        Community: {
+            /** @description The one the account posts to */
+            current: boolean;
+            /** @description The platform's id of the channel or chat */
+            id: string;
+            /** @description text_channel or announcement_channel (Discord); public_channel or private_channel (Slack); channel, group or supergroup (Telegram) */
+            kind: string;
+            name: string;
+        };
         ContentIdea: {
             angle: string | null;
             content_plan_id: number | null;
@@ -2148,6 +2203,26 @@ export interface components {
             r2_key: string;
             /** @description PUT the bytes here with the same Content-Type and Content-Length */
             upload_url: string;
+        };
+        SitePush: {
+            /** @description When the posts of the article's current content were all created; null while they are being made, or when no rule matched. */
+            consumed_at: string | null;
+            /** @description True when this content had no posts made from it yet (a first push, or an edited article): a set of posts is made for it. */
+            content_changed: boolean;
+            /** @description The posts (source blog) claimed so far for the article's current content, one per matched rule. */
+            drafts: {
+                platform: string;
+                post_id: number;
+                rule_id: number;
+            }[];
+            /** Format: date-time */
+            first_pushed_at: string;
+            /** Format: date-time */
+            last_pushed_at: string;
+            /** @description Enabled rules of the site with a connected account on their platform (0: an unmatched push, counted in unmatched_pushes). */
+            matched_rules: number;
+            title: string;
+            url: string;
         };
         TikTokCreatorInfo: {
             avatar_url: string;
@@ -3448,6 +3523,163 @@ export interface operations {
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
             403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCommunities: {
+        parameters: {
+            query: {
+                /** @example 1 */
+                social_account_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "communities": [
+                     *         {
+                     *           "id": "example id",
+                     *           "name": "example name",
+                     *           "kind": "example kind",
+                     *           "current": false
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        communities: components["schemas"]["Community"][];
+                        meta: {
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
+             *
+             *     `INVALID_STATE`: the resource is not in a state the action applies to
+             *
+             *     `PLATFORM_UNSUPPORTED`: the platform's API offers no way to do this (documented per route)
+             */
+            422: {
                 headers: {
                     /** @description Requests allowed in the window of the most restrictive limiter that applied */
                     "RateLimit-Limit"?: number;
@@ -13586,6 +13818,194 @@ export interface operations {
              *
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSitePushes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/articles/launch",
+                 *       "title": "example title",
+                 *       "excerpt": "example excerpt",
+                 *       "content": "example content",
+                 *       "image_url": "https://example.com/articles/launch",
+                 *       "published_at": "2026-03-02T09:30:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The article body (HTML or text); only its text is used, to write the posts. */
+                    content?: string;
+                    excerpt?: string;
+                    /** @description Recorded with the article; never fetched. */
+                    image_url?: string;
+                    /** Format: date-time */
+                    published_at?: string;
+                    title: string;
+                    /** @description The article's public URL: http or https, on the site's own host (a leading www. aside). Identifies the article: a second push of it updates the record. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "site_push": {
+                     *         "url": "https://example.com/articles/launch",
+                     *         "title": "example title",
+                     *         "first_pushed_at": "2026-03-02T09:30:00Z",
+                     *         "last_pushed_at": "2026-03-02T09:30:00Z",
+                     *         "consumed_at": "2026-03-02T09:30:00Z",
+                     *         "matched_rules": 1,
+                     *         "content_changed": false,
+                     *         "drafts": [
+                     *           {
+                     *             "rule_id": 1,
+                     *             "platform": "example platform",
+                     *             "post_id": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        site_push: components["schemas"]["SitePush"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token */
             403: {
                 headers: {
                     /** @description Requests allowed in the window of the most restrictive limiter that applied */

@@ -25,6 +25,11 @@ export interface PostsStore {
   nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]>;
   /** Stores new posts and records the events they owe in the outbox (events first, so none is lost); all or none. */
   insert(posts: Post[], events: PostEvent[]): Promise<void>;
+  /**
+   * Stores a post whose id was fixed beforehand, with its event; false when a post with that id exists
+   * (nothing changes then). A retry after a crash between the two writes completes them.
+   */
+  insertOnce(post: Post, event: PostEvent): Promise<boolean>;
   /** Replaces `current` with `next` unless the post changed meanwhile (null then). */
   replace(current: Post, next: Post, event: PostEvent): Promise<Post | null>;
   /** Deletes `current` unless it changed meanwhile (false then). */
@@ -51,8 +56,6 @@ export interface PostsStore {
   markDispatchSent(id: string, at: Date): Promise<void>;
   /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
-  /** Stores a post and its event unless a post with its id exists (false then); a repeat changes and removes nothing. */
-  insertOnce(post: Post, event: PostEvent): Promise<boolean>;
   /** Sets a target's latest metric snapshot unless the post changed since `current` was read (false then). */
   recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean>;
 }

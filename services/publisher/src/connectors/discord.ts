@@ -1,3 +1,4 @@
+import { MAX_COMMUNITIES, type CommunitiesSource, type Community } from './communities.js';
 import { callPlatform, field } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
@@ -16,7 +17,7 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * Messages are JSON `{content}`, or with media multipart `payload_json` + `files[n]`. Metrics are the
  * message's reaction counts (likes) and its thread's message count (replies).
  */
-export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Connector {
+export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Connector & CommunitiesSource {
   const auth = (t: TargetAccount) => ({ authorization: `Bot ${t.credentials.access_token}` });
   const credential = (t: TargetAccount, key: 'channel_id' | 'guild_id'): string => {
     const value = t.credentials[key];
@@ -69,6 +70,16 @@ export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Conne
 
   return {
     platform: 'discord',
+    // GET /guilds/{guild}/channels: the server's channels; text (type 0) and announcement (5) ones take messages.
+    async communities(target: TargetAccount): Promise<Community[]> {
+      const answer = await callPlatform(`${baseUrl}/guilds/${encodeURIComponent(credential(target, 'guild_id'))}/channels`, { headers: auth(target) });
+      const channels = Array.isArray(answer.body) ? (answer.body as Array<{ id: string; name: string; type: number; position?: number }>) : [];
+      return channels
+        .filter((c) => c.type === 0 || c.type === 5)
+        .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+        .slice(0, MAX_COMMUNITIES)
+        .map((c) => ({ id: c.id, name: c.name, kind: c.type === 5 ? 'announcement_channel' : 'text_channel', current: c.id === target.credentials.channel_id }));
+    },
 
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const [first, ...rest] = parts;

@@ -1,3 +1,4 @@
+import { MAX_COMMUNITIES, type CommunitiesSource, type Community } from './communities.js';
 import { callPlatform } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
@@ -24,7 +25,7 @@ interface SlackMessage {
   reactions?: Array<{ count: number }>;
 }
 
-export function slackConnector(baseUrl = 'https://slack.com/api'): Connector {
+export function slackConnector(baseUrl = 'https://slack.com/api'): Connector & CommunitiesSource {
   const channelOf = (t: TargetAccount): string => {
     const channel = t.credentials.channel_id;
     if (!channel) throw new ConnectorError('auth', 'the Slack account has no channel_id: reconnect it');
@@ -75,6 +76,28 @@ export function slackConnector(baseUrl = 'https://slack.com/api'): Connector {
 
   return {
     platform: 'slack',
+    // conversations.list (public and private, not archived, followed through next_cursor): the channels the bot is a member of.
+    async communities(target: TargetAccount): Promise<Community[]> {
+      const out: Community[] = [];
+      let cursor = '';
+      do {
+        const page = await call<{ channels?: Array<{ id: string; name: string; is_private?: boolean; is_member?: boolean }>; response_metadata?: { next_cursor?: string } }>(
+          target,
+          'conversations.list',
+          {
+            types: 'public_channel,private_channel',
+            exclude_archived: true,
+            limit: 200,
+            ...(cursor ? { cursor } : {}),
+          },
+        );
+        for (const c of page.channels ?? []) {
+          if (c.is_member) out.push({ id: c.id, name: c.name, kind: c.is_private ? 'private_channel' : 'public_channel', current: c.id === target.credentials.channel_id });
+        }
+        cursor = page.response_metadata?.next_cursor ?? '';
+      } while (cursor && out.length < MAX_COMMUNITIES);
+      return out.slice(0, MAX_COMMUNITIES);
+    },
 
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const [first, ...rest] = parts;

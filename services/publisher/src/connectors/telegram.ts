@@ -1,3 +1,4 @@
+import type { CommunitiesSource, Community } from './communities.js';
 import { callPlatform } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
@@ -17,7 +18,7 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * poll stays open until closed by hand). Later parts reply to the previous part and the first comment
  * replies to the first part (`reply_parameters.message_id`).
  */
-export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connector {
+export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connector & CommunitiesSource {
   const chatOf = (t: TargetAccount): string => {
     const chatId = t.credentials.chat_id;
     if (!chatId) throw new ConnectorError('auth', 'the Telegram account has no chat_id: reconnect it');
@@ -89,6 +90,11 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
 
   return {
     platform: 'telegram',
+    // The Bot API lists no chats (a bot only learns them from updates): getChat answers the account's own chat.
+    async communities(target: TargetAccount): Promise<Community[]> {
+      const chat = await call<{ id: number; type: string; title?: string; username?: string }>(target, 'getChat', { chat_id: chatOf(target) });
+      return [{ id: String(chat.id), name: chat.title ?? (chat.username ? `@${chat.username}` : String(chat.id)), kind: chat.type, current: true }];
+    },
     // The Bot API cannot read a chat's history: a lost answer cannot be checked.
     canReconcile: false,
 

@@ -1,5 +1,6 @@
 import { AppError } from '@spa/errors';
 import type { Platform } from '@spa/vocabulary';
+import type { CommunitiesSource, Community } from '../connectors/communities.js';
 import type { PinterestBoard } from '../connectors/pinterest.js';
 import type { TikTokCreatorInfo } from '../connectors/tiktok.js';
 import { ConnectorError, type TargetAccount } from '../connectors/types.js';
@@ -10,6 +11,8 @@ export interface AccountLookupsDeps {
   accounts: AccountsPort;
   tiktok: { creatorInfo(target: TargetAccount): Promise<TikTokCreatorInfo> };
   pinterest: { boards(target: TargetAccount): Promise<PinterestBoard[]> };
+  /** The platforms whose API lists the places an account can post into. */
+  communities: Partial<Record<Platform, CommunitiesSource>>;
 }
 
 /** The workspace's account on `platform`; NOT_FOUND when it is another workspace's, or on another platform. */
@@ -47,4 +50,21 @@ export async function tiktokCreatorInfo(deps: AccountLookupsDeps, workspaceId: n
 export async function pinterestBoards(deps: AccountLookupsDeps, workspaceId: number, socialAccountId: number): Promise<PinterestBoard[]> {
   const target = await accountOn(deps, workspaceId, socialAccountId, 'pinterest', 'Pinterest');
   return platformCall(deps, workspaceId, target, 'Pinterest', () => deps.pinterest.boards(target));
+}
+
+const PLATFORM_NAMES: Partial<Record<Platform, string>> = { discord: 'Discord', slack: 'Slack', telegram: 'Telegram' };
+
+/**
+ * The places the account can post into, from its platform (Discord channels of its server, Slack channels
+ * its bot is in, its Telegram chat). Platforms without such a list: PLATFORM_UNSUPPORTED.
+ */
+export async function listCommunities(deps: AccountLookupsDeps, workspaceId: number, socialAccountId: number): Promise<Community[]> {
+  const [target] = await deps.accounts.targets(workspaceId, [socialAccountId]);
+  if (!target) throw new AppError('NOT_FOUND', `Social account ${socialAccountId} not found`);
+  const source = deps.communities[target.platform];
+  if (!source) {
+    throw new AppError('PLATFORM_UNSUPPORTED', `${target.platform} has no communities to list: communities are Discord channels, Slack channels and Telegram chats`);
+  }
+  const name = PLATFORM_NAMES[target.platform] ?? target.platform;
+  return platformCall(deps, workspaceId, target, name, () => source.communities(target));
 }

@@ -1,7 +1,7 @@
 import { LinkedInAssetKind, PublisherServiceService, type UploadLinkedInAssetRequest } from '@spa/contracts/publisher/v1/publisher';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import { pinterestBoards, tiktokCreatorInfo, type AccountLookupsDeps } from '../domain/account-lookups.js';
+import { listCommunities, pinterestBoards, tiktokCreatorInfo, type AccountLookupsDeps } from '../domain/account-lookups.js';
 import { uploadLinkedInAsset, type UploadLinkedInAssetDeps } from '../domain/upload-linkedin-asset.js';
 
 const KINDS: Partial<Record<LinkedInAssetKind, 'image' | 'video'>> = {
@@ -58,5 +58,6 @@ export function publisherService(deps: UploadLinkedInAssetDeps & AccountLookupsD
     listPinterestBoards: async (req) => ({
       boards: (await pinterestBoards(deps, req.workspaceId, req.socialAccountId)).map((b) => ({ id: b.id, name: b.name, description: b.description ?? undefined, privacy: b.privacy })),
     }),
+    listCommunities: async (req) => ({ communities: await listCommunities(deps, req.workspaceId, req.socialAccountId) }),
   });
 }

@@ -10,6 +10,7 @@ import type { SandboxPost, SandboxState } from '../state.js';
  * Webhook; `?wait=true` answers the Message, otherwise 204), GET /webhooks/:id/:token, GET/DELETE
  * /webhooks/:id/:token/messages/:m. The webhook the OAuth stand-in issues for account A is `wh-A` with
  * token `whtoken-A`, posting to channel `chan-A`; anything else is 404 Unknown Webhook or 401 Invalid Webhook Token.
+ * GET /guilds/:g/channels (the server's channels).
  */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 let sequence = 0;
@@ -184,6 +185,35 @@ export const discord: SandboxPlatform = {
         const hook = webhookAccount(req);
         if ('refusal' in hook) return hook.refusal;
         return webhookMessage(req, state, hook.account) && state.remove('discord', req.params.message!) ? { status: 204 } : unknownMessage;
+      },
+    },
+    {
+      // The server of account A is `guild-A`: a text channel (the account's `chan-A`), an announcement
+      // channel, a voice channel and a category (those two take no messages). Another server: 50001.
+      method: 'GET',
+      path: '/guilds/:guild/channels',
+      handle: (req) => {
+        const a = req.account;
+        if (req.params.guild !== `guild-${a}`) return { status: 403, body: { message: 'Missing Access', code: 50001 } };
+        const channel = (id: string, name: string, type: number, position: number, parent_id: string | null) => ({
+          id,
+          type,
+          guild_id: req.params.guild,
+          name,
+          position,
+          parent_id,
+          nsfw: false,
+          permission_overwrites: [],
+        });
+        return {
+          status: 200,
+          body: [
+            channel(`cat-${a}`, 'Text Channels', 4, 0, null),
+            channel(`news-${a}`, 'announcements', 5, 2, `cat-${a}`),
+            channel(`chan-${a}`, 'general', 0, 1, `cat-${a}`),
+            channel(`voice-${a}`, 'Lounge', 2, 3, null),
+          ],
+        };
       },
     },
     {

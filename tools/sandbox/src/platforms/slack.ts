@@ -5,7 +5,7 @@ import type { SandboxPost, SandboxState } from '../state.js';
  * Slack Web API (bot token bearer): POST chat.postMessage (JSON `{channel, text, blocks, thread_ts}`),
  * GET chat.getPermalink (`channel`, `message_ts`), GET conversations.history (`channel`, `oldest`,
  * `latest`, `inclusive`, `limit`; top-level messages, newest first, with `reactions` and
- * `reply_count`), POST chat.delete (`channel`, `ts`), GET auth.test. Every answer is HTTP 200 with
+ * `reply_count`), POST chat.delete (`channel`, `ts`), GET auth.test, GET conversations.list (`cursor`; two pages). Every answer is HTTP 200 with
  * `{ok:true, …}` or `{ok:false, error}`. Message `ts` values are `seconds.micro` strings; the stored
  * post's id is its ts and its text is the (escaped) text as sent.
  */
@@ -79,6 +79,30 @@ export const slack: SandboxPlatform = {
         const post = messageIn(state, channel, message_ts);
         if (!post) return fail('message_not_found');
         return ok({ channel, permalink: `https://${post.account}.slack.com/archives/${String(channel)}/p${post.id.replace('.', '')}` });
+      },
+    },
+    {
+      // Two pages (limit aside): the account's `chan-A` and a channel the bot is not in, then a private
+      // channel it is in; archived channels are never listed (exclude_archived honoured by omission).
+      method: 'GET',
+      path: '/conversations.list',
+      handle: (req) => {
+        const a = req.account;
+        const { cursor } = params(req);
+        const channel = (id: string, name: string, is_private: boolean, is_member: boolean) => ({
+          id,
+          name,
+          is_channel: !is_private,
+          is_group: is_private,
+          is_private,
+          is_archived: false,
+          is_member,
+          num_members: 3,
+        });
+        if (cursor === undefined || cursor === '')
+          return ok({ channels: [channel(`chan-${a}`, 'general', false, true), channel(`C-random-${a}`, 'random', false, false)], response_metadata: { next_cursor: 'page-2' } });
+        if (cursor === 'page-2') return ok({ channels: [channel(`G-team-${a}`, 'team-news', true, true)], response_metadata: { next_cursor: '' } });
+        return fail('invalid_cursor');
       },
     },
     {

@@ -160,6 +160,16 @@ export const telegram: SandboxPlatform = {
       },
     },
     {
+      // The chat the bot posts to: a channel titled after the account (its username when the id is `@name`).
+      method: 'POST',
+      path: '/bot:token/getChat',
+      handle: (req) => {
+        const chat = String(((req.body ?? {}) as Body).chat_id ?? '');
+        if (!chat) return badRequest('chat_id is empty');
+        return ok({ id: chat.startsWith('@') ? -1001000000001 : Number(chat), type: 'channel', title: `${req.account} channel`, ...(chat.startsWith('@') ? { username: chat.slice(1) } : {}) });
+      },
+    },
+    {
       method: 'GET',
       path: '/bot:token/getMe',
       handle: (req) => ok({ id: BOT_ID, is_bot: true, first_name: req.account, username: `${req.account}_bot`, can_join_groups: true }),
