@@ -20,7 +20,7 @@ export const INTEGRATION_TESTS = [
   'sdk/typescript/src/**/sdk.test.ts',
   'services/accounts/src/**/concurrency.test.ts',
   'services/accounts/src/**/dashboard-store.test.ts',
-  'services/accounts/src/**/mongo-store.test.ts',
+  'services/accounts/src/**/repositories.test.ts',
   'services/accounts/src/**/revisions.test.ts',
   'services/accounts/src/**/rules-and-preferences.test.ts',
   'services/generation/src/**/daily-quota.test.ts',
