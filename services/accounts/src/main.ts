@@ -8,13 +8,22 @@ import { loadAccountsConfig, oauthClients } from './config.js';
 import { argon2Hasher } from './data/argon2-hasher.js';
 import { MongoConnectionStore } from './data/connection-store.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
-import { MongoAccountsStore } from './data/mongo-store.js';
 import { MongoPlatformStyleStore } from './data/platform-style-store.js';
 import { MongoSiteRulesStore } from './data/site-rules-store.js';
+import { MongoApiKeys } from './data/api-keys.js';
+import { MongoCustomRules } from './data/custom-rules.js';
+import { MongoIdSequences } from './data/ids.js';
+import { registerModels } from './data/models.js';
+import { MongoPostingSchedules } from './data/posting-schedules.js';
+import { MongoPreferences } from './data/preferences.js';
+import { MongoSites } from './data/sites.js';
+import { MongoSocialAccounts } from './data/social-accounts.js';
+import { MongoMemberships, MongoUsers, MongoWorkspaces } from './data/workspaces.js';
 import type { ConnectDeps } from './domain/connect/deps.js';
 import type { PlatformStylesDeps } from './domain/platform-styles.js';
 import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
+import { preferencesStoreAlias } from './domain/ports.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
 import { platformStylesService } from './grpc/platform-styles-handlers.js';
@@ -27,13 +36,25 @@ runMain(async () => {
   const logger = createLogger('accounts', config.LOG_LEVEL);
   const metrics = await startProcessRuntime('accounts', config, logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const store = new MongoAccountsStore(mongo);
-  const siteRules = new MongoSiteRulesStore(mongo, store.models.Site);
+  const models = registerModels(mongo);
+  // One repository per aggregate, all on the accounts database.
+  const preferences = new MongoPreferences(models);
+  const siteRules = new MongoSiteRulesStore(mongo, models.Site);
   const deps: ConnectDeps & Parameters<typeof dashboardService>[0] & PlatformStylesDeps = {
-    store,
+    ids: new MongoIdSequences(mongo),
+    workspaces: new MongoWorkspaces(models),
+    users: new MongoUsers(models),
+    memberships: new MongoMemberships(models),
+    apiKeys: new MongoApiKeys(models),
+    sites: new MongoSites(models),
+    socialAccounts: new MongoSocialAccounts(models),
+    schedules: new MongoPostingSchedules(models),
+    preferences,
+    store: preferencesStoreAlias(preferences),
+    customRules: new MongoCustomRules(models),
     clock: { now: () => new Date() },
     secrets: createSecretBox(config.SECRETS_KEY),
-    dashboard: new MongoDashboardStore(mongo, store.models),
+    dashboard: new MongoDashboardStore(mongo, models),
     passwords: argon2Hasher,
     connections: new MongoConnectionStore(mongo),
     oauth: oauthClient({ sandboxUrl: config.SANDBOX_URL }),

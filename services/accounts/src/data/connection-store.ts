@@ -2,7 +2,7 @@ import { isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
 import type { ConnectionChange, ConnectionStore, OAuthStateRecord } from '../domain/connect/ports.js';
 import type { SocialAccount } from '../domain/model.js';
-import { toSocialAccount, type SocialAccountDoc } from './mongo-store.js';
+import { toSocialAccount, type SocialAccountDoc } from './social-accounts.js';
 
 interface StateDoc {
   _id: string;

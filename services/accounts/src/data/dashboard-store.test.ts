@@ -10,7 +10,6 @@ import { createWorkspace } from '../domain/workspaces.js';
 import { openAccountsStore } from '../../../../tests/support/accounts-store.js';
 import { argon2Hasher } from './argon2-hasher.js';
 import { MongoDashboardStore } from './dashboard-store.js';
-import type { MongoAccountsStore } from './mongo-store.js';
 
 let connection: Connection;
 let deps: DashboardDeps;
@@ -18,8 +17,7 @@ let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   const opened = await openAccountsStore('t_acc_dash');
   ({ connection, close } = opened);
-  const store = opened.deps.store as MongoAccountsStore;
-  deps = { ...opened.deps, dashboard: new MongoDashboardStore(connection, store.models), passwords: argon2Hasher };
+  deps = { ...opened.deps, dashboard: new MongoDashboardStore(connection, opened.models), passwords: argon2Hasher };
 }, 120_000);
 afterAll(() => close?.());
 

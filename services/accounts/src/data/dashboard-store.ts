@@ -3,7 +3,8 @@ import { Schema } from 'mongoose';
 import type { DashboardStore } from '../domain/dashboard-ports.js';
 import type { ApiKey, Site, User } from '../domain/model.js';
 import type { AccountsModels } from './models.js';
-import { toApiKey, toSite, type ApiKeyDoc, type SiteDoc } from './mongo-store.js';
+import { toApiKey, type ApiKeyDoc } from './api-keys.js';
+import { toSite, type SiteDoc } from './sites.js';
 
 /** Dashboard collections: one password hash per user, one last-use time per API key (`_id` = the owner's id). */
 function registerDashboardModels(connection: Connection) {

@@ -22,12 +22,12 @@ export async function createApiKey(deps: AccountsDeps, input: { workspaceId: num
   const workspace = await getWorkspace(deps, input.workspaceId);
   const scopes = parseScopes(input.scopes);
   const userId = input.userId ?? workspace.ownerUserId;
-  if (!(await deps.store.isMember(workspace.id, userId))) {
+  if (!(await deps.memberships.isMember(workspace.id, userId))) {
     throw invalidParameters([`user ${userId} is not a member of workspace ${workspace.id}`]);
   }
   const apiKey = newSecret(API_KEY_PREFIX);
-  const keyId = await deps.store.nextId('api_keys');
-  await deps.store.insertActiveApiKey({
+  const keyId = await deps.ids.next('api_keys');
+  await deps.apiKeys.insertActive({
     id: keyId,
     workspaceId: workspace.id,
     userId,
@@ -41,7 +41,7 @@ export async function createApiKey(deps: AccountsDeps, input: { workspaceId: num
 
 export async function revokeApiKey(deps: AccountsDeps, workspaceId: number): Promise<number> {
   await getWorkspace(deps, workspaceId);
-  const revoked = await deps.store.revokeActiveApiKey(workspaceId, deps.clock.now());
+  const revoked = await deps.apiKeys.revokeActive(workspaceId, deps.clock.now());
   if (!revoked) throw notFound('Active API key');
   return revoked.id;
 }

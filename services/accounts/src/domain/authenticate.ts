@@ -12,11 +12,11 @@ const unauthorized = (message = 'Missing or invalid API key') => new AppError('U
  */
 export async function authenticate(deps: AccountsDeps, token: string): Promise<Principal> {
   if (token.startsWith(API_KEY_PREFIX)) {
-    const key = await deps.store.findActiveApiKeyByHash(hashSecret(token));
+    const key = await deps.apiKeys.findActiveByHash(hashSecret(token));
     if (!key) throw unauthorized();
-    const workspace = await deps.store.getWorkspace(key.workspaceId);
+    const workspace = await deps.workspaces.get(key.workspaceId);
     if (!workspace) throw unauthorized();
-    if (!(await deps.store.isMember(workspace.id, key.userId))) {
+    if (!(await deps.memberships.isMember(workspace.id, key.userId))) {
       throw new AppError('WORKSPACE_FORBIDDEN', "The API key's creator no longer belongs to its workspace");
     }
     if (workspace.tier === 'free') throw unauthorized('API access requires a paid plan (Starter, Pro or Team)');
@@ -32,9 +32,9 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<P
     };
   }
   if (token.startsWith(SITE_TOKEN_PREFIX)) {
-    const site = await deps.store.findSiteByTokenHash(hashSecret(token));
+    const site = await deps.sites.findByTokenHash(hashSecret(token));
     if (!site) throw unauthorized('Missing or invalid Site Connection token');
-    const workspace = await deps.store.getWorkspace(site.workspaceId);
+    const workspace = await deps.workspaces.get(site.workspaceId);
     if (!workspace) throw unauthorized('Missing or invalid Site Connection token');
     return {
       kind: 'site_token',

@@ -36,12 +36,12 @@ function checked(input: CustomRuleInput): CustomRulePatch {
 
 /** The workspace's rules by id; `activeOnly` gives what every generation applies. */
 export function listCustomRules(deps: AccountsDeps, workspaceId: number, activeOnly = false): Promise<CustomRule[]> {
-  return deps.store.listCustomRules(workspaceId, activeOnly ? { active: true } : {});
+  return deps.customRules.list(workspaceId, activeOnly ? { active: true } : {});
 }
 
 /** The rule, or NOT_FOUND (also for another workspace's rule). */
 export async function getCustomRule(deps: AccountsDeps, workspaceId: number, id: number): Promise<CustomRule> {
-  const rule = await deps.store.getCustomRule(workspaceId, id);
+  const rule = await deps.customRules.get(workspaceId, id);
   if (!rule) throw notFound(`Custom rule ${id}`);
   return rule;
 }
@@ -55,7 +55,7 @@ export async function createCustomRule(deps: AccountsDeps, workspaceId: number, 
   const fields = checked({ ...input, title: input.title ?? '', content: input.content ?? '' });
   const now = deps.clock.now();
   const rule: CustomRule = {
-    id: await deps.store.nextId('custom_rules'),
+    id: await deps.ids.next('custom_rules'),
     workspaceId,
     title: fields.title ?? '',
     content: fields.content ?? '',
@@ -64,7 +64,7 @@ export async function createCustomRule(deps: AccountsDeps, workspaceId: number, 
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await deps.store.insertCustomRule(rule, MAX_CUSTOM_RULES))) {
+  if (!(await deps.customRules.insert(rule, MAX_CUSTOM_RULES))) {
     throw invalidParameters([`custom_rule: a workspace can hold at most ${MAX_CUSTOM_RULES} custom rules; delete or edit one instead`]);
   }
   return rule;
@@ -74,21 +74,21 @@ export async function createCustomRule(deps: AccountsDeps, workspaceId: number, 
 export async function updateCustomRule(deps: AccountsDeps, workspaceId: number, id: number, input: CustomRuleInput): Promise<CustomRule> {
   const patch = checked(input);
   if (!Object.keys(patch).length) throw invalidParameters(['custom_rule: give at least one of title, content, active, scope']);
-  const updated = await deps.store.changeCustomRule(workspaceId, id, () => patch, deps.clock.now());
+  const updated = await deps.customRules.change(workspaceId, id, () => patch, deps.clock.now());
   if (!updated) throw notFound(`Custom rule ${id}`);
   return updated;
 }
 
 /** Deletes the rule and answers it as it was. */
 export async function deleteCustomRule(deps: AccountsDeps, workspaceId: number, id: number): Promise<CustomRule> {
-  const deleted = await deps.store.deleteCustomRule(workspaceId, id);
+  const deleted = await deps.customRules.delete(workspaceId, id);
   if (!deleted) throw notFound(`Custom rule ${id}`);
   return deleted;
 }
 
 /** Flips `active`; exact when toggles race (two toggles leave the rule as it was). */
 export async function toggleCustomRule(deps: AccountsDeps, workspaceId: number, id: number): Promise<CustomRule> {
-  const toggled = await deps.store.changeCustomRule(workspaceId, id, (current) => ({ active: !current.active }), deps.clock.now());
+  const toggled = await deps.customRules.change(workspaceId, id, (current) => ({ active: !current.active }), deps.clock.now());
   if (!toggled) throw notFound(`Custom rule ${id}`);
   return toggled;
 }

@@ -11,7 +11,7 @@ export interface ApiKeyView {
 export async function getActiveApiKey(deps: DashboardDeps, workspaceId: number): Promise<ApiKeyView | null> {
   const key = await deps.dashboard.findActiveApiKey(workspaceId);
   if (!key) return null;
-  const [creator, lastUsedAt] = await Promise.all([deps.store.getUser(key.userId), deps.dashboard.lastApiKeyUse(key.id)]);
+  const [creator, lastUsedAt] = await Promise.all([deps.users.get(key.userId), deps.dashboard.lastApiKeyUse(key.id)]);
   return { key, createdByEmail: creator?.email ?? '', lastUsedAt };
 }
 

@@ -3,77 +3,135 @@ import type { ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, Social
 /** The workspace fields an operator changes. */
 export type WorkspacePatch = Partial<Pick<Workspace, 'tier' | 'subscriptionStatus' | 'reviewRequired' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'>>;
 
-/** Persistence the accounts use cases need; every workspace-owned query names its workspace. */
-export interface AccountsStore {
-  nextId(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts' | 'posting_schedules' | 'custom_rules'): Promise<number>;
-  nextIds(sequence: 'posting_slots', count: number): Promise<number[]>;
+/** Id sequences (one per kind of record). */
+export interface IdSequences {
+  next(sequence: 'workspaces' | 'users' | 'api_keys' | 'sites' | 'social_accounts' | 'posting_schedules' | 'custom_rules'): Promise<number>;
+  reserve(sequence: 'posting_slots', count: number): Promise<number[]>;
+}
 
-  insertWorkspace(workspace: Workspace): Promise<void>;
-  getWorkspace(id: number): Promise<Workspace | null>;
+// One repository per aggregate. Every query of an aggregate that belongs to a workspace names the
+// workspace; the only lookups that do not are the authentications by a secret's hash, which find the
+// workspace.
+
+export interface WorkspacesRepository {
+  insert(workspace: Workspace): Promise<void>;
+  get(id: number): Promise<Workspace | null>;
   /**
    * Sets the fields present in `patch` and answers the workspace as this change left it (null when there is
    * none). Exact under concurrency: racing changes of different fields all survive.
    */
-  updateWorkspace(id: number, patch: WorkspacePatch): Promise<Workspace | null>;
+  update(id: number, patch: WorkspacePatch): Promise<Workspace | null>;
+}
 
+/** Users belong to no one workspace (memberships tie them to workspaces). */
+export interface UsersRepository {
   /** Throws AppError INVALID_PARAMETERS when the email is taken. */
-  insertUser(user: User): Promise<void>;
-  getUser(id: number): Promise<User | null>;
+  insert(user: User): Promise<void>;
+  get(id: number): Promise<User | null>;
+}
 
-  addMembership(workspaceId: number, userId: number): Promise<void>;
-  removeMembership(workspaceId: number, userId: number): Promise<boolean>;
+export interface MembershipsRepository {
+  /** Idempotent. */
+  add(workspaceId: number, userId: number): Promise<void>;
+  /** False when there was no such membership. */
+  remove(workspaceId: number, userId: number): Promise<boolean>;
   isMember(workspaceId: number, userId: number): Promise<boolean>;
+}
 
+export interface ApiKeysRepository {
   /** Throws AppError API_KEY_LIMIT_REACHED when the workspace already has an active key (atomic). */
-  insertActiveApiKey(key: ApiKey): Promise<void>;
+  insertActive(key: ApiKey): Promise<void>;
   /**
    * Revokes the workspace's active key and answers it (null when there is none). Exact under concurrency:
    * of racing revokes one revokes a key, the others find it gone (or revoke the key created after it).
    */
-  revokeActiveApiKey(workspaceId: number, at: Date): Promise<ApiKey | null>;
-  findActiveApiKeyByHash(hash: string): Promise<ApiKey | null>;
+  revokeActive(workspaceId: number, at: Date): Promise<ApiKey | null>;
+  /** Authentication: the active key with this hash, in whichever workspace. */
+  findActiveByHash(hash: string): Promise<ApiKey | null>;
+}
 
-  insertSite(site: Site): Promise<void>;
-  getSite(workspaceId: number, siteId: number): Promise<Site | null>;
-  findSiteByTokenHash(hash: string): Promise<Site | null>;
+export interface SitesRepository {
+  insert(site: Site): Promise<void>;
+  get(workspaceId: number, siteId: number): Promise<Site | null>;
+  /** Authentication: the site with this token hash, in whichever workspace. */
+  findByTokenHash(hash: string): Promise<Site | null>;
+}
 
-  insertSocialAccount(account: SocialAccount): Promise<void>;
-  listSocialAccounts(workspaceId: number, ids?: number[]): Promise<SocialAccount[]>;
+export interface SocialAccountsRepository {
+  insert(account: SocialAccount): Promise<void>;
+  /** The workspace's accounts (only those of `ids` when given), by id. */
+  list(workspaceId: number, ids?: number[]): Promise<SocialAccount[]>;
+  /** False when the workspace has no such account. */
   markDisconnected(workspaceId: number, socialAccountId: number): Promise<boolean>;
+}
 
-  insertSchedule(schedule: PostingSchedule): Promise<void>;
-  listSchedules(workspaceId: number): Promise<PostingSchedule[]>;
-  findSchedule(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null>;
+export interface PostingSchedulesRepository {
+  insert(schedule: PostingSchedule): Promise<void>;
+  list(workspaceId: number): Promise<PostingSchedule[]>;
+  find(workspaceId: number, by: { id: number } | { socialAccountId: number }): Promise<PostingSchedule | null>;
   /**
    * Stores the schedule `change` computes from the current one and answers it (null when there is no such
    * schedule). Exact under concurrency: a change racing another is recomputed from its result (so `change`
    * may run more than once), so racing changes of different fields all survive. An error thrown by
    * `change` aborts the update with nothing written.
    */
-  changeSchedule(workspaceId: number, scheduleId: number, change: (current: PostingSchedule) => PostingSchedule): Promise<PostingSchedule | null>;
+  change(workspaceId: number, scheduleId: number, change: (current: PostingSchedule) => PostingSchedule): Promise<PostingSchedule | null>;
+}
 
-  getPreferences(workspaceId: number): Promise<StoredPreferences | null>;
+export interface PreferencesRepository {
+  get(workspaceId: number): Promise<StoredPreferences | null>;
   /**
    * Stores what `change` computes from the stored preferences. Exact under concurrency: a change racing
    * another is recomputed from its result (so `change` may run more than once), so merges of different
    * fields all survive.
    */
-  changePreferences(workspaceId: number, change: (current: StoredPreferences | null) => StoredPreferences): Promise<void>;
+  change(workspaceId: number, change: (current: StoredPreferences | null) => StoredPreferences): Promise<void>;
+}
 
+/**
+ * The name the preferences use cases (`domain/preferences.ts`) still reach their repository by. That file
+ * is being reworked with the preferences validation (issue 17, with services/generation); when that lands
+ * it calls `deps.preferences.get/change` and this alias goes.
+ */
+export interface PreferencesStoreAlias {
+  getPreferences: PreferencesRepository['get'];
+  changePreferences: PreferencesRepository['change'];
+}
+
+export const preferencesStoreAlias = (preferences: PreferencesRepository): PreferencesStoreAlias => ({
+  getPreferences: (workspaceId) => preferences.get(workspaceId),
+  changePreferences: (workspaceId, change) => preferences.change(workspaceId, change),
+});
+
+export interface CustomRulesRepository {
   /**
    * Inserts the rule unless the workspace already holds `maxPerWorkspace` rules (false then). Exact under
    * concurrency: each rule takes one of the workspace's numbered slots, kept by a unique index.
    */
-  insertCustomRule(rule: CustomRule, maxPerWorkspace: number): Promise<boolean>;
-  listCustomRules(workspaceId: number, filter?: { active?: boolean }): Promise<CustomRule[]>;
-  getCustomRule(workspaceId: number, id: number): Promise<CustomRule | null>;
+  insert(rule: CustomRule, maxPerWorkspace: number): Promise<boolean>;
+  list(workspaceId: number, filter?: { active?: boolean }): Promise<CustomRule[]>;
+  get(workspaceId: number, id: number): Promise<CustomRule | null>;
   /**
    * Applies the fields `change` computes from the current rule; exact under concurrency (a change racing
    * another is recomputed from its result, so `change` may run more than once). Null when there is no such rule.
    */
-  changeCustomRule(workspaceId: number, id: number, change: (current: CustomRule) => CustomRulePatch, at: Date): Promise<CustomRule | null>;
+  change(workspaceId: number, id: number, change: (current: CustomRule) => CustomRulePatch, at: Date): Promise<CustomRule | null>;
   /** The deleted rule, or null when there was none. */
-  deleteCustomRule(workspaceId: number, id: number): Promise<CustomRule | null>;
+  delete(workspaceId: number, id: number): Promise<CustomRule | null>;
+}
+
+/** The repositories of the accounts aggregates. */
+export interface AccountsRepositories {
+  ids: IdSequences;
+  workspaces: WorkspacesRepository;
+  users: UsersRepository;
+  memberships: MembershipsRepository;
+  apiKeys: ApiKeysRepository;
+  sites: SitesRepository;
+  socialAccounts: SocialAccountsRepository;
+  schedules: PostingSchedulesRepository;
+  preferences: PreferencesRepository;
+  customRules: CustomRulesRepository;
 }
 
 export interface Clock {
@@ -86,8 +144,9 @@ export interface SecretBox {
   decrypt(sealed: string): string;
 }
 
-export interface AccountsDeps {
-  store: AccountsStore;
+export interface AccountsDeps extends AccountsRepositories {
+  /** See PreferencesStoreAlias. */
+  store: PreferencesStoreAlias;
   clock: Clock;
   secrets: SecretBox;
 }

@@ -9,9 +9,9 @@ const DEFAULT_MAX_POSTS_PER_DAY = 3;
 
 export async function createDefaultSchedule(deps: AccountsDeps, workspaceId: number, socialAccountId: number): Promise<PostingSchedule> {
   const days = [0, 1, 2, 3, 4, 5, 6];
-  const slotIds = await deps.store.nextIds('posting_slots', days.length * DEFAULT_TIMES.length);
+  const slotIds = await deps.ids.reserve('posting_slots', days.length * DEFAULT_TIMES.length);
   const schedule: PostingSchedule = {
-    id: await deps.store.nextId('posting_schedules'),
+    id: await deps.ids.next('posting_schedules'),
     workspaceId,
     socialAccountId,
     timezone: 'UTC',
@@ -22,16 +22,16 @@ export async function createDefaultSchedule(deps: AccountsDeps, workspaceId: num
     ),
     updatedAt: deps.clock.now(),
   };
-  await deps.store.insertSchedule(schedule);
+  await deps.schedules.insert(schedule);
   return schedule;
 }
 
 export function listPostingSchedules(deps: AccountsDeps, workspaceId: number): Promise<PostingSchedule[]> {
-  return deps.store.listSchedules(workspaceId);
+  return deps.schedules.list(workspaceId);
 }
 
 export async function getPostingSchedule(deps: AccountsDeps, workspaceId: number, socialAccountId: number): Promise<PostingSchedule> {
-  const schedule = await deps.store.findSchedule(workspaceId, { socialAccountId });
+  const schedule = await deps.schedules.find(workspaceId, { socialAccountId });
   if (!schedule) throw notFound(`Posting schedule of social account ${socialAccountId}`);
   return schedule;
 }
@@ -49,8 +49,8 @@ export interface SchedulePatch {
  * Racing updates are applied one after the other, each to the result of the previous one: none is lost.
  */
 export async function updatePostingSchedule(deps: AccountsDeps, workspaceId: number, scheduleId: number, patch: SchedulePatch): Promise<PostingSchedule> {
-  const slotIds = patch.postingSlots?.length ? await deps.store.nextIds('posting_slots', patch.postingSlots.length) : [];
-  const updated = await deps.store.changeSchedule(workspaceId, scheduleId, (current) => {
+  const slotIds = patch.postingSlots?.length ? await deps.ids.reserve('posting_slots', patch.postingSlots.length) : [];
+  const updated = await deps.schedules.change(workspaceId, scheduleId, (current) => {
     const next: PostingSchedule = {
       ...current,
       timezone: patch.timezone ?? current.timezone,

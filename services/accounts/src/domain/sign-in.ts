@@ -22,7 +22,7 @@ export async function setPassword(deps: DashboardDeps, userId: number, password:
   if (password.length < PASSWORD_MIN) problems.push(`password must be at least ${PASSWORD_MIN} characters`);
   if (password.length > PASSWORD_MAX) problems.push(`password must be at most ${PASSWORD_MAX} characters`);
   if (problems.length) throw invalidParameters(problems);
-  if (!(await deps.store.getUser(userId))) throw notFound(`User ${userId}`);
+  if (!(await deps.users.get(userId))) throw notFound(`User ${userId}`);
   await deps.dashboard.setPasswordHash(userId, await deps.passwords.hash(password), deps.clock.now());
 }
 
@@ -47,9 +47,9 @@ export async function findUserByEmail(deps: DashboardDeps, email: string): Promi
 }
 
 export async function listUserWorkspaces(deps: DashboardDeps, userId: number): Promise<{ user: UserView; workspaces: Workspace[] }> {
-  const user = await deps.store.getUser(userId);
+  const user = await deps.users.get(userId);
   if (!user) throw notFound(`User ${userId}`);
   const [ids, hash] = await Promise.all([deps.dashboard.listMemberWorkspaceIds(userId), deps.dashboard.getPasswordHash(userId)]);
-  const workspaces = await Promise.all(ids.map((id) => deps.store.getWorkspace(id)));
+  const workspaces = await Promise.all(ids.map((id) => deps.workspaces.get(id)));
   return { user: { ...user, hasPassword: hash !== null }, workspaces: workspaces.filter((w): w is Workspace => w !== null) };
 }

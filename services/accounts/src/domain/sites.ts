@@ -21,8 +21,8 @@ export async function createSite(deps: AccountsDeps, input: { workspaceId: numbe
   }
   if (problems.length || !url) throw invalidParameters(problems);
   const token = newSecret(SITE_TOKEN_PREFIX);
-  const siteId = await deps.store.nextId('sites');
-  await deps.store.insertSite({
+  const siteId = await deps.ids.next('sites');
+  await deps.sites.insert({
     id: siteId,
     workspaceId: input.workspaceId,
     name: input.name.trim(),
@@ -36,7 +36,7 @@ export async function createSite(deps: AccountsDeps, input: { workspaceId: numbe
 }
 
 export async function getSite(deps: AccountsDeps, workspaceId: number, siteId: number): Promise<Site> {
-  const site = await deps.store.getSite(workspaceId, siteId);
+  const site = await deps.sites.get(workspaceId, siteId);
   if (!site) throw notFound('Site');
   return site;
 }

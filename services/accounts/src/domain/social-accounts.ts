@@ -11,9 +11,9 @@ export async function connectSocialAccount(deps: AccountsDeps, input: { workspac
   if (!(PLATFORMS as readonly string[]).includes(input.platform)) problems.push(`platform must be one of ${PLATFORMS.join(', ')}`);
   if (!input.username.trim()) problems.push('username must not be empty');
   if (problems.length) throw invalidParameters(problems);
-  const id = await deps.store.nextId('social_accounts');
+  const id = await deps.ids.next('social_accounts');
   const username = input.username.trim();
-  await deps.store.insertSocialAccount({
+  await deps.socialAccounts.insert({
     id,
     workspaceId: input.workspaceId,
     platform: input.platform as Platform,
@@ -29,7 +29,7 @@ export async function connectSocialAccount(deps: AccountsDeps, input: { workspac
 }
 
 export function listSocialAccounts(deps: AccountsDeps, workspaceId: number, ids: number[] = []): Promise<SocialAccount[]> {
-  return deps.store.listSocialAccounts(workspaceId, ids.length ? ids : undefined);
+  return deps.socialAccounts.list(workspaceId, ids.length ? ids : undefined);
 }
 
 /**
@@ -72,7 +72,7 @@ export interface PublishingAccount {
 
 /** The named accounts with their opened credentials (the publisher's view); an account without credentials has none. */
 export async function publishingCredentials(deps: AccountsDeps, workspaceId: number, ids: number[]): Promise<PublishingAccount[]> {
-  const accounts = await deps.store.listSocialAccounts(workspaceId, ids);
+  const accounts = await deps.socialAccounts.list(workspaceId, ids);
   return accounts.map((account) => ({
     account,
     credentials: account.sealedCredentials ? (JSON.parse(deps.secrets.decrypt(account.sealedCredentials)) as Record<string, string>) : {},
@@ -80,5 +80,5 @@ export async function publishingCredentials(deps: AccountsDeps, workspaceId: num
 }
 
 export async function markDisconnected(deps: AccountsDeps, workspaceId: number, socialAccountId: number): Promise<void> {
-  if (!(await deps.store.markDisconnected(workspaceId, socialAccountId))) throw notFound(`Social account ${socialAccountId}`);
+  if (!(await deps.socialAccounts.markDisconnected(workspaceId, socialAccountId))) throw notFound(`Social account ${socialAccountId}`);
 }

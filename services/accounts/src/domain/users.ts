@@ -7,18 +7,18 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export async function createUser(deps: AccountsDeps, email: string): Promise<number> {
   const normalized = email.trim().toLowerCase();
   if (!EMAIL.test(normalized)) throw invalidParameters(['email is not a valid address']);
-  const id = await deps.store.nextId('users');
-  await deps.store.insertUser({ id, email: normalized, createdAt: deps.clock.now() });
+  const id = await deps.ids.next('users');
+  await deps.users.insert({ id, email: normalized, createdAt: deps.clock.now() });
   return id;
 }
 
 export async function addMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
   await getWorkspace(deps, workspaceId);
-  if (!(await deps.store.getUser(userId))) throw notFound(`User ${userId}`);
-  await deps.store.addMembership(workspaceId, userId);
+  if (!(await deps.users.get(userId))) throw notFound(`User ${userId}`);
+  await deps.memberships.add(workspaceId, userId);
 }
 
 export async function removeMember(deps: AccountsDeps, workspaceId: number, userId: number): Promise<void> {
   await getWorkspace(deps, workspaceId);
-  if (!(await deps.store.removeMembership(workspaceId, userId))) throw notFound(`Membership of user ${userId}`);
+  if (!(await deps.memberships.remove(workspaceId, userId))) throw notFound(`Membership of user ${userId}`);
 }

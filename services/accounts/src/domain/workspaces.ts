@@ -22,10 +22,10 @@ export async function createWorkspace(deps: AccountsDeps, input: { name: string;
   const tier = checkTier(input.tier);
   const subscriptionStatus = checkStatus(input.subscriptionStatus || 'active');
   const now = deps.clock.now();
-  const workspaceId = await deps.store.nextId('workspaces');
-  const ownerUserId = await deps.store.nextId('users');
-  await deps.store.insertUser({ id: ownerUserId, email: `owner+${workspaceId}@workspace.invalid`, createdAt: now });
-  await deps.store.insertWorkspace({
+  const workspaceId = await deps.ids.next('workspaces');
+  const ownerUserId = await deps.ids.next('users');
+  await deps.users.insert({ id: ownerUserId, email: `owner+${workspaceId}@workspace.invalid`, createdAt: now });
+  await deps.workspaces.insert({
     id: workspaceId,
     name,
     tier,
@@ -35,13 +35,13 @@ export async function createWorkspace(deps: AccountsDeps, input: { name: string;
     createdAt: now,
     cancelAtPeriodEnd: false,
   });
-  await deps.store.addMembership(workspaceId, ownerUserId);
+  await deps.memberships.add(workspaceId, ownerUserId);
   return { workspaceId, ownerUserId };
 }
 
 /** The workspace, or NOT_FOUND. */
 export async function getWorkspace(deps: AccountsDeps, workspaceId: number): Promise<Workspace> {
-  const workspace = await deps.store.getWorkspace(workspaceId);
+  const workspace = await deps.workspaces.get(workspaceId);
   if (!workspace) throw notFound(`Workspace ${workspaceId}`);
   return workspace;
 }
@@ -75,13 +75,13 @@ export async function setSubscription(deps: AccountsDeps, input: SubscriptionCha
     ...(currentPeriodEnd !== undefined ? { currentPeriodEnd: checkDateTime('current_period_end', currentPeriodEnd) } : {}),
     ...(cancelAtPeriodEnd !== undefined ? { cancelAtPeriodEnd } : {}),
   };
-  const updated = await deps.store.updateWorkspace(input.workspaceId, patch);
+  const updated = await deps.workspaces.update(input.workspaceId, patch);
   if (!updated) throw notFound(`Workspace ${input.workspaceId}`);
   return updated;
 }
 
 export async function setReviewRequired(deps: AccountsDeps, workspaceId: number, required: boolean): Promise<Workspace> {
-  const updated = await deps.store.updateWorkspace(workspaceId, { reviewRequired: required });
+  const updated = await deps.workspaces.update(workspaceId, { reviewRequired: required });
   if (!updated) throw notFound(`Workspace ${workspaceId}`);
   return updated;
 }

@@ -60,13 +60,13 @@ export async function saveConnectedAccount(
 ): Promise<{ socialAccountId: number; reconnected: boolean }> {
   const { workspaceId, platform, identity, tokens } = input;
   if (!identity.externalId) throw new AppError('INVALID_STATE', `${platform} did not say which account was connected`);
-  const candidate = await deps.store.nextId('social_accounts');
+  const candidate = await deps.ids.next('social_accounts');
   const key = `${workspaceId}:${platform}:${identity.externalId}`;
   const socialAccountId = await deps.connections.claimIdentity(key, candidate);
   const reconnected = socialAccountId !== candidate;
   const now = deps.clock.now();
   if (!reconnected) {
-    await deps.store.insertSocialAccount({
+    await deps.socialAccounts.insert({
       id: socialAccountId,
       workspaceId,
       platform,
