@@ -12,7 +12,7 @@ const INFRASTRUCTURE: Array<[RegExp, string]> = [
   [/from 'ioredis'/, 'Redis'],
   [/\bconnectNats\b|from '@nats-io\//, 'NATS'],
   [/local-s3(\.js)?'/, 'the S3-compatible server'],
-  [/from '@atproto\/pds'/, 'a real Bluesky PDS'],
+  [/from '@atproto\/pds'|support\/bluesky-pds(\.js)?'/, 'a real Bluesky PDS'],
   [/from 'node:child_process'/, 'a child process'],
   [/\bstartStack\b|\bstartProcess\b/, 'service processes'],
 ];
