@@ -1,10 +1,10 @@
 import { SettingsServiceService, type Preferences as PreferencesMessage } from '@spa/contracts/generation/v1/settings';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import { getBillingSummary } from '../settings/billing-summary.js';
+import { getBillingSummary } from '../domain/settings/billing-summary.js';
 import { positiveId } from './request-ids.js';
-import type { Preferences } from '../settings/model.js';
-import type { SettingsDeps } from '../settings/ports.js';
-import { getPreferences, updatePreferences } from '../settings/preferences.js';
+import type { Preferences } from '../domain/settings/model.js';
+import type { SettingsDeps } from '../domain/settings/ports.js';
+import { getPreferences, updatePreferences } from '../domain/settings/preferences.js';
 
 function preferencesMessage(p: Preferences): PreferencesMessage {
   return {
