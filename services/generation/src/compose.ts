@@ -23,7 +23,7 @@ import type { WritingModel } from './domain/writing/brief.js';
 import { Generations } from './domain/writing/generations.js';
 import { RemoteWritingModel } from './domain/writing/remote-model.js';
 import { Writer } from './domain/writing/writer.js';
-import { GrpcAccountsSettings } from './grpc/clients/accounts-settings.js';
+import { GrpcSubscriptions } from './grpc/clients/subscriptions.js';
 import { GrpcObjectStore } from './grpc/clients/object-store.js';
 import { accountsPort, postsPort } from './grpc/clients/plans-ports.js';
 import { GrpcPostHistory } from './grpc/clients/post-history.js';
@@ -119,7 +119,7 @@ export function compose(config: GenerationConfig, connection: Connection, peers:
     catalog,
     services: [
       generationService({ generations, voice }),
-      settingsService({ accounts: new GrpcAccountsSettings(peers.accounts), models: catalog, quota, clock }),
+      settingsService({ subscriptions: new GrpcSubscriptions(peers.accounts), models: catalog, quota, clock }),
       contentPlansService(plans, (run) => runner.launch(run)),
     ],
     start: () => scheduler.start(config.PLANS_POLL_INTERVAL_MS),

@@ -11,7 +11,7 @@ export function daysUntil(now: Date, end: Date | undefined): number {
 
 /** The workspace's subscription (accounts) with today's AI generation quota (this service's count). */
 export async function getBillingSummary(deps: SettingsDeps, workspaceId: number): Promise<BillingSummary> {
-  const [subscription, usage] = await Promise.all([deps.accounts.getSubscription(workspaceId), deps.quota.usage(workspaceId)]);
+  const [subscription, usage] = await Promise.all([deps.subscriptions.getSubscription(workspaceId), deps.quota.usage(workspaceId)]);
   return {
     subscription: { ...subscription, daysUntilRenewal: daysUntil(deps.clock.now(), subscription.currentPeriodEnd) },
     tier: subscription.tier,

@@ -3,35 +3,14 @@ import type { AiModel } from '../models/catalog.js';
 
 export type { AiModel };
 
-export interface EmailNotifications {
-  postFailure: boolean;
-  weeklyBriefing: boolean;
-  productTips: boolean;
-  reEngagement: boolean;
-}
-
-/** Preferences as accounts stores them (`aiModel` empty: none chosen). */
-export interface StoredPreferences {
-  tone: string;
-  includeEmoji: boolean;
-  structure: string;
-  customRules: string;
-  timezone: string;
-  usePostMetricsForAi: boolean;
-  theme: string;
-  aiModel: string;
-  emailNotifications: EmailNotifications;
-}
-
-/** Preferences as the API shows them: the effective model and the models to choose from. */
-export interface Preferences extends StoredPreferences {
+/** The models offered and what a workspace's `ai_model` resolves to (GET /preferences shows both). */
+export interface AiModelChoice {
   availableAiModels: AiModel[];
+  /** The model generations use: the choice while offered, else the default model. */
+  effectiveAiModel: string;
+  /** `ai_model: …` when the choice is given but not offered; empty otherwise. */
+  aiModelProblem: string;
 }
-
-/** A merge: only the fields present change. */
-export type PreferencesPatch = Partial<Omit<StoredPreferences, 'emailNotifications'>> & {
-  emailNotifications?: Partial<EmailNotifications>;
-};
 
 export interface Subscription {
   id: number;

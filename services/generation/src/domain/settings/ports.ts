@@ -1,5 +1,5 @@
 import type { QuotaUsage } from '../quota/daily-quota.js';
-import type { AiModel, PreferencesPatch, StoredPreferences, Subscription } from './model.js';
+import type { AiModel, Subscription } from './model.js';
 
 export interface Clock {
   now(): Date;
@@ -12,11 +12,8 @@ export interface ModelList {
   defaultModel(): AiModel;
 }
 
-/** Where preferences and subscriptions live (the accounts service). */
-export interface AccountsSettings {
-  getPreferences(workspaceId: number): Promise<StoredPreferences>;
-  /** Merges the patch; rejects bad fields with INVALID_PARAMETERS and writes nothing then. */
-  updatePreferences(workspaceId: number, patch: PreferencesPatch): Promise<StoredPreferences>;
+/** Where subscriptions live (the accounts service). */
+export interface Subscriptions {
   getSubscription(workspaceId: number): Promise<Subscription>;
 }
 
@@ -26,7 +23,7 @@ export interface QuotaReader {
 }
 
 export interface SettingsDeps {
-  accounts: AccountsSettings;
+  subscriptions: Subscriptions;
   models: ModelList;
   quota: QuotaReader;
   clock: Clock;
