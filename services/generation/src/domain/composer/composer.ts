@@ -1,7 +1,9 @@
 import { countCodePoints } from '@spa/platforms';
-import type { Point } from './phrases.js';
+import type { AngleBank, AngleKind, Point } from './phrases.js';
 import {
-  ANGLE_LEADS,
+  ANGLE_CUES,
+  ANGLE_KIND_NAMES,
+  ANGLES,
   CAROUSEL_CAPTION_LEADS,
   CAROUSEL_CLOSING_TITLES,
   CAROUSEL_SUBTITLES,
@@ -18,16 +20,19 @@ import {
   THREAD_OPENERS,
 } from './phrases.js';
 import { hashString, Random } from './random.js';
+import { analyseTopic, type Form, type Topic } from './topic.js';
 import { BUILTIN_MODEL } from '../models/catalog.js';
 import { SLIDE_BODY_MAX, SLIDE_TITLE_MAX, type Slide, type WritingBrief, type WritingModel, type Written } from '../writing/brief.js';
 import { cutAtWord, fitToLimit, fits } from '../writing/limits.js';
 import { containsPhrase, removePhrase } from '../writing/rules.js';
 
 /**
- * The built-in offline composer: no network, no key, no AI model. It writes from a phrase bank,
- * choosing hooks, points, calls to action, emoji and hashtags with a PRNG seeded by the brief's seed
- * (same seed, same text), shaped by tone, structure, the voice profile (length, emoji and hashtag
- * habits, question habit, frequent phrases) and the checkable custom rules, within the brief's limit.
+ * The built-in offline composer: no network, no key, no AI model; a template-based writer. It writes from a
+ * phrase bank, choosing hooks, points, calls to action, emoji and hashtags with a PRNG seeded by the brief's
+ * seed (same seed, same text), shaped by tone, structure, the voice profile (length, emoji and hashtag habits,
+ * question habit, frequent phrases) and the checkable custom rules, within the brief's limit. The topic is
+ * turned into a noun phrase its sentences agree with (topic.ts); the angle is never written out, it picks
+ * the kind of post (myth and reality, a claim and its reasons, lessons, mistakes, steps, before and after…).
  */
 export class BuiltinComposer implements WritingModel {
   readonly model = BUILTIN_MODEL;
@@ -52,22 +57,28 @@ export function compose(brief: WritingBrief): Written {
 const STRUCTURES = ['short', 'hook_body_cta', 'list', 'story', 'question'] as const;
 type Structure = (typeof STRUCTURES)[number];
 const SHORT_PLATFORMS = new Set(['twitter', 'bluesky', 'threads', 'mastodon', 'pinterest']);
-const LONG_SUBJECT = 60;
+
+/** The kind of post an angle asks for (its words, never its text, reach the output); none or unknown: insight. */
+export function angleKind(angle: string | undefined): AngleKind {
+  if (!angle) return 'insight';
+  return ANGLE_CUES.find(([, cue]) => cue.test(angle))?.[0] ?? 'insight';
+}
 
 class Composition {
   private readonly rnd: Random;
   private readonly subject: string;
-  private readonly pointSubject: string;
-  private readonly angle: string | undefined;
+  private readonly topic: Topic;
+  private readonly kind: AngleKind;
+  private readonly bank: AngleBank | undefined;
   private readonly tone: string;
   private readonly emoji: readonly string[];
 
   constructor(private readonly brief: WritingBrief) {
     this.rnd = new Random(hashString(`${brief.seed}|${brief.kind}|${brief.platform}|${brief.topic}|${brief.angle ?? ''}`));
     this.subject = this.withoutForbidden(brief.topic).replace(/[\s.!?:;,]+$/u, '') || 'this';
-    this.pointSubject = countCodePoints(this.subject) > LONG_SUBJECT ? 'this' : this.subject;
-    const angle = brief.angle ? this.withoutForbidden(brief.angle).replace(/[\s.!?:;,]+$/u, '') : '';
-    this.angle = angle || undefined;
+    this.topic = analyseTopic(this.subject);
+    this.kind = angleKind(brief.angle);
+    this.bank = this.kind === 'insight' ? undefined : ANGLES[this.kind];
     this.tone = HOOKS[brief.style.tone] ? brief.style.tone : 'professional';
     this.emoji = brief.style.includeEmoji && !brief.rules.noEmoji ? this.rnd.shuffle(EMOJI[this.tone]!) : [];
   }
@@ -75,28 +86,25 @@ class Composition {
   post(): string {
     const structure = this.structure();
     const target = this.targetLength();
-    const hook = structure === 'question' ? this.pick(QUESTION_HOOKS, this.subject) : structure === 'story' ? this.pick(STORY_OPENINGS, this.subject) : this.hook();
-    const angleLine = this.angle && structure !== 'short' ? this.pick(ANGLE_LEADS, this.subject) : undefined;
+    const { full, short } = this.topic;
+    // An angle decides the opening; without one, the structure and the tone do.
+    const hook = this.bank ? this.hook() : structure === 'question' ? this.pick(QUESTION_HOOKS, full) : structure === 'story' ? this.pick(STORY_OPENINGS, full) : this.hook();
     const pointCount = structure === 'short' ? 1 : Math.max(1, Math.min(structure === 'story' ? 3 : 5, Math.round((target - 160) / 95)));
-    const points = this.points(Math.max(pointCount, structure === 'list' ? 3 : 1));
-    const cta =
-      structure === 'short' && this.brief.voice.questionRatio < 0.3
-        ? undefined
-        : this.pick(structure === 'question' || this.brief.voice.questionRatio >= 0.5 ? QUESTION_CTAS : CTAS, this.pointSubject);
+    const points = this.points(Math.max(pointCount, structure === 'list' ? 3 : 1), true);
+    const closes = this.bank?.closes ?? (structure === 'question' || this.brief.voice.questionRatio >= 0.5 ? QUESTION_CTAS : CTAS);
+    const cta = structure === 'short' && this.brief.voice.questionRatio < 0.3 ? undefined : this.pick(closes, short);
     const signoff = this.signoff();
     const tags = this.hashtags();
 
-    const turn = this.pick(STORY_TURNS, this.subject);
+    const turn = this.pick(STORY_TURNS, short);
     const bullet = this.bulletStyle();
-    // The subject is named in the hook and the first point; later points say "it".
-    const say = (p: Point, i: number) => this.fill(p.text, i === 0 ? this.pointSubject : 'it');
-    const render = (kept: Point[], withAngle: boolean, withCta: boolean, withSignoff: boolean) => {
+    const say = (p: Point) => this.fill(p.text, short);
+    const render = (kept: Point[], withCta: boolean, withSignoff: boolean) => {
       const body: string[] = [this.decorate(hook)];
-      if (withAngle && angleLine) body.push(angleLine);
-      if (structure === 'list') body.push(kept.map((p, i) => `${bullet(i)}${say(p, i)}`).join('\n'));
-      else if (structure === 'story') {
+      if (structure === 'list') body.push(kept.map((p, i) => `${bullet(i)}${say(p)}`).join('\n'));
+      else if (structure === 'story' && !this.bank) {
         body.push(turn);
-        body.push(kept.map((p, i) => (i === kept.length - 1 && kept.length > 1 ? `The lesson: ${lowerFirst(say(p, i))}` : say(p, i))).join(' '));
+        body.push(kept.map((p, i) => (i === kept.length - 1 && kept.length > 1 ? `The lesson: ${lowerFirst(say(p))}` : say(p))).join(' '));
       } else body.push(...kept.map(say));
       if (withCta && cta) body.push(cta);
       if (withSignoff && signoff) body.push(signoff);
@@ -105,45 +113,45 @@ class Composition {
     };
 
     let kept = points;
-    let withAngle = true;
     let withCta = true;
     let withSignoff = true;
     const tooLong = (text: string) => !fits(this.brief.platform, text, this.brief.limit) || countCodePoints(text) > target * 1.15;
-    while (tooLong(render(kept, withAngle, withCta, withSignoff))) {
+    while (tooLong(render(kept, withCta, withSignoff))) {
       if (kept.length > 1) kept = kept.slice(0, -1);
       else if (withSignoff && signoff) withSignoff = false;
-      else if (withAngle && angleLine) withAngle = false;
       else if (withCta && cta) withCta = false;
       else break;
     }
-    return fitToLimit(this.brief.platform, render(kept, withAngle, withCta, withSignoff), this.brief.limit);
+    return fitToLimit(this.brief.platform, render(kept, withCta, withSignoff), this.brief.limit);
   }
 
   thread(count: number): string[] {
     const limit = this.brief.limit;
     const platform = this.brief.platform;
-    const opener = this.pick(THREAD_OPENERS, this.subject);
+    const { full, short } = this.topic;
+    const opener = this.pick(THREAD_OPENERS, short);
     const first = `${this.hook()}\n\n${opener}${this.emoji.length > 0 ? ' 🧵' : ':'}`;
-    const middle = this.points(Math.max(count - 2, count === 2 ? 1 : 0)).map((p, i) => {
-      const text = this.fill(p.text, i % 2 === 0 ? this.pointSubject : 'it');
-      return this.rnd.chance(0.4) ? `${p.title}.\n\n${text}` : text;
+    const middle = this.points(Math.max(count - 2, count === 2 ? 1 : 0), false).map((p) => {
+      const text = this.fill(p.text, short);
+      return this.rnd.chance(0.4) ? `${p.title}: ${lowerFirst(text)}` : text;
     });
-    const closing = [this.pick(THREAD_CLOSERS, this.pointSubject), this.pick(CTAS, this.pointSubject), this.hashtags().join(' ')].filter(Boolean).join('\n\n');
+    const closing = [this.pick(THREAD_CLOSERS, short), this.pick(this.bank?.closes ?? CTAS, short), this.hashtags().join(' ')].filter(Boolean).join('\n\n');
     const parts = count === 2 ? [`${this.hook()}\n\n${middle[0]}`, closing] : [first, ...middle, closing];
-    return parts.map((part) => fitToLimit(platform, part, limit) || cutAtWord(platform, this.pointSubject, limit));
+    return parts.map((part) => fitToLimit(platform, part, limit) || cutAtWord(platform, full.text, limit) || cutAtWord(platform, short.text, limit));
   }
 
   carousel(count: number): { caption: string; slides: Slide[] } {
     const inner = Math.max(count - 2, 1);
+    const { full, short } = this.topic;
     const slides: Slide[] = [
-      { title: clip(upperFirst(this.subject), SLIDE_TITLE_MAX), body: this.pick(CAROUSEL_SUBTITLES, this.subject).replace('{n}', String(inner)) },
-      ...this.points(inner).map((p, i) => ({ title: p.title, body: clip(this.fill(p.text, i % 2 === 0 ? this.pointSubject : 'it'), SLIDE_BODY_MAX) })),
-      { title: this.pick(CAROUSEL_CLOSING_TITLES, this.subject), body: this.pick(CTAS, this.pointSubject) },
+      { title: clip(upperFirst(this.topic.long ? this.subject : full.text), SLIDE_TITLE_MAX), body: this.pick(CAROUSEL_SUBTITLES, short).replace('{n}', String(inner)) },
+      ...this.points(inner, false).map((p) => ({ title: p.title, body: clip(this.fill(p.text, short), SLIDE_BODY_MAX) })),
+      { title: this.pick(CAROUSEL_CLOSING_TITLES, short), body: this.pick(this.bank?.closes ?? CTAS, short) },
     ].slice(0, count);
     const caption = [
       this.decorate(this.hook()),
-      this.pick(CAROUSEL_CAPTION_LEADS, this.subject).replace('{n}', String(slides.length)),
-      this.pick(QUESTION_CTAS, this.subject),
+      this.pick(CAROUSEL_CAPTION_LEADS, short).replace('{n}', String(slides.length)),
+      this.pick(this.bank?.closes ?? QUESTION_CTAS, short),
       this.hashtags().join(' '),
     ]
       .filter(Boolean)
@@ -168,12 +176,12 @@ class Composition {
   }
 
   private hook(): string {
-    if (countCodePoints(this.subject) > LONG_SUBJECT) {
+    if (this.topic.long) {
       // A long topic is usually a full sentence or prompt: open with it.
       const first = this.subject.split(/(?<=[.!?])\s+/)[0]!;
       return clip(upperFirst(first), Math.min(200, Math.floor(this.brief.limit / 2)));
     }
-    return this.pick(HOOKS[this.tone]!, this.subject);
+    return this.pick(this.bank?.hooks ?? HOOKS[this.tone]!, this.topic.full);
   }
 
   private decorate(text: string): string {
@@ -187,9 +195,16 @@ class Composition {
     return (i) => ['→ ', '• ', `${i + 1}. `][style]!;
   }
 
-  /** `n` distinct points that keep the forbidden-phrase rules, in seeded order. */
-  private points(n: number): Point[] {
-    const clean = this.rnd.shuffle(POINTS).filter((p) => this.clean(this.fill(p.text, this.pointSubject)) && this.clean(p.title));
+  /**
+   * `n` distinct points that keep the forbidden-phrase rules, in seeded order: the angle's own first. A post
+   * with an angle adds only its share of the general points (each kind has its own), so that the posts of a
+   * batch, one angle each, never repeat a sentence; a thread or carousel may use them all.
+   */
+  private points(n: number, post: boolean): Point[] {
+    const kindIndex = ANGLE_KIND_NAMES.indexOf(this.kind);
+    const general = this.bank && post ? POINTS.filter((_, i) => i % ANGLE_KIND_NAMES.length === kindIndex) : POINTS;
+    const ordered = [...this.rnd.shuffle(this.bank?.points ?? []), ...this.rnd.shuffle(general)];
+    const clean = ordered.filter((p) => this.clean(this.fill(p.text, this.topic.short)) && this.clean(p.title));
     const out = clean.slice(0, n);
     // More parts than distinct points (only with many forbidden phrases): restate with a marker.
     for (let i = 0; out.length < n && clean.length > 0; i++) {
@@ -217,17 +232,26 @@ class Composition {
     return candidates.filter((tag) => this.clean(tag) && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase())).slice(0, count);
   }
 
-  private pick(templates: readonly string[], subject: string): string {
-    const filled = templates.map((t) => this.fill(t, subject));
+  private pick(templates: readonly string[], form: Form): string {
+    const filled = templates.map((t) => this.fill(t, form));
     const clean = filled.filter((s) => this.clean(s));
     return this.rnd.pick(clean.length > 0 ? clean : filled);
   }
 
-  private fill(template: string, subject: string): string {
+  /** A template with the topic in it, its verbs agreeing with the topic's number. */
+  private fill(template: string, form: Form): string {
+    const many = form.plural;
     return template
-      .replaceAll('{T}', upperFirst(subject))
-      .replaceAll('{t}', midSentence(subject))
-      .replaceAll('{a}', this.angle ? midSentence(this.angle) : '');
+      .replaceAll('{T}', upperFirst(form.text))
+      .replaceAll('{t}', midSentence(form.text))
+      .replaceAll('{is}', many ? 'are' : 'is')
+      .replaceAll('{was}', many ? 'were' : 'was')
+      .replaceAll('{has}', many ? 'have' : 'has')
+      .replaceAll('{does}', many ? 'do' : 'does')
+      .replaceAll('{s}', many ? '' : 's')
+      .replaceAll('{it}', many ? 'they' : 'it')
+      .replaceAll('{them}', many ? 'them' : 'it')
+      .replaceAll('{its}', many ? 'their' : 'its');
   }
 
   private clean(text: string): boolean {
@@ -267,7 +291,7 @@ function upperFirst(text: string): string {
 }
 
 function lowerFirst(text: string): string {
-  return /^\p{Lu}\p{Ll}/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  return /^\p{Lu}(\p{Ll}|\s)/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** A sentence-case subject ("Remote work") reads mid-sentence as "remote work"; acronyms and names stay. */
