@@ -297,7 +297,8 @@ function lowerFirst(text: string): string {
 /** A sentence-case subject ("Remote work") reads mid-sentence as "remote work"; acronyms and names stay. */
 function midSentence(subject: string): string {
   const [first = '', ...rest] = subject.split(' ');
-  const sentenceCase = /^\p{Lu}\p{Ll}+$/u.test(first) && rest.length > 0 && rest.every((w) => !/^\p{Lu}/u.test(w));
+  // "Pricing a B2B product" is a gerund phrase, whatever its other words: it reads "pricing a B2B product".
+  const sentenceCase = /^\p{Lu}\p{Ll}+$/u.test(first) && rest.length > 0 && (/ing$/u.test(first) || rest.every((w) => !/^\p{Lu}/u.test(w)));
   return sentenceCase ? lowerFirst(subject) : subject;
 }
 

@@ -37,7 +37,8 @@ export function analyseTopic(subject: string): Topic {
     const form = head && countCodePoints(head) <= 40 ? head : 'this';
     return { full: formOf(form), short: formOf(form), long: true };
   }
-  const head = noun.split(' ').length >= 5 ? headOf(noun) : undefined;
+  // A gerund phrase ("pricing a B2B SaaS product") loses its meaning without its verb: it keeps its whole self.
+  const head = noun.split(' ').length >= 5 && !/ing$/i.test(noun.split(' ')[0]!) ? headOf(noun) : undefined;
   return { full: formOf(noun), short: formOf(head ?? noun), long: false };
 }
 

@@ -145,5 +145,9 @@ describe('the built-in composer writes about the topic, in the direction of the 
     const hiring = body('how to hire your first engineer', 'the most common mistakes');
     expect(hiring.toLowerCase()).toContain('hiring your first engineer');
     expect(hiring.toLowerCase()).not.toContain('how to hire');
+    // A gerund phrase keeps its verb in every mention, lowercased mid-sentence despite its acronyms.
+    const pricing = body('Pricing a B2B SaaS product', 'the most common mistakes');
+    expect(pricing.match(/SaaS product/g)?.length).toBe(pricing.match(/pricing a B2B SaaS product/gi)?.length);
+    expect(pricing).not.toMatch(/[\p{Ll},] Pricing/u);
   });
 });
