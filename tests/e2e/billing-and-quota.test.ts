@@ -7,7 +7,7 @@ import { expectError } from '../support/expect-error.js';
  * GET /billing/subscriptions/current and the daily AI generation quota through the real path: gateway → generation
  * (which counts) → accounts (plan and timezone). The limits are lowered by the operator override
  * DAILY_GENERATION_LIMITS so that a quota is exhausted in a few requests; the built-in composer writes.
- * The reset at the workspace's midnight is proven with a moved clock in services/generation/src/quota.
+ * The reset at the workspace's midnight is proven with a moved clock in services/generation/src/domain/quota.
  */
 const LIMITS = { starter: 3, pro: 5 };
 let stack: Stack;

@@ -2,7 +2,7 @@ import { CAPABILITIES, countCharacters, utf8ByteLength } from '@spa/platforms';
 import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jaccard, shingles } from '../../services/generation/src/writing/near-duplicates.js';
+import { jaccard, shingles } from '../../services/generation/src/domain/writing/near-duplicates.js';
 import { expectError } from '../support/expect-error.js';
 
 // The local stack: no AI provider configured, so the built-in composer writes everything.

@@ -5,7 +5,7 @@ import { startStack, type Stack } from '@spa/testing';
 
 /**
  * The accounts side of preferences and subscriptions, over real gRPC to the accounts process. The public
- * /preferences and /billing routes are fronted by the generation service and tested with it.
+ * /preferences routes (accounts plus generation's model list) and /billing are tested in their own files.
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -41,6 +41,17 @@ describe('preferences in accounts', () => {
       emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: true, reEngagement: true },
     });
     expect(preferences!.updatedAt).toMatch(/Z$/);
+  });
+
+  it('validate_only checks the patch and writes nothing', async () => {
+    const workspaceId = await newWorkspace();
+    const before = (await stack.accounts.getPreferences({ workspaceId })).preferences;
+    const { preferences } = await stack.accounts.updatePreferences({ workspaceId, tone: 'casual', timezone: 'Asia/Tokyo', validateOnly: true });
+    expect(preferences).toEqual(before);
+    expect((await stack.accounts.getPreferences({ workspaceId })).preferences).toEqual(before);
+    const refused = await stack.accounts.updatePreferences({ workspaceId, tone: 'grumpy', timezone: 'Asia/Tokyo', validateOnly: true }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).details).toEqual([expect.stringMatching(/^tone: /)]);
   });
 
   it('merges: only the fields present change, the rest keep their values', async () => {

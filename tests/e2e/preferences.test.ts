@@ -3,8 +3,8 @@ import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type
 import { expectError } from '../support/expect-error.js';
 
 /**
- * GET/PATCH /preferences through the gateway and the generation service (which adds the AI models and checks
- * `ai_model`) to accounts (which stores them). The generation service is configured with two models of an
+ * GET/PATCH /preferences through the gateway to accounts (which validates and stores them) and to the generation
+ * service (which lists the AI models and checks `ai_model`). The generation service is configured with two models of an
  * OpenAI-compatible API; nothing here generates, so the API itself is never called.
  */
 let stack: Stack;
@@ -117,6 +117,15 @@ describe('PATCH /preferences', () => {
       ).toBe(true);
     }
     expect(details.find((d) => d.startsWith('preferences.ai_model:'))).toContain('acme-large');
+    expect((await call('/preferences', { as: mine })).json).toEqual(before);
+  });
+
+  it('refuses a model that is not offered alone, and writes none of the good fields beside it', async () => {
+    const mine = await createWorkspace(stack);
+    const before = (await call('/preferences', { as: mine })).json;
+    const res = await patch({ tone: 'witty', timezone: 'Asia/Tokyo', ai_model: 'gpt-9' }, mine);
+    expectError(res, 422, 'INVALID_PARAMETERS');
+    expect(res.json.error.details).toEqual([expect.stringMatching(/^preferences\.ai_model: .*acme-large, acme-small, builtin-composer/)]);
     expect((await call('/preferences', { as: mine })).json).toEqual(before);
   });
 

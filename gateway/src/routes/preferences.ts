@@ -1,4 +1,6 @@
-import type { Preferences } from '@spa/contracts/generation/v1/settings';
+import type { Preferences } from '@spa/contracts/accounts/v1/accounts';
+import type { ResolveAiModelResponse } from '@spa/contracts/generation/v1/settings';
+import { AppError, invalidParameters } from '@spa/errors';
 import { EMAIL_NOTIFICATIONS, PREFERENCE_STRUCTURES, PREFERENCE_TONES, THEMES } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
@@ -35,7 +37,7 @@ const PreferencesSchema = z
   })
   .meta({ id: 'Preferences' });
 
-/** One value checked by the generation service (all bad values are named at once), so only the JSON type is checked here. */
+/** One value checked by accounts (all bad values are named at once), so only the JSON type is checked here. */
 const valueOf = (allowed: readonly string[]) => z.string().describe(`One of: ${allowed.join(', ')}`);
 
 const UpdatePreferencesBody = z
@@ -62,8 +64,12 @@ const UpdatePreferencesBody = z
   })
   .strict();
 
-function presentPreferences(p: Preferences | undefined): { preferences: z.infer<typeof PreferencesSchema> } {
-  if (!p) throw new Error('generation answered without preferences');
+/** Accounts names its fields bare (`timezone: …`), generation too (`ai_model: …`); the public field is `preferences.timezone`. */
+const publicField = (detail: string) => (detail.startsWith('preferences.') ? detail : `preferences.${detail}`);
+
+/** The stored preferences (accounts) with the models offered and the effective model (generation). */
+function presentPreferences(p: Preferences | undefined, models: ResolveAiModelResponse): { preferences: z.infer<typeof PreferencesSchema> } {
+  if (!p) throw new Error('accounts answered without preferences');
   const n = p.emailNotifications;
   return {
     preferences: {
@@ -74,8 +80,8 @@ function presentPreferences(p: Preferences | undefined): { preferences: z.infer<
       timezone: p.timezone,
       use_post_metrics_for_ai: p.usePostMetricsForAi,
       theme: p.theme as z.infer<typeof PreferencesSchema>['theme'],
-      ai_model: p.aiModel,
-      available_ai_models: p.availableAiModels.map((m) => ({
+      ai_model: models.effectiveAiModel,
+      available_ai_models: models.availableAiModels.map((m) => ({
         id: m.id,
         label: m.label,
         premium: m.premium,
@@ -104,7 +110,10 @@ export const preferenceRoutes = [
     plan: 'paid',
     status: 200,
     response: z.object({ preferences: PreferencesSchema }),
-    handle: async ({ clients, principal }) => presentPreferences((await clients.settings.getPreferences({ workspaceId: principal.workspaceId })).preferences),
+    handle: async ({ clients, principal }) => {
+      const { preferences } = await clients.accounts.getPreferences({ workspaceId: principal.workspaceId });
+      return presentPreferences(preferences, await clients.settings.resolveAiModel({ aiModel: preferences?.aiModel ?? '' }));
+    },
   }),
   route({
     method: 'patch',
@@ -122,24 +131,38 @@ export const preferenceRoutes = [
     handle: async ({ clients, principal, body }) => {
       const p = body.preferences;
       const n = p.email_notifications;
-      const { preferences } = await clients.settings.updatePreferences({
-        workspaceId: principal.workspaceId,
-        tone: p.tone,
-        includeEmoji: p.include_emoji,
-        structure: p.structure,
-        customRules: p.custom_rules,
-        timezone: p.timezone,
-        usePostMetricsForAi: p.use_post_metrics_for_ai,
-        theme: p.theme,
-        aiModel: p.ai_model,
-        emailNotifications: n && {
-          postFailure: n.post_failure,
-          weeklyBriefing: n.weekly_briefing,
-          productTips: n.product_tips,
-          reEngagement: n.re_engagement,
-        },
-      });
-      return presentPreferences(preferences);
+      // Generation owns the model catalogue and checks ai_model; accounts checks and stores everything else. When
+      // ai_model is not offered, accounts only checks the rest (validate_only) so that every bad field is named at once.
+      const asked = p.ai_model === undefined ? undefined : await clients.settings.resolveAiModel({ aiModel: p.ai_model });
+      const modelProblems = asked?.aiModelProblem ? [asked.aiModelProblem] : [];
+      let preferences: Preferences | undefined;
+      try {
+        ({ preferences } = await clients.accounts.updatePreferences({
+          workspaceId: principal.workspaceId,
+          tone: p.tone,
+          includeEmoji: p.include_emoji,
+          structure: p.structure,
+          customRules: p.custom_rules,
+          timezone: p.timezone,
+          usePostMetricsForAi: p.use_post_metrics_for_ai,
+          theme: p.theme,
+          aiModel: p.ai_model,
+          emailNotifications: n && {
+            postFailure: n.post_failure,
+            weeklyBriefing: n.weekly_briefing,
+            productTips: n.product_tips,
+            reEngagement: n.re_engagement,
+          },
+          validateOnly: modelProblems.length > 0,
+        }));
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'INVALID_PARAMETERS' || !err.details?.length) throw err;
+        const named = err.details;
+        throw invalidParameters([...named, ...modelProblems.filter(() => !named.some((d) => d.startsWith('ai_model:')))].map(publicField));
+      }
+      if (modelProblems.length) throw invalidParameters(modelProblems.map(publicField));
+      const models = asked ?? (await clients.settings.resolveAiModel({ aiModel: preferences?.aiModel ?? '' }));
+      return presentPreferences(preferences, models);
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import { env, loadConfig, z, operationsEnv } from '@spa/config';
-import { parseDailyLimits } from './quota/limits.js';
+import { parseDailyLimits } from './domain/quota/limits.js';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,

@@ -6,33 +6,26 @@ import { createClient, onShutdown, startGrpcServer, startProcessRuntime } from '
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { loadGenerationConfig } from './config.js';
-import { createContentPlans } from './plans/content-plans.js';
-import { modelCatalogFromConfig } from './providers/catalog.js';
-import { createDailyQuota } from './quota/wiring.js';
-import { createSettingsService } from './settings/wiring.js';
-import { createWriting } from './writing/wiring.js';
+import { compose } from './compose.js';
 
 runMain(async () => {
   const config = loadGenerationConfig();
   const logger = createLogger('generation', config.LOG_LEVEL);
   const metrics = await startProcessRuntime('generation', config, logger);
-  const catalog = modelCatalogFromConfig(config);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const clientDefaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, clientDefaults);
   const posts = createClient(PostsServiceClient, config.POSTS_ADDR, clientDefaults);
   const media = createClient(MediaServiceClient, config.MEDIA_ADDR, clientDefaults);
 
-  const quota = createDailyQuota({ connection: mongo, accounts, limits: config.DAILY_GENERATION_LIMITS, logger });
-  const writing = createWriting({ config, catalog, connection: mongo, accounts, posts, media, quota, logger });
-  const plans = createContentPlans({ connection: mongo, accounts, posts, writer: writing.writer, config, logger });
+  const { catalog, services, ...plans } = compose(config, mongo, { accounts, posts, media }, logger);
   await syncIndexes(mongo);
 
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [writing.service, createSettingsService({ accounts, models: catalog, quota }), plans.service],
+    services,
     logger,
   });
   plans.start();

@@ -69,14 +69,15 @@ export function preferencesProblems(patch: PreferencesPatch): string[] {
 
 /**
  * Merges `patch` into the workspace's preferences: only the fields present change. Every bad field is named
- * at once (INVALID_PARAMETERS) and nothing is written then. An empty patch changes nothing.
+ * at once (INVALID_PARAMETERS) and nothing is written then. An empty patch changes nothing, and neither does
+ * `validateOnly` (a caller that found a problem of its own asks for these so it can name them all at once).
  */
-export async function updatePreferences(deps: AccountsDeps, workspaceId: number, patch: PreferencesPatch): Promise<Preferences> {
+export async function updatePreferences(deps: AccountsDeps, workspaceId: number, patch: PreferencesPatch, opts: { validateOnly?: boolean } = {}): Promise<Preferences> {
   await getWorkspace(deps, workspaceId);
   const problems = preferencesProblems(patch);
   if (problems.length) throw invalidParameters(problems);
   const { emailNotifications, ...fields } = patch;
-  if (Object.keys(defined(fields)).length || Object.keys(defined(emailNotifications)).length) {
+  if (!opts.validateOnly && (Object.keys(defined(fields)).length || Object.keys(defined(emailNotifications)).length)) {
     const at = deps.clock.now();
     await deps.store.changePreferences(workspaceId, (current) => mergePreferences(current, patch, at));
   }

@@ -172,8 +172,8 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
       };
     },
     getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, req.workspaceId)) }),
-    updatePreferences: async ({ workspaceId, emailNotifications, ...fields }) => ({
-      preferences: preferencesMessage(await updatePreferences(deps, workspaceId, { ...fields, emailNotifications })),
+    updatePreferences: async ({ workspaceId, emailNotifications, validateOnly, ...fields }) => ({
+      preferences: preferencesMessage(await updatePreferences(deps, workspaceId, { ...fields, emailNotifications }, { validateOnly })),
     }),
     listCustomRules: async (req) => ({ customRules: (await listCustomRules(deps, req.workspaceId, req.activeOnly)).map(customRuleMessage) }),
     getCustomRule: async (req) => ({ customRule: customRuleMessage(await getCustomRule(deps, req.workspaceId, req.id)) }),

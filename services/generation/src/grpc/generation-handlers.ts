@@ -1,8 +1,8 @@
 import { GenerationServiceService, type VoiceProfile as VoiceProfileMessage } from '@spa/contracts/generation/v1/generation';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import type { VoiceProfile } from '../voice/voice-profile.js';
-import type { VoiceProfiles } from '../voice/voice-profiles.js';
-import type { Generations } from '../writing/generations.js';
+import type { VoiceProfile } from '../domain/voice/voice-profile.js';
+import type { VoiceProfiles } from '../domain/voice/voice-profiles.js';
+import type { Generations } from '../domain/writing/generations.js';
 
 function voiceProfileMessage(p: VoiceProfile): VoiceProfileMessage {
   return {

@@ -8,12 +8,12 @@ import {
 } from '@spa/contracts/generation/v1/content_plans';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import type { ContentIdea } from '../ideas/domain/model.js';
-import { listIdeas, useIdea } from '../ideas/domain/ideas.js';
-import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../plans/domain/manage-plans.js';
-import type { Channel, ContentPlan, PlanFields, PlanRun } from '../plans/domain/model.js';
-import type { PlansDeps } from '../plans/domain/ports.js';
-import { claimManualRun } from '../plans/domain/run-plan.js';
+import type { ContentIdea } from '../domain/ideas/model.js';
+import { listIdeas, useIdea } from '../domain/ideas/ideas.js';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../domain/plans/manage-plans.js';
+import type { Channel, ContentPlan, PlanFields, PlanRun } from '../domain/plans/model.js';
+import type { PlansDeps } from '../domain/plans/ports.js';
+import { claimManualRun } from '../domain/plans/run-plan.js';
 import { positiveId } from './request-ids.js';
 
 const iso = (d: Date | undefined): string | undefined => d?.toISOString();

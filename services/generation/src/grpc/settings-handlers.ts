@@ -1,39 +1,28 @@
-import { SettingsServiceService, type Preferences as PreferencesMessage } from '@spa/contracts/generation/v1/settings';
+import { SettingsServiceService, type AiModelOption } from '@spa/contracts/generation/v1/settings';
+import { AppError } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import { getBillingSummary } from '../settings/billing-summary.js';
+import { resolveAiModel } from '../domain/settings/ai-model.js';
+import { getBillingSummary } from '../domain/settings/billing-summary.js';
+import type { AiModel } from '../domain/settings/model.js';
+import type { SettingsDeps } from '../domain/settings/ports.js';
 import { positiveId } from './request-ids.js';
-import type { Preferences } from '../settings/model.js';
-import type { SettingsDeps } from '../settings/ports.js';
-import { getPreferences, updatePreferences } from '../settings/preferences.js';
 
-function preferencesMessage(p: Preferences): PreferencesMessage {
-  return {
-    tone: p.tone,
-    includeEmoji: p.includeEmoji,
-    structure: p.structure,
-    customRules: p.customRules,
-    timezone: p.timezone,
-    usePostMetricsForAi: p.usePostMetricsForAi,
-    theme: p.theme,
-    aiModel: p.aiModel,
-    availableAiModels: p.availableAiModels.map((m) => ({
-      id: m.id,
-      label: m.label,
-      premium: m.premium,
-      typicalCostMicros: m.typicalCostMicros,
-      builtin: m.builtin,
-    })),
-    emailNotifications: p.emailNotifications,
-  };
-}
+const modelOption = (m: AiModel): AiModelOption => ({ id: m.id, label: m.label, premium: m.premium, typicalCostMicros: m.typicalCostMicros, builtin: m.builtin });
 
-/** gRPC transport of the settings: preferences (fronting accounts) and the billing summary. */
+/** The preferences RPCs this service used to front: accounts.v1.AccountsService owns preferences alone now. */
+const retired = (rpc: string) => async (): Promise<never> => {
+  throw new AppError('ENDPOINT_NOT_AVAILABLE', `generation.v1.SettingsService.${rpc} is retired: preferences are accounts.v1.AccountsService's; ResolveAiModel checks ai_model`);
+};
+
+/** gRPC transport of what this service owns of the settings: the model catalogue and the billing summary. */
 export function settingsService(deps: SettingsDeps): ServiceBinding {
   return bindService('generation.v1.SettingsService', SettingsServiceService, {
-    getPreferences: async (req) => ({ preferences: preferencesMessage(await getPreferences(deps, positiveId(req.workspaceId, 'workspace_id'))) }),
-    updatePreferences: async ({ workspaceId, emailNotifications, ...fields }) => ({
-      preferences: preferencesMessage(await updatePreferences(deps, positiveId(workspaceId, 'workspace_id'), { ...fields, emailNotifications })),
-    }),
+    getPreferences: retired('GetPreferences'),
+    updatePreferences: retired('UpdatePreferences'),
+    resolveAiModel: async (req) => {
+      const choice = resolveAiModel(deps.models, req.aiModel);
+      return { availableAiModels: choice.availableAiModels.map(modelOption), effectiveAiModel: choice.effectiveAiModel, aiModelProblem: choice.aiModelProblem };
+    },
     getBillingSummary: async (req) => {
       const summary = await getBillingSummary(deps, positiveId(req.workspaceId, 'workspace_id'));
       const s = summary.subscription;

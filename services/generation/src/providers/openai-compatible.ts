@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { modelFailed, type ChatMessage, type ChatProvider, type CompletionOptions } from './chat-provider.js';
+import { modelFailed, type ChatMessage, type ChatProvider, type CompletionOptions } from '../domain/models/chat-provider.js';
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
