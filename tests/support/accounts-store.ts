@@ -10,7 +10,7 @@ import { MongoPreferences } from '../../services/accounts/src/data/preferences.j
 import { MongoSites } from '../../services/accounts/src/data/sites.js';
 import { MongoSocialAccounts } from '../../services/accounts/src/data/social-accounts.js';
 import { MongoMemberships, MongoUsers, MongoWorkspaces } from '../../services/accounts/src/data/workspaces.js';
-import { preferencesStoreAlias, type AccountsDeps } from '../../services/accounts/src/domain/ports.js';
+import { type AccountsDeps } from '../../services/accounts/src/domain/ports.js';
 
 /** The accounts repositories on a fresh database of the real MongoDB-compatible server, for their own tests (composed as main.ts does). */
 export async function openAccountsStore(prefix: string): Promise<{ connection: Connection; models: AccountsModels; deps: AccountsDeps; close(): Promise<void> }> {
@@ -31,7 +31,6 @@ export async function openAccountsStore(prefix: string): Promise<{ connection: C
       socialAccounts: new MongoSocialAccounts(models),
       schedules: new MongoPostingSchedules(models),
       preferences,
-      store: preferencesStoreAlias(preferences),
       customRules: new MongoCustomRules(models),
       clock: { now: () => new Date() },
       secrets: createSecretBox('t'.repeat(32)),

@@ -23,7 +23,6 @@ import type { ConnectDeps } from './domain/connect/deps.js';
 import type { PlatformStylesDeps } from './domain/platform-styles.js';
 import { startRefreshJob } from './domain/connect/refresh.js';
 import { apiKeyUseRecorder } from './domain/dashboard-reads.js';
-import { preferencesStoreAlias } from './domain/ports.js';
 import { dashboardService } from './grpc/dashboard-handlers.js';
 import { accountsService } from './grpc/handlers.js';
 import { platformStylesService } from './grpc/platform-styles-handlers.js';
@@ -50,7 +49,6 @@ runMain(async () => {
     socialAccounts: new MongoSocialAccounts(models),
     schedules: new MongoPostingSchedules(models),
     preferences,
-    store: preferencesStoreAlias(preferences),
     customRules: new MongoCustomRules(models),
     clock: { now: () => new Date() },
     secrets: createSecretBox(config.SECRETS_KEY),

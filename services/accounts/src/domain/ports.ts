@@ -88,21 +88,6 @@ export interface PreferencesRepository {
   change(workspaceId: number, change: (current: StoredPreferences | null) => StoredPreferences): Promise<void>;
 }
 
-/**
- * The name the preferences use cases (`domain/preferences.ts`) still reach their repository by. That file
- * is being reworked with the preferences validation (issue 17, with services/generation); when that lands
- * it calls `deps.preferences.get/change` and this alias goes.
- */
-export interface PreferencesStoreAlias {
-  getPreferences: PreferencesRepository['get'];
-  changePreferences: PreferencesRepository['change'];
-}
-
-export const preferencesStoreAlias = (preferences: PreferencesRepository): PreferencesStoreAlias => ({
-  getPreferences: (workspaceId) => preferences.get(workspaceId),
-  changePreferences: (workspaceId, change) => preferences.change(workspaceId, change),
-});
-
 export interface CustomRulesRepository {
   /**
    * Inserts the rule unless the workspace already holds `maxPerWorkspace` rules (false then). Exact under
@@ -145,8 +130,6 @@ export interface SecretBox {
 }
 
 export interface AccountsDeps extends AccountsRepositories {
-  /** See PreferencesStoreAlias. */
-  store: PreferencesStoreAlias;
   clock: Clock;
   secrets: SecretBox;
 }

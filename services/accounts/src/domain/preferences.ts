@@ -29,7 +29,7 @@ const defined = <T extends object>(o: T | undefined): Partial<T> => Object.fromE
 /** The workspace's preferences: the stored fields over the defaults; `updatedAt` is the creation time until a first change. */
 export async function getPreferences(deps: AccountsDeps, workspaceId: number): Promise<Preferences> {
   const workspace = await getWorkspace(deps, workspaceId);
-  const { emailNotifications, updatedAt, ...fields } = (await deps.store.getPreferences(workspaceId)) ?? {};
+  const { emailNotifications, updatedAt, ...fields } = (await deps.preferences.get(workspaceId)) ?? {};
   return {
     ...DEFAULT_PREFERENCES,
     ...defined(fields),
@@ -79,7 +79,7 @@ export async function updatePreferences(deps: AccountsDeps, workspaceId: number,
   const { emailNotifications, ...fields } = patch;
   if (!opts.validateOnly && (Object.keys(defined(fields)).length || Object.keys(defined(emailNotifications)).length)) {
     const at = deps.clock.now();
-    await deps.store.changePreferences(workspaceId, (current) => mergePreferences(current, patch, at));
+    await deps.preferences.change(workspaceId, (current) => mergePreferences(current, patch, at));
   }
   return getPreferences(deps, workspaceId);
 }
