@@ -38,7 +38,8 @@ BEGIN
     expr := pg_get_indexdef(idx.indexrelid, k, true);
     CONTINUE WHEN expr NOT LIKE '(_jsonb -> %' AND expr NOT LIKE '((_jsonb -> %';
     companion := 'spa_gin_' || md5(idx.indrelid::text || ':' || expr);
-    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s USING gin ((%s))', companion, idx.indrelid::regclass, expr);
+    -- fastupdate off: no pending list for every lookup to scan while inserts keep coming.
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %s USING gin ((%s)) WITH (fastupdate = off)', companion, idx.indrelid::regclass, expr);
   END LOOP;
 END;
 $$;
@@ -63,6 +64,23 @@ DROP EVENT TRIGGER IF EXISTS spa_ferretdb_index_companions;
 CREATE EVENT TRIGGER spa_ferretdb_index_companions ON ddl_command_end
   WHEN TAG IN ('CREATE INDEX')
   EXECUTE FUNCTION spa_ferretdb_companions_on_ddl();
+
+-- Companions made by an earlier version of this script, with GIN's pending list on.
+DO $$
+DECLARE
+  i record;
+BEGIN
+  FOR i IN SELECT c.oid::regclass AS name FROM pg_class c JOIN pg_am am ON am.oid = c.relam
+            WHERE c.relkind = 'i' AND am.amname = 'gin' AND c.relname LIKE 'spa_gin_%'
+              AND NOT coalesce(c.reloptions @> ARRAY['fastupdate=off'], false) LOOP
+    BEGIN
+      EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', i.name);
+    EXCEPTION WHEN others THEN
+      NULL; -- dropped meanwhile
+    END;
+  END LOOP;
+END;
+$$;
 
 -- Tables created before the trigger existed.
 DO $$

@@ -59,7 +59,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     }
     // Creating the posts takes a while on this store: make them due once they are all in, and after the
     // store's statistics of the creation have settled.
-    const due = new Date(Date.now() + 15_000 + posts * 40);
+    const due = new Date(Date.now() + 20_000 + posts * Number(process.env.BENCH_CREATE_MS_PER_POST ?? 150));
     for (let start = 0; start < posts; start += BULK) {
       const count = Math.min(BULK, posts - start);
       const res = await stack.api('/posts/bulk', {
@@ -114,7 +114,10 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
   }
 }
 
-/** BENCH_PUBLISH_POSTS posts due at once; BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts); BENCH_PUBLISHERS publisher counts. */
+/**
+ * BENCH_PUBLISH_POSTS posts due at once; BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts);
+ * BENCH_PUBLISHERS publisher counts; BENCH_CREATE_MS_PER_POST the time allowed to create each post before all are due.
+ */
 export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_POSTS ?? 300)): Promise<void> {
   const sizes = (process.env.BENCH_PUBLISH_EXISTING ?? '1000,200000').split(',').map(Number);
   const publisherCounts = (process.env.BENCH_PUBLISHERS ?? '1,2').split(',').map(Number);
