@@ -1,6 +1,10 @@
 import mongoose, { type Connection } from 'mongoose';
+import { countStoreCommands } from './command-metrics.js';
 
 export type { Connection };
+export { countStoreCommands, storeCommands } from './command-metrics.js';
+export { storeBackend, explainFind, type StoreBackend, type ExplainedPlan } from './store-backend.js';
+export { readsIssuedBy, explainReads, sequentialScans, type IssuedRead } from './issued-reads.js';
 
 /**
  * Opens a connection to one service's own database. The URL may point at MongoDB or any
@@ -12,8 +16,10 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
     serverSelectionTimeoutMS: 5_000,
     maxPoolSize: 20,
     autoIndex: false,
+    monitorCommands: true,
   });
   await connection.asPromise();
+  countStoreCommands(connection);
   return connection;
 }
 

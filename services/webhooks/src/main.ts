@@ -42,9 +42,8 @@ runMain(async () => {
   const consumer = new PostTerminalConsumer(
     nc,
     config.WEBHOOKS_CONSUMER,
-    async (event) => {
-      if (await recordPostTerminal(deps, event)) dispatcher.poke();
-    },
+    // Each delivery's first attempt starts from the event; the poll is for retries and leftovers.
+    (event) => recordPostTerminal(deps, event, (delivery, webhook) => dispatcher.offer(delivery, webhook)),
     logger,
   );
   const server = await startGrpcServer({

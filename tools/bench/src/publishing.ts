@@ -1,76 +1,142 @@
 /**
  * Publishing benchmark: N posts due at the same instant, each to 3 sandbox accounts (X, Mastodon,
  * Bluesky) whose API answers after 50 ms; the real posts (scheduler), publisher, accounts and
- * sandbox processes. Prints the time until every post is terminal and the lag from `scheduled_at`
- * to the platform call, with one and with two publishers. Asserts nothing.
+ * sandbox processes, over a store already holding a history of published posts (their attempts,
+ * dispatches and outbox entries too). Prints the time until every post is terminal, the lag from
+ * `scheduled_at` to the platform call, store commands and PostgreSQL rows read per target, and the
+ * exactly-once check (sandbox creates per target). Asserts nothing.
  */
 import { createWorkspace, request, startStack, type Stack } from '@spa/testing';
 import { percentile } from './stats.js';
+import { seedHistory } from './history.js';
+import { databaseOf, perUnit, settleStats, storeDelta, storeSnapshot, type StoreSnapshot } from './store-stats.js';
 
 const PLATFORMS = ['twitter', 'mastodon', 'bluesky'] as const;
+/** Posts per bulk create: small enough to finish within the gateway's deadline on a loaded machine. */
+const BULK = 20;
 
 interface Run {
   publishers: number;
+  existing: number;
   posts: number;
   seconds: number;
   lagP50: number;
   lagP99: number;
   targetsPerSecond: number;
+  store: StoreSnapshot;
+  exactlyOnce: { once: number; missing: number; duplicated: number };
 }
 
-async function runOnce(posts: number, publishers: number): Promise<Run> {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (i >= tries) throw err;
+      await sleep(1_000 * i);
+    }
+  }
+}
+
+async function runOnce(posts: number, publishers: number, existing: number): Promise<Run> {
   // Client addresses vary per request (X-Forwarded-For), so the per-IP limit does not throttle the bench.
   const stack: Stack = await startStack({ publishing: true, gatewayEnv: { TRUST_PROXY: '1' } });
   try {
     for (let i = 1; i < publishers; i++) await stack.startPublisher();
+    const storeProcs = stack.processes.filter((p) => ['posts', 'publisher', 'accounts'].includes(p.name));
+    const pids = storeProcs.map((p) => p.child.pid!).filter(Boolean);
+    const dbs = [...new Set((await Promise.all(pids.map(databaseOf))).filter((d): d is string => !!d))];
+    const dbOf = async (name: string) => databaseOf(storeProcs.find((p) => p.name === name)!.child.pid!);
+    await seedHistory({ postsDb: (await dbOf('posts'))!, publisherDb: (await dbOf('publisher'))!, posts: existing });
     await request(stack.sandboxUrl!, '/_sandbox/latency', { body: { ms: 50 } });
-    const ws = await createWorkspace(stack);
-    const accounts = await Promise.all(
-      PLATFORMS.map(async (platform) => (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `bench_${platform}`, sandbox: true })).socialAccountId),
-    );
-    // Creating the posts takes a while on this store: make them due once they are all in.
-    const due = new Date(Date.now() + 5_000 + posts * 40);
-    for (let start = 0; start < posts; start += 100) {
-      const count = Math.min(100, posts - start);
+    // Setup calls get a few tries: on a loaded machine a 5 s deadline is sometimes missed.
+    const ws = await retried(() => createWorkspace(stack));
+    const accounts: number[] = [];
+    for (const platform of PLATFORMS) {
+      accounts.push((await retried(() => stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform, username: `bench_${platform}`, sandbox: true }))).socialAccountId);
+    }
+    // Creating the posts takes a while on this store: make them due once they are all in, and after the
+    // store's statistics of the creation have settled.
+    const due = new Date(Date.now() + 20_000 + posts * Number(process.env.BENCH_CREATE_MS_PER_POST ?? 150));
+    for (let start = 0; start < posts; start += BULK) {
+      const count = Math.min(BULK, posts - start);
       const res = await stack.api('/posts/bulk', {
         token: ws.apiKey,
-        headers: { 'x-forwarded-for': `10.9.${start / 100}.1` },
+        headers: { 'x-forwarded-for': `10.9.${start / BULK}.1` },
         body: { posts: Array.from({ length: count }, (_, i) => ({ body: `bench ${start + i}`, scheduled_at: due.toISOString(), post_accounts: accounts.map((id) => ({ social_account_id: id })) })) },
       });
       if (res.status !== 201) throw new Error(`bulk create failed: ${res.status} ${res.text}`);
     }
     const wait = due.getTime() - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (wait < 11_000) process.stderr.write(`bench: warning: creation ran late, only ${wait} ms before due\n`);
+    await sleep(Math.max(0, wait - 1_000));
+    const before = await storeSnapshot(pids, dbs);
+    await sleep(Math.max(0, due.getTime() - Date.now()));
+    // Wait on the sandbox (no store work), then on the API for the posts' terminal status.
+    const created = async () => {
+      let n = 0;
+      for (const platform of PLATFORMS) n += ((await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts as unknown[]).length;
+      return n;
+    };
+    while ((await created()) < posts * PLATFORMS.length) {
+      if (Date.now() - due.getTime() > 600_000) throw new Error('not every target created after 10 minutes');
+      await sleep(250);
+    }
     let done = 0;
     for (let poll = 0; done < posts; poll++) {
-      await new Promise((r) => setTimeout(r, 500));
       const res = await stack.api('/posts?status=posted,failed,partial&limit=1', { token: ws.apiKey, headers: { 'x-forwarded-for': `10.8.${Math.floor(poll / 250)}.${poll % 250}` } });
       done = res.json.meta.total_count;
+      if (done < posts) await sleep(250);
       if (Date.now() - due.getTime() > 600_000) throw new Error(`only ${done}/${posts} terminal after 10 minutes`);
     }
     const seconds = (Date.now() - due.getTime()) / 1000;
+    await settleStats();
+    const store = storeDelta(before, await storeSnapshot(pids, dbs));
     const lags: number[] = [];
+    const perTarget = new Map<string, number>();
     for (const platform of PLATFORMS) {
       const remote = (await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts as Array<{ text: string; createdAt: string }>;
-      for (const p of remote) if (p.text.startsWith('bench ')) lags.push(Date.parse(p.createdAt) - due.getTime());
+      for (const p of remote) {
+        if (!p.text.startsWith('bench ')) continue;
+        lags.push(Date.parse(p.createdAt) - due.getTime());
+        const key = `${platform}:${p.text}`;
+        perTarget.set(key, (perTarget.get(key) ?? 0) + 1);
+      }
     }
+    const counts = [...perTarget.values()];
+    const exactlyOnce = { once: counts.filter((c) => c === 1).length, duplicated: counts.filter((c) => c > 1).length, missing: posts * PLATFORMS.length - perTarget.size };
     const sorted = Float64Array.from(lags).sort();
-    return { publishers, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds };
+    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, exactlyOnce };
   } finally {
     await stack.stop();
   }
 }
 
+/**
+ * BENCH_PUBLISH_POSTS posts due at once; BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts);
+ * BENCH_PUBLISHERS publisher counts; BENCH_CREATE_MS_PER_POST the time allowed to create each post before all are due.
+ */
 export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_POSTS ?? 300)): Promise<void> {
-  const runs: Run[] = [];
-  for (const publishers of [1, 2]) {
-    process.stderr.write(`bench: publishing ${posts} posts x ${PLATFORMS.length} targets with ${publishers} publisher(s)\n`);
-    runs.push(await runOnce(posts, publishers));
-  }
+  const sizes = (process.env.BENCH_PUBLISH_EXISTING ?? '1000,200000').split(',').map(Number);
+  const publisherCounts = (process.env.BENCH_PUBLISHERS ?? '1,2').split(',').map(Number);
+  const targets = posts * PLATFORMS.length;
   console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms)\n`);
-  console.log('| publishers | time until all terminal | targets/s | lag scheduled_at -> platform call p50 | p99 |');
-  console.log('|---|---|---|---|---|');
-  for (const r of runs) {
-    console.log(`| ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s |`);
+  console.log(
+    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).
+  for (const existing of sizes) {
+    for (const publishers of publisherCounts) {
+      process.stderr.write(`bench: publishing ${posts} posts x ${PLATFORMS.length} targets with ${publishers} publisher(s), ${existing} posts already stored\n`);
+      const r = await runOnce(posts, publishers, existing);
+      const u = perUnit(r.store, targets);
+      const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
+      console.log(
+        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${u.rows} | ${u.scans} |`,
+      );
+    }
   }
 }

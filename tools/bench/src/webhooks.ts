@@ -12,6 +12,7 @@ import { createClient } from '@spa/grpc';
 import { connectNats, jetstream, publishEvent } from '@spa/nats';
 import { dropDatabases, startProcess, TEST_INFRA, uniqueName } from '@spa/testing';
 import { percentile } from './stats.js';
+import { perUnit, settleStats, storeDelta, storeSnapshot } from './store-stats.js';
 
 const HEALTHY = 100;
 
@@ -79,6 +80,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     // One workspace per receiver; healthy workspaces are base..base+99, then the slow and the dead one.
     for (const [i, r] of receivers.entries()) await client.createWebhook({ workspaceId: base + i, url: r.url, events: [] });
     const js = jetstream(nc);
+    const pids = [webhooks.child.pid!];
+    await settleStats();
+    const before = await storeSnapshot(pids, [db]);
     const started = performance.now();
     const publishes: Promise<void>[] = [];
     for (let e = 0; e < eventsPerWorkspace; e++) {
@@ -92,6 +96,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     await Promise.all(publishes);
     await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 600_000))]);
     const seconds = (lastHealthyAt - started) / 1000;
+    // The slow and dead receivers' first attempts are part of the work too: every event has one delivery.
+    await settleStats();
+    const store = perUnit(storeDelta(before, await storeSnapshot(pids, [db])), receivers.length * eventsPerWorkspace);
     const sorted = Float64Array.from(firstAttemptMs).sort();
     console.log(`\nwebhooks: ${total} events to ${HEALTHY} healthy receivers (+${eventsPerWorkspace} each to one 4.9 s and one dead receiver), FerretDB at ${TEST_INFRA.mongoUrl}\n`);
     console.log('| measure | value |');
@@ -100,6 +107,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     console.log(`| deliveries per second (healthy) | ${(healthyDone / seconds).toFixed(1)} |`);
     console.log(`| terminal event -> first attempt p50 | ${percentile(sorted, 0.5).toFixed(0)} ms |`);
     console.log(`| terminal event -> first attempt p99 | ${percentile(sorted, 0.99).toFixed(0)} ms |`);
+    console.log(`| store commands per delivery (all ${receivers.length * eventsPerWorkspace}, from the event to the end of the run) | ${store.commands} (${store.top}) |`);
+    console.log(`| PostgreSQL rows read per delivery | ${store.rows} |`);
+    console.log(`| scans on the webhooks database | ${store.scans} |`);
   } finally {
     client.close();
     await webhooks.stop();

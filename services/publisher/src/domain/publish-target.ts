@@ -23,6 +23,9 @@ function outcomeOf(err: unknown): Outcome {
   return { kind: 'failed', error: err instanceof Error ? err.message : String(err), final: false, disconnected: false };
 }
 
+/** An outcome that ends the target: published, passed a dry run, or refused for good. */
+const isFinal = (o: Outcome): boolean => o.kind === 'posted' || o.kind === 'dry_run' || (o.kind === 'failed' && o.final);
+
 function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
   if (outcome.kind === 'dry_run') return { postAccountId, platformStatus: 'dry_run', disconnected: false };
   if (outcome.kind === 'posted') return { postAccountId, platformStatus: 'posted', platformPostId: outcome.platformPostId, permalink: outcome.permalink, disconnected: false };
@@ -46,7 +49,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
   for (;;) {
     const attempts = await deps.attempts.attempts(postAccountId);
     const last = attempts.at(-1);
-    if (last?.outcome?.kind === 'posted' || last?.outcome?.kind === 'dry_run' || (last?.outcome?.kind === 'failed' && last.outcome.final)) return toResult(postAccountId, last.outcome);
+    if (last?.outcome && isFinal(last.outcome)) return toResult(postAccountId, last.outcome);
     if (last && !last.outcome && deps.clock.now().getTime() - (last.aliveAt ?? last.startedAt).getTime() < deps.attemptLeaseMs) {
       return null; // Another publisher is on it right now: leave the job to it.
     }
@@ -66,7 +69,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
       }
     }
     if (attempts.length >= deps.maxAttempts) {
-      const error = last?.outcome ? last.outcome.error : 'no outcome';
+      const error = last?.outcome && 'error' in last.outcome ? last.outcome.error : 'no outcome';
       return { postAccountId, platformStatus: 'failed', platformError: `gave up after ${attempts.length} attempts: ${error}`, disconnected: false };
     }
     if (last?.outcome?.kind === 'failed') {
@@ -98,5 +101,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
       .finally(() => clearInterval(renew));
     await touching; // never let a late renewal land after (and over) the outcome
     await deps.attempts.record(postAccountId, attempt.n, outcome);
+    // A final outcome is the answer: reading the attempts back would only find it again.
+    if (isFinal(outcome)) return toResult(postAccountId, outcome);
   }
 }

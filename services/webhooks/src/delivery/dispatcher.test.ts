@@ -122,6 +122,45 @@ beforeEach(async () => {
   dispatcher = new Dispatcher(deps, { concurrency: 64, perWebhook: 64 }, createLogger('dispatcher-test', 'silent'));
 });
 
+describe('first attempts start from the event (real store, real HTTP)', () => {
+  it('attempts a delivery offered as the event is recorded, with no pass, once; its retry stays on the schedule', async () => {
+    const workspaceId = nextWorkspace++;
+    await createWebhook(deps, { workspaceId, url: receiverUrl, events: [] });
+    clock.set(T0);
+    const offered: string[] = [];
+    expect(
+      await recordPostTerminal(deps, terminal(workspaceId), (delivery, webhook) => {
+        offered.push(delivery.id);
+        dispatcher.offer(delivery, webhook);
+      }),
+    ).toBe(1);
+    await dispatcher.settle();
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.headers['x-service-event-id']).toBe(offered[0]);
+    // Offered again once attempted (its next attempt is scheduled later): nothing is sent before its time.
+    dispatcher.offer((await store.getDelivery(offered[0]!))!, (await store.getWebhook((await store.getDelivery(offered[0]!))!.webhookId))!);
+    await dispatcher.settle();
+    expect(hits).toHaveLength(1);
+    // The receiver failed (500): the second attempt comes from a pass at its scheduled time, as before.
+    await runAt(T0 + 10 * S - 1);
+    expect(hits).toHaveLength(1);
+    await runAt(T0 + 10 * S);
+    expect(hits).toHaveLength(2);
+  });
+
+  it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
+    const workspaceId = nextWorkspace++;
+    await createWebhook(deps, { workspaceId, url: receiverUrl, events: [] });
+    const full = new Dispatcher(deps, { concurrency: 0, perWebhook: 1 }, createLogger('dispatcher-test', 'silent'));
+    await recordPostTerminal(deps, terminal(workspaceId), (delivery, webhook) => full.offer(delivery, webhook));
+    await full.settle();
+    expect(hits).toHaveLength(0);
+    expect((await store.dueDeliveries(clock.now(), 10, [])).length).toBe(1);
+    await runAt(T0);
+    expect(hits).toHaveLength(1);
+  });
+});
+
 describe('retries on the injected clock (real store, real HTTP)', () => {
   it('gives a receiver that always fails exactly 7 attempts at 0, 10, 110, 1010, 4610, 11810, 22610 s, same id, attempt 1..7, each verifiable', async () => {
     const workspaceId = nextWorkspace++;

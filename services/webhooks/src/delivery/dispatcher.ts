@@ -1,6 +1,7 @@
 import { inSpan, resumeOrigin, SpanKind } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { deliverAttempt } from '../domain/deliver-attempt.js';
+import type { Delivery, Webhook } from '../domain/model.js';
 import type { WebhooksDeps } from '../domain/ports.js';
 
 /** Least time between two passes started by wake-ups (the timer's passes are further apart). */
@@ -78,25 +79,42 @@ export class Dispatcher {
     const limit = Math.max(free * 2, 50);
     const due = await this.deps.store.dueDeliveries(this.deps.clock.now(), limit, busy);
     this.backlog = busy.length > 0 || due.length === limit;
-    for (const delivery of due) {
-      const running = this.perWebhook.get(delivery.webhookId) ?? 0;
-      if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) {
-        this.backlog = true;
-        continue;
-      }
-      if (this.inFlight.has(delivery.id)) continue;
-      this.perWebhook.set(delivery.webhookId, running + 1);
-      const task = resumeOrigin(delivery.origin, () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery)))
-        .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
-        .finally(() => {
-          this.inFlight.delete(delivery.id);
-          const left = (this.perWebhook.get(delivery.webhookId) ?? 1) - 1;
-          if (left > 0) this.perWebhook.set(delivery.webhookId, left);
-          else this.perWebhook.delete(delivery.webhookId);
-          if (this.backlog) this.poke();
-        });
-      this.inFlight.set(delivery.id, task);
+    for (const delivery of due) if (!this.run(delivery)) this.backlog = true;
+  }
+
+  /**
+   * Starts a delivery just recorded from an event at once, without waiting for a pass to find it (the
+   * webhook as read to record it saves reading it again). The delivery is already stored and scheduled:
+   * with no room now it stays for a pass, exactly as if it had not been offered.
+   */
+  offer(delivery: Delivery, webhook: Webhook): void {
+    // Only a delivery due now: a later attempt keeps its place on the retry schedule.
+    if (this.stopped || (delivery.nextAttemptAt?.getTime() ?? Infinity) > this.deps.clock.now().getTime()) return;
+    if (!this.run(delivery, webhook)) {
+      this.backlog = true;
+      this.poke();
     }
+  }
+
+  /** Starts one attempt if there is room for it; false when there is none (it stays due in the store). */
+  private run(delivery: Delivery, webhook?: Webhook): boolean {
+    if (this.inFlight.has(delivery.id)) return true;
+    const running = this.perWebhook.get(delivery.webhookId) ?? 0;
+    if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) return false;
+    this.perWebhook.set(delivery.webhookId, running + 1);
+    const task = resumeOrigin(delivery.origin, () =>
+      inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery, webhook)),
+    )
+      .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        const left = (this.perWebhook.get(delivery.webhookId) ?? 1) - 1;
+        if (left > 0) this.perWebhook.set(delivery.webhookId, left);
+        else this.perWebhook.delete(delivery.webhookId);
+        if (this.backlog) this.poke();
+      });
+    this.inFlight.set(delivery.id, task);
+    return true;
   }
 
   /** Resolves when no attempt is in flight (shutdown). */

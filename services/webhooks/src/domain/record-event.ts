@@ -24,16 +24,19 @@ export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKi
 /**
  * Turns a post's terminal event into one delivery per subscribed, enabled webhook of the post's own
  * workspace. Idempotent: the (webhook, source event) pair is unique, so a redelivered event adds nothing.
- * Returns the number of deliveries created.
+ * Returns the number of deliveries created; `created` is told of each once it is stored (to start its
+ * first attempt at once).
  */
-export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent): Promise<number> {
+export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent, created?: (delivery: Delivery, webhook: Webhook) => void): Promise<number> {
   const kind = eventKindOf(event.status);
   if (!kind) return 0;
   const webhooks = await deps.store.subscribers(event.workspaceId, kind);
-  let created = 0;
+  let count = 0;
   for (const webhook of webhooks) {
     const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
-    if (await deps.store.insertDelivery(delivery)) created++;
+    if (!(await deps.store.insertDelivery(delivery))) continue;
+    count++;
+    created?.(delivery, webhook);
   }
-  return created;
+  return count;
 }

@@ -1,0 +1,78 @@
+/**
+ * A store's history for the publishing bench: `posts` published posts of another workspace with what
+ * publishing them left behind (3 targets each, one attempt per target, a dispatch claim, created and
+ * terminal outbox entries), written straight into the bench stack's databases, so the hot queries run
+ * against collections the size a store reaches after a while in production.
+ */
+import mongoose from 'mongoose';
+import { TEST_INFRA } from '@spa/testing';
+
+const BATCH = 1_000;
+const HISTORY_WORKSPACE = 900_000_000;
+
+export async function seedHistory({ postsDb, publisherDb, posts }: { postsDb: string; publisherDb: string; posts: number }): Promise<void> {
+  if (posts <= 0) return;
+  const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
+  try {
+    const pdb = connection.useDb(postsDb).db!;
+    const adb = connection.useDb(publisherDb).db!;
+    const at = new Date(Date.now() - 86_400_000);
+    // Ids far above the bench's own (its id allocator starts at 1).
+    const base = 500_000_000;
+    for (let start = 0; start < posts; start += BATCH) {
+      const ids = Array.from({ length: Math.min(BATCH, posts - start) }, (_, i) => base + start + i);
+      const accounts = (id: number) =>
+        [0, 1, 2].map((k) => ({ id: id * 3 + k, social_account_id: 7_000 + k, platform: 'mastodon', username: 'history', platform_status: 'posted', platform_post_id: `h${id}-${k}` }));
+      await pdb.collection<{ _id: number }>('posts').insertMany(
+        ids.map((id) => ({
+          _id: id,
+          workspace_id: HISTORY_WORKSPACE + (id % 50),
+          status: 'posted',
+          flexible: false,
+          scheduled_at: at,
+          posted_at: at,
+          disconnected: false,
+          source: 'api',
+          recurrence_jitter_enabled: false,
+          evergreen: false,
+          evergreen_variations: [],
+          created_at: at,
+          updated_at: at,
+          body: `history ${id}`,
+          dry_run: false,
+          post_contents: [],
+          post_accounts: accounts(id),
+        })),
+        { ordered: false },
+      );
+      await pdb.collection<{ _id: string }>('outbox').insertMany(
+        ids.flatMap((id) =>
+          ['created', 'terminal'].map((kind) => ({
+            _id: `history-${kind}-${id}`,
+            subject: `posts.post.${kind}`,
+            payload: '',
+            post_id: id,
+            post_updated_at: at,
+            state: 'sent',
+            created_at: at,
+            sent_at: at,
+          })),
+        ),
+        { ordered: false },
+      );
+      await pdb.collection<{ _id: string }>('dispatches').insertMany(
+        ids.map((id) => ({ _id: `${id}:${at.getTime()}`, workspace_id: HISTORY_WORKSPACE, post_id: id, claimed_at: at, job_sent: true, job_sent_at: at })),
+        { ordered: false },
+      );
+      await adb.collection<{ _id: string }>('attempts').insertMany(
+        ids.flatMap((id) =>
+          accounts(id).map((a) => ({ _id: `${a.id}:1`, post_account_id: a.id, n: 1, started_at: at, outcome: { kind: 'posted', platformPostId: a.platform_post_id, permalink: '' } })),
+        ),
+        { ordered: false },
+      );
+      if (start % 20_000 === 0) process.stderr.write(`bench: history ${start + ids.length}/${posts}\n`);
+    }
+  } finally {
+    await connection.close();
+  }
+}
