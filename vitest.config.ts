@@ -31,10 +31,13 @@ export const INTEGRATION_TESTS = [
   'services/media/src/**/asset-store.test.ts',
   'services/media/src/**/s3.test.ts',
   'services/posts/src/**/cached-store.test.ts',
+  'services/posts/src/**/hot-queries.test.ts',
   'services/posts/src/**/recycle-store.test.ts',
   'services/posts/src/**/relay.test.ts',
+  'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',
+  'services/webhooks/src/**/hot-queries.test.ts',
   'tests/bluesky-pds/**/*.test.ts',
   'tools/admin/src/**/help.test.ts',
 ];
