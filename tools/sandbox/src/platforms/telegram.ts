@@ -12,6 +12,16 @@ import type { SandboxPost, SandboxState } from '../state.js';
 type Body = Record<string, unknown>;
 
 let nextMessageId = 1;
+/**
+ * The chat a sandbox account's bot posts to: the `chat_id` that accounts gives a sandbox Telegram account
+ * (services/accounts/src/domain/social-accounts.ts derives it the same way from the account name).
+ */
+function ownChatId(account: string): string {
+  let h = 0;
+  for (const c of account) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+  return `-100${Math.abs(h)}`;
+}
+
 /** Every sandbox bot's user id (getMe). */
 const BOT_ID = 7000000001;
 
@@ -160,16 +170,6 @@ export const telegram: SandboxPlatform = {
       },
     },
     {
-      // The chat the bot posts to: a channel titled after the account (its username when the id is `@name`).
-      method: 'POST',
-      path: '/bot:token/getChat',
-      handle: (req) => {
-        const chat = String(((req.body ?? {}) as Body).chat_id ?? '');
-        if (!chat) return badRequest('chat_id is empty');
-        return ok({ id: chat.startsWith('@') ? -1001000000001 : Number(chat), type: 'channel', title: `${req.account} channel`, ...(chat.startsWith('@') ? { username: chat.slice(1) } : {}) });
-      },
-    },
-    {
       method: 'GET',
       path: '/bot:token/getMe',
       handle: (req) => ok({ id: BOT_ID, is_bot: true, first_name: req.account, username: `${req.account}_bot`, can_join_groups: true }),
@@ -178,8 +178,12 @@ export const telegram: SandboxPlatform = {
       // Only chats registered with POST /_sandbox/telegram/chats are known (as a bot knows only the chats it is in).
       method: 'POST',
       path: '/bot:token/getChat',
+      // A sandbox account's own chat (the one its bot posts to, `chat_id` of its sandbox credentials) is known too.
       handle: (req, state) => {
-        const chat = state.telegramChats.get(String(((req.body ?? {}) as Body).chat_id));
+        const chatId = String(((req.body ?? {}) as Body).chat_id ?? '');
+        if (!chatId) return badRequest('chat_id is empty');
+        const chat = state.telegramChats.get(chatId);
+        if (!chat && req.account && chatId === ownChatId(req.account)) return ok({ id: Number(chatId), type: 'channel', title: `${req.account} channel` });
         if (!chat || chat.bot_status === 'left' || chat.bot_status === 'kicked') return badRequest('chat not found');
         return ok({ id: chat.id, type: chat.type, title: chat.title, ...(chat.username ? { username: chat.username } : {}) });
       },
