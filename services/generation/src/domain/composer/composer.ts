@@ -253,7 +253,8 @@ class Composition {
     const count = style ? Math.min(style.hashtagCount, rules.maxHashtags ?? Infinity) : Math.min(habitual, rules.maxHashtags ?? Infinity, 6);
     if (count <= 0) return [];
     const fromVoice = voice.topHashtags.slice(0, Math.ceil(count / 2));
-    const candidates = [...fromVoice, ...topicTags(this.subject)];
+    // A style's count is met where the topic allows: its single words follow its phrases as tags.
+    const candidates = [...fromVoice, ...topicTags(this.subject), ...(style ? wordTags(this.subject) : [])];
     const seen = new Set<string>();
     return candidates.filter((tag) => this.clean(tag) && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase())).slice(0, count);
   }
@@ -297,7 +298,7 @@ class Composition {
 function layout(blocks: string[], tags: string[], lineBreaks: LineBreakStyle): string {
   const tagLine = tags.join(' ');
   if (lineBreaks === 'none') return [...blocks.map((b) => b.replace(/\s*\n\s*/g, ' ')), tagLine].filter(Boolean).join(' ');
-  const shaped = lineBreaks === 'every_sentence' ? blocks.flatMap((b) => (b.includes('\n') ? [b] : b.split(/(?<=[.!?])\s+(?=\S)/u))) : blocks;
+  const shaped = lineBreaks === 'every_sentence' ? blocks.flatMap((b) => (b.includes('\n') ? [b] : b.split(/(?<=[.!?])\s+(?=[\p{L}\p{N}"'“(])/u))) : blocks;
   return [...shaped, ...(tagLine ? [tagLine] : [])].join('\n\n');
 }
 
@@ -322,6 +323,11 @@ export function topicTags(subject: string): string[] {
     .map((words) => words.slice(-2).map(upperFirst).join(''))
     .filter((tag) => tag.length >= 4)
     .map((tag) => `#${tag}`);
+}
+
+/** One tag per word of the topic that is not a stop word (at least 4 letters), in order. */
+function wordTags(subject: string): string[] {
+  return (subject.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4 && !TAG_STOP.has(w.toLowerCase())).map((w) => `#${upperFirst(w)}`);
 }
 
 function upperFirst(text: string): string {
