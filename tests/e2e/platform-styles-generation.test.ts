@@ -64,6 +64,23 @@ describe('generation follows the platform style', () => {
     expect(reset.json.body).not.toContain(CTA);
   });
 
+  it("built-in composer: a LinkedIn carousel's PDF pages take the style's image aspect and its last slide the call to action text", async () => {
+    const ws = await createWorkspace(stack);
+    const call = as(ws);
+    expect((await call('/preferences', { method: 'PATCH', body: { preferences: { ai_model: 'builtin-composer' } } })).status).toBe(200);
+    await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'linkedin', username: 'li-user', sandbox: true });
+    const patched = await call('/platform_styles/linkedin', { method: 'PATCH', body: { platform_style: { image_aspect: '4:5', call_to_action_text: 'Follow for more pricing notes.', hashtag_count: 0 } } });
+    expect(patched.status, patched.text).toBe(200);
+    const res = await call('/posts/generate_carousel', { method: 'POST', body: { topic: 'Pricing your first SaaS product', slide_count: 4 } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.slides.at(-1).body).toBe('Follow for more pricing notes.');
+    expect(res.json.caption.match(HASHTAG), res.json.caption).toBeNull();
+    const pdf = Buffer.from(await (await fetch(res.json.document.url)).arrayBuffer()).toString('latin1');
+    expect(pdf.match(/\/Type \/Page\b(?!s)/g)).toHaveLength(4);
+    expect(pdf).toMatch(/\/MediaBox \[0 0 1080 1350\]/);
+    expect(pdf).not.toMatch(/\/MediaBox \[0 0 1080 1080\]/);
+  });
+
   it('OpenAI-compatible model: the prompt states the style of the platform', async () => {
     const ws = await createWorkspace(stack);
     const call = as(ws);

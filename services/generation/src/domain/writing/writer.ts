@@ -1,7 +1,7 @@
 import type { AiModel } from '../models/catalog.js';
 import { randomInt } from 'node:crypto';
 import type { Logger } from '@spa/logger';
-import type { PlatformStyle } from '@spa/platforms';
+import type { ImageAspect, PlatformStyle } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import type { ModelCatalog } from '../models/catalog.js';
 import { accept } from './acceptance.js';
@@ -131,12 +131,18 @@ export class Writer {
     return { parts: produced.written.parts, model: produced.model.id, degraded: produced.degraded };
   }
 
-  async writeCarousel(req: { workspaceId: number; topic: string; angle?: string; slides: number }): Promise<{ caption: string; slides: Slide[]; model: string; degraded: boolean }> {
+  /** A LinkedIn carousel; `imageAspect` is the LinkedIn style's, the shape its pages are rendered in. */
+  async writeCarousel(req: {
+    workspaceId: number;
+    topic: string;
+    angle?: string;
+    slides: number;
+  }): Promise<{ caption: string; slides: Slide[]; model: string; degraded: boolean; imageAspect: ImageAspect }> {
     const ctx = await this.context(req.workspaceId, 'carousel', 'linkedin');
     const briefFor = (seed: number) => this.brief(ctx, { kind: 'carousel', platform: 'linkedin', topic: req.topic, angle: req.angle, seed, slides: req.slides });
     const produced = await ctx.chain.produce(briefFor, (written) => accept(briefFor(0), written, ctx.guard), this.seed());
     if (produced.written.kind !== 'carousel') throw new Error('a carousel brief produced another kind');
-    return { caption: produced.written.caption, slides: produced.written.slides, model: produced.model.id, degraded: produced.degraded };
+    return { caption: produced.written.caption, slides: produced.written.slides, model: produced.model.id, degraded: produced.degraded, imageAspect: ctx.platformStyle.imageAspect };
   }
 
   /** The models of a request: preferred (workspace `ai_model` if known, else the default), the other configured models, the composer last. */
