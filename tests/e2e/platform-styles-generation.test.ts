@@ -69,7 +69,10 @@ describe('generation follows the platform style', () => {
     const call = as(ws);
     expect((await call('/preferences', { method: 'PATCH', body: { preferences: { ai_model: 'builtin-composer' } } })).status).toBe(200);
     await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'linkedin', username: 'li-user', sandbox: true });
-    const patched = await call('/platform_styles/linkedin', { method: 'PATCH', body: { platform_style: { image_aspect: '4:5', call_to_action_text: 'Follow for more pricing notes.', hashtag_count: 0 } } });
+    const patched = await call('/platform_styles/linkedin', {
+      method: 'PATCH',
+      body: { platform_style: { image_aspect: '4:5', call_to_action_text: 'Follow for more pricing notes.', hashtag_count: 0 } },
+    });
     expect(patched.status, patched.text).toBe(200);
     const res = await call('/posts/generate_carousel', { method: 'POST', body: { topic: 'Pricing your first SaaS product', slide_count: 4 } });
     expect(res.status, res.text).toBe(200);

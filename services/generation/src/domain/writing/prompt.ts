@@ -50,13 +50,8 @@ const LINE_BREAK_WORDS = {
 /** The workspace's style for the platform (accounts' platform styles), stated for the model. */
 function platformStyleInstruction(brief: WritingBrief): string {
   const s = brief.platformStyle!;
-  const hashtags =
-    brief.rules.maxHashtags !== undefined && brief.rules.maxHashtags < s.hashtagCount ? brief.rules.maxHashtags : s.hashtagCount;
-  const cta = !s.callToAction
-    ? 'Do not end with a call to action.'
-    : s.callToActionText
-      ? `End with this call to action, word for word: "${s.callToActionText}".`
-      : 'End with a short call to action.';
+  const hashtags = brief.rules.maxHashtags !== undefined && brief.rules.maxHashtags < s.hashtagCount ? brief.rules.maxHashtags : s.hashtagCount;
+  const cta = !s.callToAction ? 'Do not end with a call to action.' : s.callToActionText ? `End with this call to action, word for word: "${s.callToActionText}".` : 'End with a short call to action.';
   return [
     `House style for ${CAPABILITIES[brief.platform].display_name}:`,
     `- Length: aim for ${brief.targetLength} characters (never over ${brief.limit}).`,
