@@ -54,8 +54,12 @@ describe('platform styles', () => {
       updated_at: expect.any(String),
     });
     expect((await call('/platform_styles/linkedin')).json.platform_style).toEqual(changed.json.platform_style);
-    // Another workspace still has the defaults.
+    // Another workspace still has the defaults, and can change its own style of that platform.
     expect((await as(other)('/platform_styles/linkedin')).json.platform_style).toEqual(before);
+    const its = await patch('linkedin', { hashtag_count: 1 }, other);
+    expect(its.status, its.text).toBe(200);
+    expect(its.json.platform_style).toMatchObject({ hashtag_count: 1, emoji: before.emoji, customized: true });
+    expect((await call('/platform_styles/linkedin')).json.platform_style).toEqual(changed.json.platform_style);
 
     const cleared = await patch('linkedin', { call_to_action_text: null, length_target: 3000 });
     expect(cleared.status, cleared.text).toBe(200);

@@ -20,7 +20,13 @@ const PlatformStyleSchema = z
   })
   .meta({
     id: 'PlatformStyle',
-    description: "The style generation follows on one platform. Defaults come from the platform's capabilities (GET /platforms) and habits.",
+    description:
+      'The style every generation for the platform follows (POST /posts/generate, generate_from_idea, generate_batch, generate_thread, generate_carousel for LinkedIn, and content plan runs): ' +
+      'the built-in composer applies it and an AI model is told it in its prompt. length_target replaces the writing target (the platform limit stays the hard cap); ' +
+      "hashtag_count is the number of hashtags (fewer when the topic cannot give that many, or a 'max N hashtags' custom rule asks fewer); " +
+      "emoji sets how many emoji where the include_emoji preference allows them (include_emoji false, or a 'no emoji' rule, means none); " +
+      'line_breaks shapes the text (one block, paragraphs, a sentence per paragraph); call_to_action and call_to_action_text decide the closing (the text is used word for word, and closes threads and the last carousel slide); ' +
+      "image_aspect (LinkedIn) shapes the pages of generated carousel PDFs. Defaults come from the platform's capabilities (GET /platforms) and habits.",
   });
 
 const present = (s: PlatformStyle): z.infer<typeof PlatformStyleSchema> => ({

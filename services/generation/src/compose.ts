@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import type { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
 import type { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient, ServiceBinding } from '@spa/grpc';
@@ -26,6 +27,7 @@ import { Writer } from './domain/writing/writer.js';
 import { GrpcSubscriptions } from './grpc/clients/subscriptions.js';
 import { GrpcObjectStore } from './grpc/clients/object-store.js';
 import { accountsPort, postsPort } from './grpc/clients/plans-ports.js';
+import { GrpcPlatformStyles } from './grpc/clients/platform-styles.js';
 import { GrpcPostHistory } from './grpc/clients/post-history.js';
 import { AccountsWorkspacePlans } from './grpc/clients/workspace-plans.js';
 import { GrpcWorkspaceSource } from './grpc/clients/workspace-source.js';
@@ -37,6 +39,8 @@ import { OpenAiCompatibleProvider } from './providers/openai-compatible.js';
 /** The other services this one calls. */
 export interface Peers {
   accounts: PromiseClient<AccountsServiceClient>;
+  /** accounts' PlatformStylesService (same process and address as `accounts`). */
+  platformStyles: PromiseClient<PlatformStylesServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
   media: PromiseClient<MediaServiceClient>;
 }
@@ -92,6 +96,7 @@ export function compose(config: GenerationConfig, connection: Connection, peers:
     models,
     builtinFallback: config.AI_FALLBACK_BUILTIN,
     workspaces,
+    styles: new GrpcPlatformStyles(peers.platformStyles),
     history,
     voice,
     timeoutMs: config.AI_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { runMain } from '@spa/config';
@@ -15,10 +16,11 @@ runMain(async () => {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const clientDefaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   const accounts = createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, clientDefaults);
+  const platformStyles = createClient(PlatformStylesServiceClient, config.ACCOUNTS_ADDR, clientDefaults);
   const posts = createClient(PostsServiceClient, config.POSTS_ADDR, clientDefaults);
   const media = createClient(MediaServiceClient, config.MEDIA_ADDR, clientDefaults);
 
-  const { catalog, services, ...plans } = compose(config, mongo, { accounts, posts, media }, logger);
+  const { catalog, services, ...plans } = compose(config, mongo, { accounts, platformStyles, posts, media }, logger);
   await syncIndexes(mongo);
 
   const server = await startGrpcServer({
@@ -35,7 +37,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['plans', () => plans.stop()],
-    ['clients', async () => [accounts, posts, media].forEach((c) => c.close())],
+    ['clients', async () => [accounts, platformStyles, posts, media].forEach((c) => c.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -14,13 +14,13 @@ interface PlatformStyleStateDoc {
 const fromState = (s: PlatformStyleStateDoc): StoredPlatformStyle => ({ fields: s.fields, updatedAt: new Date(s.updated_at) });
 const toState = (s: StoredPlatformStyle): PlatformStyleStateDoc => ({ fields: s.fields, updated_at: s.updatedAt });
 
-/** Platform styles as numbered revisions per workspace and platform (`platform_style_revisions`, key = the platform). */
+/** Platform styles as numbered revisions per workspace and platform (`platform_style_revisions`, key = the platform, so revision ids carry the workspace). */
 export class MongoPlatformStyleStore implements PlatformStyleStore {
   private readonly log: RevisionLog<PlatformStyleStateDoc>;
 
   constructor(connection: Connection) {
     const model = connection.model<RevisionDoc<object>>('PlatformStyleRevision', revisionSchema('platform_style_revisions'));
-    this.log = new RevisionLog<PlatformStyleStateDoc>(model, (platform) => `The ${platform} style`);
+    this.log = new RevisionLog<PlatformStyleStateDoc>(model, (platform) => `The ${platform} style`, true);
   }
 
   async get(workspaceId: number, platform: Platform): Promise<StoredPlatformStyle | null> {

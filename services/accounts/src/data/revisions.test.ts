@@ -35,6 +35,15 @@ describe('RevisionLog on the real store', () => {
     expect([...(await log.latestOfWorkspace(1)).keys()].sort()).toEqual(['a', 'b', 'c']);
   });
 
+  it('lets every workspace write a key that repeats across workspaces (a platform name) when the log is per workspace', async () => {
+    const log = new RevisionLog<Tally>(models.PreferencesRevision, (key) => key, true);
+    await Promise.all([10, 11, 12].map((ws) => log.change(ws, 'linkedin', () => ({ n: ws, writers: [] }))));
+    for (const ws of [10, 11, 12]) expect((await log.latest(ws, 'linkedin'))?.n).toBe(ws);
+    await log.change(11, 'linkedin', (cur) => ({ n: cur!.n + 100, writers: [] }));
+    expect((await log.latest(11, 'linkedin'))?.n).toBe(111);
+    expect((await log.latest(10, 'linkedin'))?.n).toBe(10);
+  });
+
   it('keeps values of different workspaces apart and writes nothing when the change declines', async () => {
     const log = new RevisionLog<Tally>(models.PreferencesRevision, (key) => key);
     await log.change(2, 'x', () => ({ n: 1, writers: [] }));

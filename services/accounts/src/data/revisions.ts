@@ -2,7 +2,10 @@ import { AppError } from '@spa/errors';
 import { isDuplicateKeyError } from '@spa/mongo';
 import type { Model } from 'mongoose';
 
-/** One revision of a value: `_id` is "<key>:<rev>", so each revision number can be taken once. */
+/**
+ * One revision of a value: `_id` is "<key>:<rev>" (or "<workspace>:<key>:<rev>" for a log whose keys repeat
+ * across workspaces), so each revision number can be taken once.
+ */
 export interface RevisionDoc<S> {
   _id: string;
   key: string;
@@ -34,6 +37,8 @@ export class RevisionLog<S extends object> {
     private readonly model: RevisionModel,
     /** Names the value in the error of an exhausted retry, e.g. "Custom rule 7". */
     private readonly describe: (key: string) => string,
+    /** Keys are unique only within a workspace (e.g. a platform name): revision ids then carry the workspace. */
+    private readonly keysPerWorkspace = false,
   ) {}
 
   async latest(workspaceId: number, key: string): Promise<S | null> {
@@ -82,7 +87,7 @@ export class RevisionLog<S extends object> {
       if (body === null) return null;
       const rev = (current?.rev ?? 0) + 1;
       try {
-        await this.model.create({ _id: `${key}:${rev}`, key, workspace_id: workspaceId, rev, ...body });
+        await this.model.create({ _id: this.keysPerWorkspace ? `${workspaceId}:${key}:${rev}` : `${key}:${rev}`, key, workspace_id: workspaceId, rev, ...body });
       } catch (err) {
         if (isDuplicateKeyError(err)) continue;
         throw err;

@@ -1,4 +1,4 @@
-import { countCodePoints } from '@spa/platforms';
+import { countCodePoints, type LineBreakStyle } from '@spa/platforms';
 import type { AngleBank, AngleKind, Point } from './phrases.js';
 import {
   ANGLE_CUES,
@@ -72,6 +72,8 @@ class Composition {
   private readonly bank: AngleBank | undefined;
   private readonly tone: string;
   private readonly emoji: readonly string[];
+  /** The platform style asks for many emoji: on the opening, every point and the call to action. */
+  private readonly manyEmoji: boolean;
 
   constructor(private readonly brief: WritingBrief) {
     this.rnd = new Random(hashString(`${brief.seed}|${brief.kind}|${brief.platform}|${brief.topic}|${brief.angle ?? ''}`));
@@ -80,7 +82,9 @@ class Composition {
     this.kind = angleKind(brief.angle);
     this.bank = this.kind === 'insight' ? undefined : ANGLES[this.kind];
     this.tone = HOOKS[brief.style.tone] ? brief.style.tone : 'professional';
-    this.emoji = brief.style.includeEmoji && !brief.rules.noEmoji ? this.rnd.shuffle(EMOJI[this.tone]!) : [];
+    const emojiAllowed = brief.style.includeEmoji && !brief.rules.noEmoji && brief.platformStyle?.emoji !== 'none';
+    this.emoji = emojiAllowed ? this.rnd.shuffle(EMOJI[this.tone]!) : [];
+    this.manyEmoji = emojiAllowed && brief.platformStyle?.emoji === 'many';
   }
 
   post(): string {
@@ -92,34 +96,47 @@ class Composition {
     const pointCount = structure === 'short' ? 1 : Math.max(1, Math.min(structure === 'story' ? 3 : 5, Math.round((target - 160) / 95)));
     const points = this.points(Math.max(pointCount, structure === 'list' ? 3 : 1), true);
     const closes = this.bank?.closes ?? (structure === 'question' || this.brief.voice.questionRatio >= 0.5 ? QUESTION_CTAS : CTAS);
-    const cta = structure === 'short' && this.brief.voice.questionRatio < 0.3 ? undefined : this.pick(closes, short);
+    const style = this.brief.platformStyle;
+    // The platform style decides whether there is a call to action and may give its text; without one, the structure does.
+    const fixedCta = style?.callToAction && style.callToActionText ? style.callToActionText : undefined;
+    const cta = style
+      ? style.callToAction
+        ? (fixedCta ?? this.pick(closes, short))
+        : undefined
+      : structure === 'short' && this.brief.voice.questionRatio < 0.3
+        ? undefined
+        : this.pick(closes, short);
     const signoff = this.signoff();
     const tags = this.hashtags();
 
     const turn = this.pick(STORY_TURNS, short);
     const bullet = this.bulletStyle();
-    const say = (p: Point) => this.fill(p.text, short);
+    const say = (p: Point, i = 0) => {
+      const text = this.fill(p.text, short);
+      return this.manyEmoji ? `${text} ${this.emoji[(i + 1) % this.emoji.length]}` : text;
+    };
     const render = (kept: Point[], withCta: boolean, withSignoff: boolean) => {
       const body: string[] = [this.decorate(hook)];
-      if (structure === 'list') body.push(kept.map((p, i) => `${bullet(i)}${say(p)}`).join('\n'));
+      if (structure === 'list') body.push(kept.map((p, i) => `${bullet(i)}${say(p, i)}`).join('\n'));
       else if (structure === 'story' && !this.bank) {
         body.push(turn);
-        body.push(kept.map((p, i) => (i === kept.length - 1 && kept.length > 1 ? `The lesson: ${lowerFirst(say(p))}` : say(p))).join(' '));
-      } else body.push(...kept.map(say));
-      if (withCta && cta) body.push(cta);
+        body.push(kept.map((p, i) => (i === kept.length - 1 && kept.length > 1 ? `The lesson: ${lowerFirst(say(p, i))}` : say(p, i))).join(' '));
+      } else body.push(...kept.map((p, i) => say(p, i)));
+      if (withCta && cta) body.push(this.manyEmoji && cta !== fixedCta ? `${cta} ${this.emoji.at(-1)}` : cta);
       if (withSignoff && signoff) body.push(signoff);
-      if (tags.length > 0) body.push(tags.join(' '));
-      return body.join('\n\n');
+      return layout(body, tags, style?.lineBreaks ?? 'paragraphs');
     };
 
     let kept = points;
     let withCta = true;
     let withSignoff = true;
-    const tooLong = (text: string) => !fits(this.brief.platform, text, this.brief.limit) || countCodePoints(text) > target * 1.15;
+    // A platform style's length target is kept as a ceiling; without one, the target is aimed at loosely.
+    const slack = style ? 1 : 1.15;
+    const tooLong = (text: string) => !fits(this.brief.platform, text, this.brief.limit) || countCodePoints(text) > target * slack;
     while (tooLong(render(kept, withCta, withSignoff))) {
       if (kept.length > 1) kept = kept.slice(0, -1);
       else if (withSignoff && signoff) withSignoff = false;
-      else if (withCta && cta) withCta = false;
+      else if (withCta && cta && !fixedCta) withCta = false;
       else break;
     }
     return fitToLimit(this.brief.platform, render(kept, withCta, withSignoff), this.brief.limit);
@@ -135,7 +152,7 @@ class Composition {
       const text = this.fill(p.text, short);
       return this.rnd.chance(0.4) ? `${p.title}: ${lowerFirst(text)}` : text;
     });
-    const closing = [this.pick(THREAD_CLOSERS, short), this.pick(this.bank?.closes ?? CTAS, short), this.hashtags().join(' ')].filter(Boolean).join('\n\n');
+    const closing = [this.pick(THREAD_CLOSERS, short), this.callToAction(this.bank?.closes ?? CTAS) ?? '', this.hashtags().join(' ')].filter(Boolean).join('\n\n');
     const parts = count === 2 ? [`${this.hook()}\n\n${middle[0]}`, closing] : [first, ...middle, closing];
     return parts.map((part) => fitToLimit(platform, part, limit) || cutAtWord(platform, full.text, limit) || cutAtWord(platform, short.text, limit));
   }
@@ -146,7 +163,7 @@ class Composition {
     const slides: Slide[] = [
       { title: clip(upperFirst(this.topic.long ? this.subject : full.text), SLIDE_TITLE_MAX), body: this.pick(CAROUSEL_SUBTITLES, short).replace('{n}', String(inner)) },
       ...this.points(inner, false).map((p) => ({ title: p.title, body: clip(this.fill(p.text, short), SLIDE_BODY_MAX) })),
-      { title: this.pick(CAROUSEL_CLOSING_TITLES, short), body: this.pick(this.bank?.closes ?? CTAS, short) },
+      { title: this.pick(CAROUSEL_CLOSING_TITLES, short), body: clip(this.brief.platformStyle?.callToActionText ?? this.pick(this.bank?.closes ?? CTAS, short), SLIDE_BODY_MAX) },
     ].slice(0, count);
     const caption = [
       this.decorate(this.hook()),
@@ -157,6 +174,13 @@ class Composition {
       .filter(Boolean)
       .join('\n\n');
     return { caption: fitToLimit(this.brief.platform, caption, this.brief.limit), slides };
+  }
+
+  /** The call to action of a thread's last part: the platform style's text, none when the style has none, else one of `closes`. */
+  private callToAction(closes: readonly string[]): string | undefined {
+    const style = this.brief.platformStyle;
+    if (style && !style.callToAction) return undefined;
+    return style?.callToActionText ?? this.pick(closes, this.topic.short);
   }
 
   /** `auto` (or an unknown value): short posts where the platform is short, otherwise a seeded choice. */
@@ -223,11 +247,14 @@ class Composition {
 
   private hashtags(): string[] {
     const { voice, rules, platform } = this.brief;
+    // The platform style's count governs; without one, the voice's habit, else the platform's usual count (at most 6).
+    const style = this.brief.platformStyle;
     const habitual = voice.sampleSize >= 3 ? Math.round(voice.hashtagsPerPost) : (DEFAULT_HASHTAG_COUNT[platform] ?? 0);
-    const count = Math.min(habitual, rules.maxHashtags ?? Infinity, 6);
+    const count = style ? Math.min(style.hashtagCount, rules.maxHashtags ?? Infinity) : Math.min(habitual, rules.maxHashtags ?? Infinity, 6);
     if (count <= 0) return [];
     const fromVoice = voice.topHashtags.slice(0, Math.ceil(count / 2));
-    const candidates = [...fromVoice, ...topicTags(this.subject)];
+    // A style's count is met where the topic allows: its single words follow its phrases as tags.
+    const candidates = [...fromVoice, ...topicTags(this.subject), ...(style ? wordTags(this.subject) : [])];
     const seen = new Set<string>();
     return candidates.filter((tag) => this.clean(tag) && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase())).slice(0, count);
   }
@@ -263,6 +290,18 @@ class Composition {
   }
 }
 
+/**
+ * Joins a post's blocks (opening, points, call to action, sign-off) and its hashtag line the platform
+ * style's way: `paragraphs` a blank line between blocks; `every_sentence` every sentence of a prose block
+ * on its own line (list blocks keep their lines); `none` one block, hashtags at its end.
+ */
+function layout(blocks: string[], tags: string[], lineBreaks: LineBreakStyle): string {
+  const tagLine = tags.join(' ');
+  if (lineBreaks === 'none') return [...blocks.map((b) => b.replace(/\s*\n\s*/g, ' ')), tagLine].filter(Boolean).join(' ');
+  const shaped = lineBreaks === 'every_sentence' ? blocks.flatMap((b) => (b.includes('\n') ? [b] : b.split(/(?<=[.!?])\s+(?=[\p{L}\p{N}"'“(])/u))) : blocks;
+  return [...shaped, ...(tagLine ? [tagLine] : [])].join('\n\n');
+}
+
 const TAG_STOP = new Set('a about after also an and are as at by for from have how in into is its more most not of on or our that the their this to vs what when why with without you your'.split(' '));
 
 /**
@@ -284,6 +323,11 @@ export function topicTags(subject: string): string[] {
     .map((words) => words.slice(-2).map(upperFirst).join(''))
     .filter((tag) => tag.length >= 4)
     .map((tag) => `#${tag}`);
+}
+
+/** One tag per word of the topic that is not a stop word (at least 4 letters), in order. */
+function wordTags(subject: string): string[] {
+  return (subject.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 4 && !TAG_STOP.has(w.toLowerCase())).map((w) => `#${upperFirst(w)}`);
 }
 
 function upperFirst(text: string): string {

@@ -1,3 +1,4 @@
+import type { PlatformStyle } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import type { AiModel } from '../models/catalog.js';
 import type { VoiceProfile } from '../voice/voice-profile.js';
@@ -19,13 +20,19 @@ export interface WritingBrief {
   topic: string;
   angle: string | undefined;
   style: Style;
+  /**
+   * The workspace's style for this platform (accounts' platform styles): length target, hashtag count,
+   * emoji level, line breaks, call to action, image aspect. Absent only in tests of the composer's own
+   * habits (then the platform's built-in habits apply, as before platform styles existed).
+   */
+  platformStyle?: PlatformStyle;
   voice: VoiceProfile;
   rules: RuleSet;
   /** Varies the output: the built-in composer's choices, a remote model's sampling hint. */
   seed: number;
   /** Hard limit of one text (post body, thread part or caption), counted the platform's way. */
   limit: number;
-  /** Length to aim for (post body or caption). */
+  /** Length to aim for (post body or caption): the platform style's `length_target`, never above `limit`. */
   targetLength: number;
   /** Thread: number of parts. */
   parts?: number;

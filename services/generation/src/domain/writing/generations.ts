@@ -75,7 +75,7 @@ export class Generations {
     return { tweets: thread.parts, modelDegraded: thread.degraded };
   }
 
-  /** A LinkedIn carousel: slides, a rendered PDF (one square page per slide) stored through media, and the caption. */
+  /** A LinkedIn carousel: slides, a rendered PDF (one page per slide, shaped by LinkedIn's style `image_aspect`, square by default) stored through media, and the caption. */
   async generateCarousel(workspaceId: number, input: { topic: string; slideCount?: number; angle?: string; socialAccountId?: number }): Promise<CarouselResult> {
     const slideCount = input.slideCount || SLIDES_DEFAULT;
     validate([text('topic', input.topic, TOPIC_MAX), optionalText('angle', input.angle, ANGLE_MAX), range('slide_count', slideCount, SLIDES_MIN, SLIDES_MAX)], 'linkedin');
@@ -83,7 +83,7 @@ export class Generations {
     return this.metered(workspaceId, 1, async () => {
       const topic = input.topic.trim();
       const carousel = await this.deps.writer.writeCarousel({ workspaceId, topic, angle: input.angle?.trim() || undefined, slides: slideCount });
-      const pdf = await renderCarouselPdf(carousel.slides, { title: carousel.slides[0]?.title ?? topic });
+      const pdf = await renderCarouselPdf(carousel.slides, { title: carousel.slides[0]?.title ?? topic, aspect: carousel.imageAspect });
       const stored = await this.deps.objects.store({ workspaceId, contentType: 'application/pdf', data: pdf, purpose: 'carousel' });
       return {
         slides: carousel.slides,

@@ -1,4 +1,4 @@
-import { CAPABILITIES, countCharacters, utf8ByteLength } from '@spa/platforms';
+import { CAPABILITIES, countCharacters, defaultStyle, utf8ByteLength } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 
 /**
@@ -11,23 +11,9 @@ export function hardLimit(platform: Platform): number {
   return Math.min(caps.character_limit, caps.caption_limit ?? Infinity);
 }
 
-/** Length a post should aim for: what reads well on the platform, never above the hard limit. */
-const TARGET: Partial<Record<Platform, number>> = {
-  linkedin: 1300,
-  facebook: 900,
-  instagram: 900,
-  tiktok: 600,
-  youtube: 1000,
-  google_business: 700,
-  discord: 800,
-  telegram: 900,
-  tumblr: 900,
-  slack: 700,
-};
-
+/** Length a post aims for on a platform whose style was never changed (@spa/platforms `defaultStyle`). */
 export function targetLength(platform: Platform): number {
-  const limit = hardLimit(platform);
-  return Math.min(TARGET[platform] ?? Math.floor(limit * 0.9), limit);
+  return Math.min(defaultStyle(platform).lengthTarget, hardLimit(platform));
 }
 
 /** Whether `text` fits `limit` on `platform` (and the platform's UTF-8 byte cap, e.g. Bluesky's 3000). */

@@ -1,3 +1,4 @@
+import type { PlatformStyle } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 
 export type { PostHistory, VoiceSource } from '../voice/ports.js';
@@ -39,6 +40,11 @@ export interface WorkspaceSource {
   activeRules(workspaceId: number): Promise<ActiveRule[]>;
   /** The workspace's social accounts, or only `ids` among them when given. */
   socialAccounts(workspaceId: number, ids?: number[]): Promise<SocialAccountRef[]>;
+}
+
+/** The workspace's style for one platform (accounts' platform styles; a platform never changed answers its defaults). */
+export interface PlatformStyles {
+  style(workspaceId: number, platform: Platform): Promise<PlatformStyle>;
 }
 
 export interface StoredObject {

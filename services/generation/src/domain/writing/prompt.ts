@@ -9,7 +9,8 @@ export function promptFor(brief: WritingBrief): ChatMessage[] {
   const { style, voice, rules } = brief;
   const system = [
     `You write social media content for ${platform}. Write as the account owner, in their voice. Output only what is asked, no preamble.`,
-    `Tone: ${style.tone || 'professional'}. Structure: ${style.structure || 'auto'}. ${style.includeEmoji && !rules.noEmoji ? 'Emoji are welcome, used sparingly.' : 'Do not use emoji.'}`,
+    `Tone: ${style.tone || 'professional'}. Structure: ${style.structure || 'auto'}. ${emojiInstruction(brief)}`,
+    brief.platformStyle ? platformStyleInstruction(brief) : '',
     voice.sampleSize > 0
       ? `The owner's voice, learned from ${voice.sampleSize} of their posts: about ${voice.medianLength} characters per post, ${voice.averageLines} lines, ` +
         `${voice.emojiPerPost} emoji and ${voice.hashtagsPerPost} hashtags per post` +
@@ -30,6 +31,35 @@ export function promptFor(brief: WritingBrief): ChatMessage[] {
     { role: 'system', content: system.join('\n') },
     { role: 'user', content: userPrompt(brief) },
   ];
+}
+
+const EMOJI_WORDS = { none: 'Do not use emoji.', few: 'Emoji are welcome, used sparingly.', many: 'Use emoji generously: several in the post.' } as const;
+
+/** The `include_emoji` preference and a "no emoji" rule forbid emoji; where allowed, the platform style says how many. */
+function emojiInstruction({ style, rules, platformStyle }: WritingBrief): string {
+  if (!style.includeEmoji || rules.noEmoji) return EMOJI_WORDS.none;
+  return EMOJI_WORDS[platformStyle?.emoji ?? 'few'];
+}
+
+const LINE_BREAK_WORDS = {
+  none: 'Write it as one block, without line breaks.',
+  paragraphs: 'Split it into short paragraphs separated by a blank line.',
+  every_sentence: 'Put every sentence on its own line, separated by a blank line.',
+} as const;
+
+/** The workspace's style for the platform (accounts' platform styles), stated for the model. */
+function platformStyleInstruction(brief: WritingBrief): string {
+  const s = brief.platformStyle!;
+  const hashtags = brief.rules.maxHashtags !== undefined && brief.rules.maxHashtags < s.hashtagCount ? brief.rules.maxHashtags : s.hashtagCount;
+  const cta = !s.callToAction ? 'Do not end with a call to action.' : s.callToActionText ? `End with this call to action, word for word: "${s.callToActionText}".` : 'End with a short call to action.';
+  return [
+    `House style for ${CAPABILITIES[brief.platform].display_name}:`,
+    `- Length: aim for ${brief.targetLength} characters (never over ${brief.limit}).`,
+    `- Hashtags: ${hashtags === 0 ? 'none; do not use any hashtag.' : `exactly ${hashtags}, on the last line.`}`,
+    `- Line breaks: ${LINE_BREAK_WORDS[s.lineBreaks]}`,
+    `- Call to action: ${cta}`,
+    ...(brief.kind === 'carousel' ? [`- Images: slides are laid out for a ${s.imageAspect} (width:height) image.`] : []),
+  ].join('\n');
 }
 
 function userPrompt(brief: WritingBrief): string {

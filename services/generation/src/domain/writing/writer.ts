@@ -1,14 +1,15 @@
 import type { AiModel } from '../models/catalog.js';
 import { randomInt } from 'node:crypto';
 import type { Logger } from '@spa/logger';
+import type { ImageAspect, PlatformStyle } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import type { ModelCatalog } from '../models/catalog.js';
 import { accept } from './acceptance.js';
 import type { Slide, Style, WritingBrief, WritingKind, WritingModel } from './brief.js';
 import { FallbackChain } from './fallback-chain.js';
-import { hardLimit, targetLength } from './limits.js';
+import { hardLimit } from './limits.js';
 import { DuplicateGuard } from './near-duplicates.js';
-import type { PostHistory, VoiceSource, WorkspaceSource } from './ports.js';
+import type { PlatformStyles, PostHistory, VoiceSource, WorkspaceSource } from './ports.js';
 import { parseRules, type RuleSet } from './rules.js';
 import type { VoiceProfile } from '../voice/voice-profile.js';
 import { batchAngles } from './angles.js';
@@ -43,6 +44,8 @@ export interface WriterDeps {
   /** Whether the built-in composer is the last resort after the configured models (AI_FALLBACK_BUILTIN). */
   builtinFallback: boolean;
   workspaces: WorkspaceSource;
+  /** The workspace's style per platform (read once per request). */
+  styles: PlatformStyles;
   history: PostHistory;
   voice: VoiceSource;
   timeoutMs: number;
@@ -65,6 +68,7 @@ const RULE_SCOPES: Record<WritingKind, readonly string[]> = { post: ['all', 'pos
 interface Context {
   chain: FallbackChain;
   style: Style;
+  platformStyle: PlatformStyle;
   voice: VoiceProfile;
   rules: RuleSet;
   guard: DuplicateGuard;
@@ -72,8 +76,8 @@ interface Context {
 }
 
 /**
- * Writes post bodies, threads and carousels: workspace preferences, active custom rules and voice
- * profile → fallback chain of models → limit, rule and near-duplicate checks. No quota inside
+ * Writes post bodies, threads and carousels: workspace preferences, the platform's style, active custom
+ * rules and voice profile → fallback chain of models → limit, rule and near-duplicate checks. No quota inside
  * (callers consume it).
  */
 export class Writer {
@@ -94,7 +98,7 @@ export class Writer {
    * models get the same hint), which keeps a batch varied.
    */
   async writePosts(req: WriteRequest, angles: readonly (string | undefined)[] = []): Promise<WrittenPost[]> {
-    const ctx = await this.context(req.workspaceId, 'post');
+    const ctx = await this.context(req.workspaceId, 'post', req.platform);
     const base = this.seed();
     const out: WrittenPost[] = new Array(req.count);
     let next = 0;
@@ -120,19 +124,25 @@ export class Writer {
   }
 
   async writeThread(req: { workspaceId: number; platform: Platform; topic: string; parts: number }): Promise<{ parts: string[]; model: string; degraded: boolean }> {
-    const ctx = await this.context(req.workspaceId, 'thread');
+    const ctx = await this.context(req.workspaceId, 'thread', req.platform);
     const briefFor = (seed: number) => this.brief(ctx, { kind: 'thread', platform: req.platform, topic: req.topic, seed, parts: req.parts });
     const produced = await ctx.chain.produce(briefFor, (written) => accept(briefFor(0), written, ctx.guard), this.seed());
     if (produced.written.kind !== 'thread') throw new Error('a thread brief produced another kind');
     return { parts: produced.written.parts, model: produced.model.id, degraded: produced.degraded };
   }
 
-  async writeCarousel(req: { workspaceId: number; topic: string; angle?: string; slides: number }): Promise<{ caption: string; slides: Slide[]; model: string; degraded: boolean }> {
-    const ctx = await this.context(req.workspaceId, 'carousel');
+  /** A LinkedIn carousel; `imageAspect` is the LinkedIn style's, the shape its pages are rendered in. */
+  async writeCarousel(req: {
+    workspaceId: number;
+    topic: string;
+    angle?: string;
+    slides: number;
+  }): Promise<{ caption: string; slides: Slide[]; model: string; degraded: boolean; imageAspect: ImageAspect }> {
+    const ctx = await this.context(req.workspaceId, 'carousel', 'linkedin');
     const briefFor = (seed: number) => this.brief(ctx, { kind: 'carousel', platform: 'linkedin', topic: req.topic, angle: req.angle, seed, slides: req.slides });
     const produced = await ctx.chain.produce(briefFor, (written) => accept(briefFor(0), written, ctx.guard), this.seed());
     if (produced.written.kind !== 'carousel') throw new Error('a carousel brief produced another kind');
-    return { caption: produced.written.caption, slides: produced.written.slides, model: produced.model.id, degraded: produced.degraded };
+    return { caption: produced.written.caption, slides: produced.written.slides, model: produced.model.id, degraded: produced.degraded, imageAspect: ctx.platformStyle.imageAspect };
   }
 
   /** The models of a request: preferred (workspace `ai_model` if known, else the default), the other configured models, the composer last. */
@@ -151,10 +161,11 @@ export class Writer {
     return order.map((id) => models.get(id)).filter((m): m is WritingModel => m !== undefined);
   }
 
-  private async context(workspaceId: number, kind: WritingKind): Promise<Context> {
-    const { workspaces, history, voice } = this.deps;
-    const [style, rules, profile, recent] = await Promise.all([
+  private async context(workspaceId: number, kind: WritingKind, platform: Platform): Promise<Context> {
+    const { workspaces, styles, history, voice } = this.deps;
+    const [style, platformStyle, rules, profile, recent] = await Promise.all([
       workspaces.style(workspaceId),
+      styles.style(workspaceId, platform),
       workspaces.activeRules(workspaceId),
       voice.profile(workspaceId),
       history.recentBodies(workspaceId, RECENT_POSTS_CHECKED),
@@ -168,6 +179,7 @@ export class Writer {
         ...(this.deps.onProduced ? { onProduced: this.deps.onProduced } : {}),
       }),
       style: { tone: style.tone, structure: style.structure, includeEmoji: style.includeEmoji },
+      platformStyle,
       voice: profile,
       rules: parseRules(ruleTexts.filter(Boolean)),
       guard: new DuplicateGuard(recent),
@@ -177,17 +189,19 @@ export class Writer {
 
   private brief(ctx: Context, b: { kind: WritingKind; platform: Platform; topic: string; angle?: string | undefined; seed: number; parts?: number; slides?: number }): WritingBrief {
     const limit = hardLimit(b.platform);
+    const target = Math.max(1, Math.min(ctx.platformStyle.lengthTarget, limit));
     return {
       kind: b.kind,
       platform: b.platform,
       topic: b.topic,
       angle: b.angle,
       style: ctx.style,
+      platformStyle: ctx.platformStyle,
       voice: ctx.voice,
       rules: ctx.rules,
       seed: b.seed,
       limit,
-      targetLength: b.kind === 'carousel' ? Math.min(targetLength(b.platform), 700) : targetLength(b.platform),
+      targetLength: b.kind === 'carousel' ? Math.min(target, 700) : target,
       ...(b.parts !== undefined ? { parts: b.parts } : {}),
       ...(b.slides !== undefined ? { slides: b.slides } : {}),
       avoid: ctx.recent.slice(0, 3),
