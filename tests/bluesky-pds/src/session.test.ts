@@ -39,8 +39,12 @@ describe('Bluesky sessions from an app password (real PDS)', () => {
     const spent = await pds.xrpc('com.atproto.server.refreshSession', {}, { body: {}, token: credentials.refresh_token });
     expect(spent.status).toBe(400);
 
-    // With the spent refresh JWT the renewal falls back to a new session from the app password.
-    const fallback = await auth.refresh('bluesky', credentials);
+    // A refresh JWT the PDS no longer knows (its session deleted): the renewal falls back to a new session
+    // from the app password. (A spent JWT is not used here: within the PDS's 2-hour grace period a spent
+    // refresh JWT may still rotate to the same next pair, so whether it is refused depends on timing.)
+    const deleted = await fetch(`${pds.url}/xrpc/com.atproto.server.deleteSession`, { method: 'POST', headers: { authorization: `Bearer ${renewed.refreshToken!}` } });
+    expect(deleted.status, await deleted.text()).toBe(200);
+    const fallback = await auth.refresh('bluesky', { ...credentials, refresh_token: renewed.refreshToken! });
     expect(fallback.accessToken).toBeTruthy();
     expect(fallback.refreshToken).not.toBe(renewed.refreshToken);
 

@@ -833,6 +833,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform_styles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every platform's style
+         * @description One entry per platform, in the platform list order; a platform never changed shows its defaults.
+         *
+         *     Scope: `platform_styles:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getPlatformStyles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform_styles/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a platform's style
+         * @description Scope: `platform_styles:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getPlatformStylesPlatform"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a platform's style
+         * @description Only the fields given change. Every bad field is named at once (422 INVALID_PARAMETERS) and nothing is written then; length_target is bounded by the platform's limit.
+         *
+         *     Scope: `platform_styles:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        patch: operations["patchPlatformStylesPlatform"];
+        trace?: never;
+    };
+    "/platform_styles/{platform}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a platform's style to its defaults
+         * @description Answers the default style (customized false, updated_at null). Resetting a style that was never changed is harmless.
+         *
+         *     Scope: `platform_styles:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        post: operations["postPlatformStylesPlatformReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platforms": {
         parameters: {
             query?: never;
@@ -964,7 +1042,7 @@ export interface paths {
         head?: never;
         /**
          * Update a post
-         * @description Only a draft, pending_review or scheduled post (else 422 INVALID_STATE). Absent fields keep their value; post_contents and post_accounts, when given, replace the lists. The result is validated like a new post. In a workspace that requires review the post returns to pending_review.
+         * @description Only a draft, pending_review or scheduled post (else 422 INVALID_STATE), except that a posted, failed or partial post accepts a patch of only evergreen, evergreen_variations, recurrence_interval_days and recurrence_jitter_enabled (turning evergreen off stops its recycling). Absent fields keep their value; post_contents and post_accounts, when given, replace the lists. The result is validated like a new post. In a workspace that requires review the post returns to pending_review.
          *
          *     Scope: `posts:write`.
          *
@@ -2094,6 +2172,35 @@ export interface components {
             threads: boolean;
             title_limit?: number;
         };
+        /** @description The style every generation for the platform follows (POST /posts/generate, generate_from_idea, generate_batch, generate_thread, generate_carousel for LinkedIn, and content plan runs): the built-in composer applies it and an AI model is told it in its prompt. length_target replaces the writing target (the platform limit stays the hard cap); hashtag_count is the number of hashtags (fewer when the topic cannot give that many, or a 'max N hashtags' custom rule asks fewer); emoji sets how many emoji where the include_emoji preference allows them (include_emoji false, or a 'no emoji' rule, means none); line_breaks shapes the text (one block, paragraphs, a sentence per paragraph); call_to_action and call_to_action_text decide the closing (the text is used word for word, and closes threads and the last carousel slide); image_aspect (LinkedIn) shapes the pages of generated carousel PDFs. Defaults come from the platform's capabilities (GET /platforms) and habits. */
+        PlatformStyle: {
+            /** @description End posts with a call to action */
+            call_to_action: boolean;
+            /** @description The call to action to use; null lets generation write one */
+            call_to_action_text: string | null;
+            /** @description False while every field is the default */
+            customized: boolean;
+            /** @enum {string} */
+            emoji: "none" | "few" | "many";
+            /** @description Hashtags per post, 0 to 30 */
+            hashtag_count: number;
+            /**
+             * @description Width:height of images made or chosen for the platform
+             * @enum {string}
+             */
+            image_aspect: "1:1" | "4:5" | "2:3" | "3:4" | "9:16" | "16:9" | "1.91:1";
+            /** @description Length generation aims for, counted the platform's way (1 to the platform's limit, its caption limit where lower) */
+            length_target: number;
+            /**
+             * @description none: one block; paragraphs: short paragraphs; every_sentence: a line per sentence
+             * @enum {string}
+             */
+            line_breaks: "none" | "paragraphs" | "every_sentence";
+            /** @enum {string} */
+            platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+            /** @description Last change; null while the style is the default (never changed, or reset) */
+            updated_at: string | null;
+        };
         /** @description Every field is always present; a field with no value is null. */
         Post: {
             body: string;
@@ -2145,7 +2252,10 @@ export interface components {
             }[];
             post_error: string | null;
             posted_at: string | null;
+            /** @description Days from an evergreen posting to the earliest time of its recurrence */
+            recurrence_interval_days: number;
             recurrence_jitter_enabled: boolean;
+            /** @description On a recycled post: the evergreen original it repeats */
             recycled_from_id: number | null;
             rejection_reason: string | null;
             review_action: string | null;
@@ -9668,6 +9778,690 @@ export interface operations {
             };
         };
     };
+    getPlatformStyles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "platform_styles": [
+                     *         {
+                     *           "platform": "twitter",
+                     *           "length_target": 1,
+                     *           "hashtag_count": 1,
+                     *           "emoji": "none",
+                     *           "line_breaks": "none",
+                     *           "call_to_action": false,
+                     *           "call_to_action_text": "example call to action text",
+                     *           "image_aspect": "1:1",
+                     *           "customized": false,
+                     *           "updated_at": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        meta: {
+                            total_count: number;
+                        };
+                        platform_styles: components["schemas"]["PlatformStyle"][];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformStylesPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example twitter */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "platform_style": {
+                     *         "platform": "twitter",
+                     *         "length_target": 1,
+                     *         "hashtag_count": 1,
+                     *         "emoji": "none",
+                     *         "line_breaks": "none",
+                     *         "call_to_action": false,
+                     *         "call_to_action_text": "example call to action text",
+                     *         "image_aspect": "1:1",
+                     *         "customized": false,
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        platform_style: components["schemas"]["PlatformStyle"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchPlatformStylesPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example twitter */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "platform_style": {
+                 *         "length_target": 1,
+                 *         "hashtag_count": 1,
+                 *         "emoji": "none",
+                 *         "line_breaks": "none",
+                 *         "call_to_action": false,
+                 *         "call_to_action_text": "example call to action text",
+                 *         "image_aspect": "1:1"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    platform_style: {
+                        call_to_action?: boolean;
+                        /** @description null lets generation write the call to action */
+                        call_to_action_text?: string | null;
+                        /** @enum {string} */
+                        emoji?: "none" | "few" | "many";
+                        hashtag_count?: number;
+                        /** @enum {string} */
+                        image_aspect?: "1:1" | "4:5" | "2:3" | "3:4" | "9:16" | "16:9" | "1.91:1";
+                        /** @description 1 to the platform's limit */
+                        length_target?: number;
+                        /** @enum {string} */
+                        line_breaks?: "none" | "paragraphs" | "every_sentence";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "platform_style": {
+                     *         "platform": "twitter",
+                     *         "length_target": 1,
+                     *         "hashtag_count": 1,
+                     *         "emoji": "none",
+                     *         "line_breaks": "none",
+                     *         "call_to_action": false,
+                     *         "call_to_action_text": "example call to action text",
+                     *         "image_aspect": "1:1",
+                     *         "customized": false,
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        platform_style: components["schemas"]["PlatformStyle"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPlatformStylesPlatformReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example twitter */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "platform_style": {
+                     *         "platform": "twitter",
+                     *         "length_target": 1,
+                     *         "hashtag_count": 1,
+                     *         "emoji": "none",
+                     *         "line_breaks": "none",
+                     *         "call_to_action": false,
+                     *         "call_to_action_text": "example call to action text",
+                     *         "image_aspect": "1:1",
+                     *         "customized": false,
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        platform_style: components["schemas"]["PlatformStyle"];
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: no such resource in this workspace */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPlatforms: {
         parameters: {
             query?: never;
@@ -10260,6 +11054,7 @@ export interface operations {
                      *             "example evergreen variations"
                      *           ],
                      *           "recycled_from_id": 1,
+                     *           "recurrence_interval_days": 1,
                      *           "reviewed_at": "2026-03-02T09:30:00Z",
                      *           "review_action": "example review action",
                      *           "rejection_reason": "example rejection reason",
@@ -10463,11 +11258,12 @@ export interface operations {
                  *         "status": "draft",
                  *         "scheduled_at": "2026-03-02T09:30:00Z",
                  *         "flexible": false,
-                 *         "recurrence_jitter_enabled": false,
                  *         "evergreen": false,
                  *         "evergreen_variations": [
                  *           "example evergreen variations"
                  *         ],
+                 *         "recurrence_interval_days": 1,
+                 *         "recurrence_jitter_enabled": false,
                  *         "dry_run": false,
                  *         "post_contents": [
                  *           {
@@ -10492,7 +11288,9 @@ export interface operations {
                         /** @default  */
                         body?: string;
                         dry_run?: boolean;
+                        /** @description Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account's next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts' own evergreen fields are not used: the original governs the series. */
                         evergreen?: boolean;
+                        /** @description Texts the recycles rotate through, in order, skipping any identical to one of the last 3 versions of the series; with none left (or none given), the generation service writes a fresh wording in the workspace's voice, never identical to the last 3 versions */
                         evergreen_variations?: string[];
                         flexible?: boolean;
                         /**
@@ -10521,6 +11319,9 @@ export interface operations {
                             /** @description 0-based order (threads); default 0 */
                             position?: number;
                         }[];
+                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        recurrence_interval_days?: number;
+                        /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
                         /**
                          * Format: date-time
@@ -10567,6 +11368,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -10636,6 +11438,8 @@ export interface operations {
              *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
              *
              *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `TIER_UPGRADE_REQUIRED`: the action needs a higher plan
              *
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
@@ -10776,6 +11580,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -10985,6 +11790,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -11175,11 +11981,12 @@ export interface operations {
                  *         "status": "draft",
                  *         "scheduled_at": "2026-03-02T09:30:00Z",
                  *         "flexible": false,
-                 *         "recurrence_jitter_enabled": false,
                  *         "evergreen": false,
                  *         "evergreen_variations": [
                  *           "example evergreen variations"
                  *         ],
+                 *         "recurrence_interval_days": 1,
+                 *         "recurrence_jitter_enabled": false,
                  *         "dry_run": false,
                  *         "post_contents": [
                  *           {
@@ -11203,7 +12010,9 @@ export interface operations {
                     post: {
                         body?: string;
                         dry_run?: boolean;
+                        /** @description Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account's next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts' own evergreen fields are not used: the original governs the series. */
                         evergreen?: boolean;
+                        /** @description Texts the recycles rotate through, in order, skipping any identical to one of the last 3 versions of the series; with none left (or none given), the generation service writes a fresh wording in the workspace's voice, never identical to the last 3 versions */
                         evergreen_variations?: string[];
                         flexible?: boolean;
                         /** @description Replaces the targets */
@@ -11229,6 +12038,9 @@ export interface operations {
                             /** @description 0-based order (threads); default 0 */
                             position?: number;
                         }[];
+                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        recurrence_interval_days?: number;
+                        /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
                         /** @description null removes the time (the post becomes a draft) */
                         scheduled_at?: string | null;
@@ -11269,6 +12081,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -11338,6 +12151,8 @@ export interface operations {
              *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
              *
              *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `TIER_UPGRADE_REQUIRED`: the action needs a higher plan
              *
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
@@ -11503,6 +12318,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -11735,6 +12551,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -11982,6 +12799,7 @@ export interface operations {
                      *           "example evergreen variations"
                      *         ],
                      *         "recycled_from_id": 1,
+                     *         "recurrence_interval_days": 1,
                      *         "reviewed_at": "2026-03-02T09:30:00Z",
                      *         "review_action": "example review action",
                      *         "rejection_reason": "example rejection reason",
@@ -12191,11 +13009,12 @@ export interface operations {
                  *           "status": "draft",
                  *           "scheduled_at": "2026-03-02T09:30:00Z",
                  *           "flexible": false,
-                 *           "recurrence_jitter_enabled": false,
                  *           "evergreen": false,
                  *           "evergreen_variations": [
                  *             "example evergreen variations"
                  *           ],
+                 *           "recurrence_interval_days": 1,
+                 *           "recurrence_jitter_enabled": false,
                  *           "dry_run": false,
                  *           "post_contents": [
                  *             {
@@ -12222,7 +13041,9 @@ export interface operations {
                         /** @default  */
                         body?: string;
                         dry_run?: boolean;
+                        /** @description Recycle the post once posted: a new post (recycled_from_id = this one) goes into the first target account's next free slot at least recurrence_interval_days after the posting, and so on after each posting, until this post is deleted, evergreen is turned off, a target account is disconnected or the plan no longer allows it. The recycled posts' own evergreen fields are not used: the original governs the series. */
                         evergreen?: boolean;
+                        /** @description Texts the recycles rotate through, in order, skipping any identical to one of the last 3 versions of the series; with none left (or none given), the generation service writes a fresh wording in the workspace's voice, never identical to the last 3 versions */
                         evergreen_variations?: string[];
                         flexible?: boolean;
                         /**
@@ -12251,6 +13072,9 @@ export interface operations {
                             /** @description 0-based order (threads); default 0 */
                             position?: number;
                         }[];
+                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        recurrence_interval_days?: number;
+                        /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
                         /**
                          * Format: date-time
@@ -12298,6 +13122,7 @@ export interface operations {
                      *             "example evergreen variations"
                      *           ],
                      *           "recycled_from_id": 1,
+                     *           "recurrence_interval_days": 1,
                      *           "reviewed_at": "2026-03-02T09:30:00Z",
                      *           "review_action": "example review action",
                      *           "rejection_reason": "example rejection reason",
@@ -12368,6 +13193,8 @@ export interface operations {
              *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
              *
              *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `TIER_UPGRADE_REQUIRED`: the action needs a higher plan
              *
              *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
              */
