@@ -35,23 +35,21 @@ beforeAll(async () => {
   const at = new Date(Date.now() - 86_400_000);
   const ids = Array.from({ length: HISTORY }, (_, i) => 1_000_000 + i);
   const db = connection.db!;
-  await db
-    .collection<{ _id: number }>('posts')
-    .insertMany(
-      ids.map((id) => ({
-        _id: id,
-        workspace_id: workspaceId + (id % 7),
-        status: 'posted',
-        scheduled_at: at,
-        posted_at: at,
-        source: 'api',
-        created_at: at,
-        updated_at: at,
-        body: 'old',
-        post_contents: [],
-        post_accounts: [],
-      })),
-    );
+  await db.collection<{ _id: number }>('posts').insertMany(
+    ids.map((id) => ({
+      _id: id,
+      workspace_id: workspaceId + (id % 7),
+      status: 'posted',
+      scheduled_at: at,
+      posted_at: at,
+      source: 'api',
+      created_at: at,
+      updated_at: at,
+      body: 'old',
+      post_contents: [],
+      post_accounts: [],
+    })),
+  );
   await db
     .collection<{ _id: string }>('outbox')
     .insertMany(ids.map((id) => ({ _id: `old-${id}`, subject: 'posts.post.terminal', payload: '', post_id: id, post_updated_at: at, state: 'sent', created_at: at, sent_at: at })));
@@ -60,28 +58,26 @@ beforeAll(async () => {
     .insertMany(ids.map((id) => ({ _id: `${id}:${at.getTime()}`, workspace_id: workspaceId, post_id: id, claimed_at: at, job_sent: true, job_sent_at: at })));
   // Work due now: scheduled posts, a pending outbox entry.
   const due = new Date(Date.now() - 60_000);
-  await db
-    .collection<{ _id: number }>('posts')
-    .insertMany(
-      [1, 2, 3].map((id) => ({
-        _id: id,
-        workspace_id: workspaceId,
-        status: 'scheduled',
-        scheduled_at: due,
-        source: 'api',
-        created_at: due,
-        updated_at: due,
-        body: 'due',
-        flexible: false,
-        disconnected: false,
-        recurrence_jitter_enabled: false,
-        evergreen: false,
-        evergreen_variations: [],
-        dry_run: false,
-        post_contents: [],
-        post_accounts: [],
-      })),
-    );
+  await db.collection<{ _id: number }>('posts').insertMany(
+    [1, 2, 3].map((id) => ({
+      _id: id,
+      workspace_id: workspaceId,
+      status: 'scheduled',
+      scheduled_at: due,
+      source: 'api',
+      created_at: due,
+      updated_at: due,
+      body: 'due',
+      flexible: false,
+      disconnected: false,
+      recurrence_jitter_enabled: false,
+      evergreen: false,
+      evergreen_variations: [],
+      dry_run: false,
+      post_contents: [],
+      post_accounts: [],
+    })),
+  );
   await db
     .collection<{ _id: string; [k: string]: unknown }>('outbox')
     .insertOne({ _id: 'pending-1', subject: 'posts.post.updated', payload: '', post_id: 1, post_updated_at: due, state: 'pending', created_at: due });

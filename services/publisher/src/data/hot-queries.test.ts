@@ -17,17 +17,15 @@ beforeAll(async () => {
   store = new MongoAttemptStore(connection);
   await syncIndexes(connection);
   const at = new Date(Date.now() - 86_400_000);
-  await connection
-    .db!.collection<{ _id: string }>('attempts')
-    .insertMany(
-      Array.from({ length: HISTORY }, (_, i) => ({
-        _id: `${1_000_000 + i}:1`,
-        post_account_id: 1_000_000 + i,
-        n: 1,
-        started_at: at,
-        outcome: { kind: 'posted', platformPostId: `p${i}`, permalink: '' },
-      })),
-    );
+  await connection.db!.collection<{ _id: string }>('attempts').insertMany(
+    Array.from({ length: HISTORY }, (_, i) => ({
+      _id: `${1_000_000 + i}:1`,
+      post_account_id: 1_000_000 + i,
+      n: 1,
+      started_at: at,
+      outcome: { kind: 'posted', platformPostId: `p${i}`, permalink: '' },
+    })),
+  );
 }, 120_000);
 
 afterAll(async () => {
