@@ -76,8 +76,10 @@ describe('client streaming', () => {
       return call.end();
     });
     expect(res.media?.sizeBytes).toBe(256 * MIB);
-    // 256 MiB went through; what stays allocated is the HTTP/2 window and a few messages, not the call's history.
-    expect(peak).toBeLessThan(96 * MIB);
+    // 256 MiB went through; what stays allocated is the HTTP/2 window, a few messages and the garbage the
+    // collector has not reached yet (it lags on a loaded machine: 102 MiB was seen once), not the call's
+    // history: a call that kept its messages would hold all 256 MiB, so half of it is the line.
+    expect(peak).toBeLessThan(128 * MIB);
     client.close();
   });
 
