@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import type { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
+import type { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import type { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient, ServiceBinding } from '@spa/grpc';
@@ -21,12 +22,12 @@ import { PlanScheduler } from './domain/plans/scheduler.js';
 import { DailyQuota } from './domain/quota/daily-quota.js';
 import { VoiceProfiles } from './domain/voice/voice-profiles.js';
 import type { WritingModel } from './domain/writing/brief.js';
-import { Generations } from './domain/writing/generations.js';
+import { Generations, makeCarousel, SLIDES_DEFAULT } from './domain/writing/generations.js';
 import { RemoteWritingModel } from './domain/writing/remote-model.js';
 import { Writer } from './domain/writing/writer.js';
 import { GrpcSubscriptions } from './grpc/clients/subscriptions.js';
 import { GrpcObjectStore } from './grpc/clients/object-store.js';
-import { accountsPort, postsPort } from './grpc/clients/plans-ports.js';
+import { accountsPort, postsPort, quoteWeekPort } from './grpc/clients/plans-ports.js';
 import { GrpcPlatformStyles } from './grpc/clients/platform-styles.js';
 import { GrpcPostHistory } from './grpc/clients/post-history.js';
 import { AccountsWorkspacePlans } from './grpc/clients/workspace-plans.js';
@@ -43,6 +44,8 @@ export interface Peers {
   platformStyles: PromiseClient<PlatformStylesServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
   media: PromiseClient<MediaServiceClient>;
+  /** image-week: content plans' quote_card channels start Quote Week runs. */
+  imageWeek: PromiseClient<ImageWeekServiceClient>;
 }
 
 /** What the process serves and runs once composed. */
@@ -104,7 +107,8 @@ export function compose(config: GenerationConfig, connection: Connection, peers:
     logger,
     onProduced: (model, degraded) => generationsMetric.inc({ provider: model.builtin ? 'builtin' : 'openai-compatible', degraded: String(degraded) }),
   });
-  const generations = new Generations({ writer, quota, workspaces, objects: new GrpcObjectStore(peers.media), logger });
+  const objects = new GrpcObjectStore(peers.media);
+  const generations = new Generations({ writer, quota, workspaces, objects, logger });
 
   const plans: PlansDeps = {
     store: new MongoPlansStore(connection),
@@ -112,6 +116,13 @@ export function compose(config: GenerationConfig, connection: Connection, peers:
     accounts: accountsPort(peers.accounts),
     posts: postsPort(peers.posts),
     writer,
+    carousels: {
+      make: async (req) => {
+        const made = await makeCarousel({ writer, objects }, req.workspaceId, { topic: req.topic, angle: req.angle, slides: SLIDES_DEFAULT });
+        return { caption: made.caption, document: { r2Key: made.document.r2Key, url: made.document.url, pageCount: made.document.pageCount } };
+      },
+    },
+    quoteWeek: quoteWeekPort(peers.imageWeek),
     clock,
     newId: randomUUID,
     instanceId: `${hostname()}:${process.pid}`,

@@ -11,6 +11,8 @@ export const configSchema = z.object({
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   MEDIA_ADDR: env.address('127.0.0.1:50055'),
+  /** The image-week service: content plans' quote_card channels start Quote Week runs there. */
+  IMAGE_WEEK_ADDR: env.address('127.0.0.1:50059'),
   GRPC_DEADLINE_MS: env.millis(10_000),
   /**
    * An OpenAI-compatible chat API (OpenAI, Azure OpenAI, OpenRouter, vLLM, Ollama, llama.cpp server).

@@ -1,5 +1,6 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
+import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import { MediaServiceClient } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { runMain } from '@spa/config';
@@ -19,8 +20,9 @@ runMain(async () => {
   const platformStyles = createClient(PlatformStylesServiceClient, config.ACCOUNTS_ADDR, clientDefaults);
   const posts = createClient(PostsServiceClient, config.POSTS_ADDR, clientDefaults);
   const media = createClient(MediaServiceClient, config.MEDIA_ADDR, clientDefaults);
+  const imageWeek = createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, clientDefaults);
 
-  const { catalog, services, ...plans } = compose(config, mongo, { accounts, platformStyles, posts, media }, logger);
+  const { catalog, services, ...plans } = compose(config, mongo, { accounts, platformStyles, posts, media, imageWeek }, logger);
   await syncIndexes(mongo);
 
   const server = await startGrpcServer({
@@ -37,7 +39,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['plans', () => plans.stop()],
-    ['clients', async () => [accounts, platformStyles, posts, media].forEach((c) => c.close())],
+    ['clients', async () => [accounts, platformStyles, posts, media, imageWeek].forEach((c) => c.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -31,7 +31,7 @@ export function generationService(deps: { generations: Generations; voice: Voice
       const result = await generations.generateFromIdea(req.workspaceId, { idea: req.idea, platform: req.platform });
       return { body: result.body, drafts: result.drafts, modelDegraded: result.modelDegraded };
     },
-    generateBatch: async (req) => generations.generateBatch(req.workspaceId, { category: req.category, count: req.count, platform: req.platform }),
+    generateBatch: async (req) => generations.generateBatch(req.workspaceId, { category: req.category, count: req.count, platform: req.platform, idempotencyKey: req.idempotencyKey }),
     generateThread: async (req) => generations.generateThread(req.workspaceId, { topic: req.topic, tweetCount: req.tweetCount, platform: req.platform }),
     generateCarousel: async (req) => {
       const c = await generations.generateCarousel(req.workspaceId, {

@@ -49,6 +49,8 @@ export function runMessage(r: PlanRun): ContentPlanRunMessage {
     ideasCreated: r.ideasCreated,
     itemsFailed: r.itemsFailed,
     error: r.error,
+    dryRun: r.snapshot.dryRun ?? false,
+    imageWeekRunIds: r.imageWeekRunIds ?? [],
   };
 }
 
@@ -64,6 +66,7 @@ export function planMessage(p: ContentPlan, lastRun: PlanRun | null): ContentPla
     scheduleDay: p.scheduleDay,
     scheduleTime: p.scheduleTime,
     scheduleMode: p.scheduleMode,
+    dryRun: p.dryRun,
     lastRunAt: iso(p.lastRunAt),
     nextRunAt: iso(p.nextRunAt),
     createdAt: p.createdAt.toISOString(),
@@ -112,6 +115,7 @@ function planFields(f: ContentPlanFields | undefined, problems: string[]): PlanF
     scheduleDay: f.scheduleDay,
     scheduleTime: f.scheduleTime,
     scheduleMode: f.scheduleMode,
+    dryRun: f.dryRun,
   };
 }
 
@@ -139,7 +143,7 @@ export function contentPlansService(deps: PlansDeps, launch: (run: PlanRun) => v
     }),
     deleteContentPlan: async (req) => ({ contentPlan: planMessage(await deletePlan(deps, req.workspaceId, positiveId(req.planId, 'plan_id')), null) }),
     runContentPlan: async (req) => {
-      const { plan, run } = await claimManualRun(deps, req.workspaceId, positiveId(req.planId, 'plan_id'));
+      const { plan, run } = await claimManualRun(deps, req.workspaceId, positiveId(req.planId, 'plan_id'), req.dryRun);
       launch(run);
       return { contentPlan: planMessage(plan, run), run: runMessage(run) };
     },

@@ -89,6 +89,10 @@ export class MongoRunQuotaClaims implements RunQuotaClaims {
     }
   }
 
+  async holds(workspaceId: number, month: string, runId: number): Promise<boolean> {
+    return (await this.m.QuotaClaim.collection.countDocuments({ workspace_id: workspaceId, month, run_id: runId } as never)) > 0;
+  }
+
   async release(workspaceId: number, month: string, runId: number): Promise<void> {
     await this.m.QuotaClaim.collection.deleteOne({ workspace_id: workspaceId, month, run_id: runId } as never);
   }

@@ -74,7 +74,11 @@ export function registerModels(connection: Connection) {
   const quoteLedger = new Schema({ _id: String, scope: String, n: Number, wanted: Number, texts: [String], quota_hit: Boolean, recorded_at: Date }, { collection: 'quote_ledger', versionKey: false });
   quoteLedger.index({ scope: 1 });
 
+  // A create's idempotency key bound to its run id: `<workspace id>:<key>`, a unique insert.
+  const runKey = new Schema({ _id: String, run_id: Number, bound_at: Date }, { collection: 'run_keys', versionKey: false });
+
   return {
+    RunKey: connection.model('RunKey', runKey),
     Run: connection.model('Run', run),
     Item: connection.model('Item', item),
     Lease: connection.model('Lease', lease),

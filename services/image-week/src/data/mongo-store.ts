@@ -59,6 +59,20 @@ export class MongoRunStore implements RunStore {
   newRunId = () => this.ids.next('image_week_runs');
   newItemIds = (count: number) => this.ids.reserve('image_week_items', count);
 
+  async bindKey(workspaceId: number, key: string, newId: () => Promise<number>): Promise<number> {
+    const _id = `${workspaceId}:${key}`;
+    const bound = await this.m.RunKey.collection.findOne({ _id } as never);
+    if (bound) return bound.run_id as number;
+    const id = await newId();
+    try {
+      await this.m.RunKey.collection.insertOne({ _id, run_id: id, bound_at: new Date() } as never);
+      return id;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return (await this.m.RunKey.collection.findOne({ _id } as never))!.run_id as number;
+    }
+  }
+
   async insertRun(run: RunRecord): Promise<void> {
     await this.m.Run.collection.insertOne(toDoc(run) as never);
   }

@@ -36,6 +36,7 @@ export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuo
   const { tier, timezone } = await deps.accounts.plan(workspaceId);
   const limit = RUNS_PER_MONTH[tier] ?? 0;
   const month = localMonth(now, timezone);
+  if (await deps.quota.holds(workspaceId, month, runId)) return month;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const taken = new Set(await deps.quota.claimed(workspaceId, month));
     const free: number[] = [];

@@ -9,6 +9,11 @@ export interface Clock {
 
 export interface RunStore {
   newRunId(): Promise<number>;
+  /**
+   * The run id bound to a create's idempotency key in the workspace: the first call binds `newId()` (a unique
+   * insert), every later one (any replica, after any crash) answers that same id.
+   */
+  bindKey(workspaceId: number, key: string, newId: () => Promise<number>): Promise<number>;
   newItemIds(count: number): Promise<number[]>;
   insertRun(run: RunRecord): Promise<void>;
   deleteRun(workspaceId: number, runId: number): Promise<void>;
@@ -48,6 +53,8 @@ export interface PostClaims {
 export interface RunQuotaClaims {
   claimed(workspaceId: number, month: string): Promise<number[]>;
   claim(workspaceId: number, month: string, slot: number, runId: number): Promise<boolean>;
+  /** Whether `runId` holds one of the month's slots already (a keyed create retried after a crash). */
+  holds(workspaceId: number, month: string, runId: number): Promise<boolean>;
   release(workspaceId: number, month: string, runId: number): Promise<void>;
 }
 
@@ -111,8 +118,12 @@ export interface MediaPort {
 export interface QuotesPort {
   /** Units of the daily generation quota left today. */
   remaining(workspaceId: number): Promise<number>;
-  /** `count` texts in the workspace's voice on `topic` (each consumes one daily generation); DAILY_LIMIT_EXCEEDED when too few are left. */
-  write(workspaceId: number, topic: string, count: number): Promise<string[]>;
+  /**
+   * `count` texts in the workspace's voice on `topic` (each consumes one daily generation); DAILY_LIMIT_EXCEEDED when
+   * too few are left. `batchKey` names the batch: asked again with the same key (a worker taking over after a crash
+   * during the call), it is not charged again.
+   */
+  write(workspaceId: number, topic: string, count: number, batchKey: string): Promise<string[]>;
 }
 
 export interface RenderedCard {

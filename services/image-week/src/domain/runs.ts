@@ -19,16 +19,24 @@ type Deps = Pick<ImageWeekDeps, 'store' | 'accounts' | 'quota' | 'jobs' | 'clock
 /**
  * Creates a run and starts its work in the background: validates every field, takes a monthly run slot (not for a
  * dry run), stores the run and dispatches its planning job. A failure after the slot was taken gives it back.
+ *
+ * With an idempotency key the run id is bound to the key first (a unique insert): a create with a key already bound
+ * answers that run, and one retried after a crash between binding and storing reuses the id, and with it the month
+ * slot the id already holds, so one key never makes two runs nor takes two slots.
  */
 export async function createRun(deps: Deps, workspaceId: number, input: RunInput): Promise<RunView> {
   const settings = await validateRun(deps.accounts, workspaceId, input);
-  const id = await deps.store.newRunId();
+  const key = input.idempotencyKey;
+  const id = key ? await deps.store.bindKey(workspaceId, key, () => deps.store.newRunId()) : await deps.store.newRunId();
+  if (key && (await deps.store.run(workspaceId, id))) return getRun(deps, workspaceId, id);
   const now = deps.clock.now();
   const month = settings.dryRun ? undefined : await claimRunSlot(deps, workspaceId, id, now);
   const run: RunRecord = { ...settings, id, workspaceId, templateVersion: deps.settings.templateVersion, createdAt: now, updatedAt: now };
   try {
     await deps.store.insertRun(run);
   } catch (err) {
+    // A concurrent create with the same key stored the run (same id): answer it; its slot is the one this id holds.
+    if (key && (await deps.store.run(workspaceId, id))) return getRun(deps, workspaceId, id);
     if (month) await deps.quota.release(workspaceId, month, id);
     throw err;
   }

@@ -20,6 +20,8 @@ export interface RunInput {
   dryRun?: boolean | undefined;
   contentPlanId?: number | undefined;
   pack?: string | undefined;
+  /** A create with the key of an existing run answers that run (a caller's retry; content plans' resumed runs). */
+  idempotencyKey?: string | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -109,6 +111,7 @@ export async function validateRun(accounts: AccountsPort, workspaceId: number, i
   if (!Number.isInteger(watermarkEveryN) || watermarkEveryN < 1 || watermarkEveryN > 100) problems.push('watermark_every_n must be an integer from 1 to 100');
   if (input.pack !== undefined && (typeof input.pack !== 'string' || input.pack.length > 100)) problems.push('pack must be a string of at most 100 characters');
   if (input.contentPlanId !== undefined && !isId(input.contentPlanId)) problems.push('content_plan_id must be a positive integer');
+  if (input.idempotencyKey !== undefined && (!input.idempotencyKey || input.idempotencyKey.length > 200)) problems.push('idempotency_key must be 1 to 200 characters');
   await checkAccounts(accounts, workspaceId, targets, problems);
   if (problems.length) throw invalidParameters(problems);
   return {

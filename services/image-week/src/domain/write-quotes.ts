@@ -21,7 +21,8 @@ export interface QuoteJournal {
  * Each batch the generation service answers is recorded in the journal (batch n of the scope, a unique insert)
  * before anything else happens, and a batch already recorded is reused instead of asked again: a worker that takes
  * over after a crash gets the same quotes without being charged for them twice. Only a worker killed while the
- * generation call itself is running leaves its batch unrecorded, and that one batch is asked again.
+ * generation call itself is running leaves its batch unrecorded, and that one batch is asked again, under the same
+ * batch key (`image-week:<scope>:<n>`), so the generation service charges the daily quota for it once.
  */
 export async function writeQuotes(
   quotes: QuotesPort,
@@ -40,7 +41,7 @@ export async function writeQuotes(
     let missing = count - out.length;
     while (missing > 0) {
       const ask = Math.min(BATCH, missing);
-      const batch = recorded.get(n) ?? (await journal.ledger.record(journal.scope, n, await askBatch(quotes, workspaceId, topic, ask)));
+      const batch = recorded.get(n) ?? (await journal.ledger.record(journal.scope, n, await askBatch(quotes, workspaceId, topic, ask, `image-week:${journal.scope}:${n}`)));
       n += 1;
       if (batch.quotaHit) {
         quotaHit = true;
@@ -58,9 +59,9 @@ export async function writeQuotes(
   return { quotes: out, quotaHit };
 }
 
-async function askBatch(quotes: QuotesPort, workspaceId: number, topic: string, count: number): Promise<RecordedBatch> {
+async function askBatch(quotes: QuotesPort, workspaceId: number, topic: string, count: number, batchKey: string): Promise<RecordedBatch> {
   try {
-    return { texts: await quotes.write(workspaceId, topic, count), quotaHit: false };
+    return { texts: await quotes.write(workspaceId, topic, count, batchKey), quotaHit: false };
   } catch (err) {
     if (err instanceof AppError && err.code === 'DAILY_LIMIT_EXCEEDED') return { texts: [], quotaHit: true };
     throw err;

@@ -118,8 +118,8 @@ export function quotesPort(address: string, deadlineMs: number): QuotesPort & { 
       const { quota } = await settings.getBillingSummary({ workspaceId });
       return quota?.remainingToday ?? 0;
     },
-    async write(workspaceId, topic, count) {
-      const { posts } = await generation.generateBatch({ workspaceId, category: topic, count, platform: 'bluesky' });
+    async write(workspaceId, topic, count, batchKey) {
+      const { posts } = await generation.generateBatch({ workspaceId, category: topic, count, platform: 'bluesky', idempotencyKey: batchKey });
       return posts;
     },
     close: () => (generation.close(), settings.close()),

@@ -73,6 +73,7 @@ export function imageWeekService(deps: ImageWeekDeps): ServiceBinding {
     createRun: async (req) => {
       const run = await createRun(deps, req.workspaceId, {
         topic: req.topic,
+        idempotencyKey: req.idempotencyKey,
         platformConfig: parseJson(req.platformConfigJson || '{}', 'platform_config'),
         cutoffDays: req.cutoffDays || undefined,
         scheduleMode: req.scheduleMode || undefined,

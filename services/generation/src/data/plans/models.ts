@@ -37,6 +37,7 @@ export function registerPlanModels(connection: Connection) {
       schedule_day: { type: Number, required: true },
       schedule_time: { type: String, required: true },
       schedule_mode: { type: String, required: true },
+      dry_run: Boolean,
       timezone: { type: String, required: true },
       last_run_at: Date,
       next_run_at: Date,
@@ -70,6 +71,7 @@ export function registerPlanModels(connection: Connection) {
       ideas_created: { type: Number, required: true },
       items_failed: { type: Number, required: true },
       error: String,
+      image_week_run_ids: [Number],
     },
     { collection: 'content_plan_runs', versionKey: false },
   );
@@ -90,7 +92,11 @@ export function registerPlanModels(connection: Connection) {
       channel_index: { type: Number, required: true },
       n: { type: Number, required: true },
       body: String,
+      /** A carousel post's PDF, stored through media before the post is created. */
+      carousel: { type: { _id: false, r2_key: String, url: String, page_count: Number }, default: undefined },
       post_id: Number,
+      /** A quote_card channel's item: the Quote Week run it started. */
+      image_week_run_id: Number,
       error: String,
       created_at: { type: Date, required: true },
     },

@@ -33,6 +33,8 @@ interface PlanDoc {
   schedule_day: number;
   schedule_time: string;
   schedule_mode: string;
+  /** Absent on plans stored before dry runs existed: false. */
+  dry_run?: boolean | null;
   timezone: string;
   last_run_at?: Date | null;
   next_run_at?: Date | null;
@@ -58,6 +60,7 @@ interface RunDoc {
   ideas_created: number;
   items_failed: number;
   error?: string | null;
+  image_week_run_ids?: number[] | null;
 }
 
 interface ItemDoc {
@@ -66,7 +69,9 @@ interface ItemDoc {
   channel_index: number;
   n: number;
   body?: string | null;
+  carousel?: { r2_key: string; url: string; page_count: number } | null;
   post_id?: number | null;
+  image_week_run_id?: number | null;
   error?: string | null;
   created_at: Date;
 }
@@ -117,6 +122,7 @@ const toPlan = (d: PlanDoc): ContentPlan => ({
   scheduleDay: d.schedule_day,
   scheduleTime: d.schedule_time,
   scheduleMode: d.schedule_mode as ScheduleMode,
+  dryRun: d.dry_run ?? false,
   timezone: d.timezone,
   lastRunAt: opt(d.last_run_at),
   nextRunAt: opt(d.next_run_at),
@@ -135,6 +141,7 @@ const planFields = (p: ContentPlan) => ({
   schedule_day: p.scheduleDay,
   schedule_time: p.scheduleTime,
   schedule_mode: p.scheduleMode,
+  dry_run: p.dryRun,
   timezone: p.timezone,
   next_run_at: p.nextRunAt ?? null,
   updated_at: p.updatedAt,
@@ -158,6 +165,7 @@ const toRun = (d: RunDoc): PlanRun => ({
   ideasCreated: d.ideas_created,
   itemsFailed: d.items_failed,
   error: opt(d.error),
+  imageWeekRunIds: opt(d.image_week_run_ids),
 });
 
 const RUN_FIELDS: Record<string, string> = {
@@ -170,6 +178,7 @@ const RUN_FIELDS: Record<string, string> = {
   ideasCreated: 'ideas_created',
   itemsFailed: 'items_failed',
   error: 'error',
+  imageWeekRunIds: 'image_week_run_ids',
 };
 
 const toItem = (d: ItemDoc): RunItem => ({
@@ -177,7 +186,9 @@ const toItem = (d: ItemDoc): RunItem => ({
   channelIndex: d.channel_index,
   n: d.n,
   body: opt(d.body),
+  carousel: d.carousel ? { r2Key: d.carousel.r2_key, url: d.carousel.url, pageCount: d.carousel.page_count } : undefined,
   postId: opt(d.post_id),
+  imageWeekRunId: opt(d.image_week_run_id),
   error: opt(d.error),
   createdAt: d.created_at,
 });
@@ -302,7 +313,17 @@ export class MongoPlansStore implements PlansStore {
 
   insertItem(i: RunItem): Promise<boolean> {
     return insertOnce(() =>
-      this.models.Item.create({ _id: `${i.runId}:${i.channelIndex}:${i.n}`, run_id: i.runId, channel_index: i.channelIndex, n: i.n, body: i.body, error: i.error, created_at: i.createdAt }),
+      this.models.Item.create({
+        _id: `${i.runId}:${i.channelIndex}:${i.n}`,
+        run_id: i.runId,
+        channel_index: i.channelIndex,
+        n: i.n,
+        body: i.body,
+        carousel: i.carousel ? { r2_key: i.carousel.r2Key, url: i.carousel.url, page_count: i.carousel.pageCount } : undefined,
+        image_week_run_id: i.imageWeekRunId,
+        error: i.error,
+        created_at: i.createdAt,
+      }),
     );
   }
 
@@ -313,8 +334,12 @@ export class MongoPlansStore implements PlansStore {
     await this.models.Item.updateOne({ _id: `${runId}:${channelIndex}:${n}` }, { $set });
   }
 
-  async countItems(runId: string): Promise<{ created: number; failed: number }> {
-    const docs = await this.models.Item.find({ run_id: runId }, { post_id: 1, error: 1 }).lean<Array<Pick<ItemDoc, 'post_id' | 'error'>>>();
-    return { created: docs.filter((d) => typeof d.post_id === 'number').length, failed: docs.filter((d) => d.error).length };
+  async countItems(runId: string): Promise<{ created: number; failed: number; imageWeekRunIds: number[] }> {
+    const docs = await this.models.Item.find({ run_id: runId }, { post_id: 1, error: 1, image_week_run_id: 1 }).lean<Array<Pick<ItemDoc, 'post_id' | 'error' | 'image_week_run_id'>>>();
+    return {
+      created: docs.filter((d) => typeof d.post_id === 'number').length,
+      failed: docs.filter((d) => d.error).length,
+      imageWeekRunIds: docs.map((d) => d.image_week_run_id).filter((id): id is number => typeof id === 'number'),
+    };
   }
 }

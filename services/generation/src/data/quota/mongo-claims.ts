@@ -58,6 +58,11 @@ export class MongoQuotaClaims implements QuotaClaimStore {
     return this.insert({ _id: `${workspaceId}:${day}:${slot}`, kind: 'claim', workspace_id: workspaceId, local_date: day, n: slot, recorded_at: at, owner });
   }
 
+  async slotsOf(workspaceId: number, day: string, owner: string): Promise<number[]> {
+    const docs = await this.docs.find({ workspace_id: workspaceId, local_date: day, kind: 'claim' }, { projection: { n: 1, owner: 1 } }).toArray();
+    return docs.filter((d) => d.owner === owner).map((d) => d.n);
+  }
+
   async release(workspaceId: number, day: string, slot: number, owner: string): Promise<boolean> {
     const result = await this.docs.deleteOne({ _id: `${workspaceId}:${day}:${slot}`, owner });
     return result.deletedCount === 1;

@@ -2,7 +2,7 @@ import { AppError, invalidParameters, notFound } from '@spa/errors';
 import { MAX_PLANS_PER_USER, type ContentPlan, type PlanFields, type ScheduleMode } from './model.js';
 import type { PlansDeps } from './ports.js';
 import { firstRunAt } from './schedule.js';
-import { buildChannels, planFieldProblems } from './validate-plan.js';
+import { buildChannels, planFieldProblems, planProblems } from './validate-plan.js';
 
 /** Validates the fields (all problems at once, accounts checked with the accounts service) and applies them to `base`. */
 async function applyFields(deps: PlansDeps, workspaceId: number, fields: PlanFields, base: Omit<ContentPlan, 'timezone' | 'nextRunAt'>, creating: boolean) {
@@ -10,7 +10,6 @@ async function applyFields(deps: PlansDeps, workspaceId: number, fields: PlanFie
   const ids = (fields.channels ?? []).map((c) => c.socialAccountId);
   const [accounts, timezone] = await Promise.all([ids.length ? deps.accounts.socialAccounts(workspaceId, [...new Set(ids)]) : Promise.resolve([]), deps.accounts.timezone(workspaceId)]);
   const channels = fields.channels ? buildChannels(fields.channels, accounts, problems) : base.channels;
-  if (problems.length) throw invalidParameters(problems);
   const plan: ContentPlan = {
     ...base,
     name: fields.name?.trim() ?? base.name,
@@ -22,9 +21,12 @@ async function applyFields(deps: PlansDeps, workspaceId: number, fields: PlanFie
     scheduleDay: fields.scheduleDay ?? base.scheduleDay,
     scheduleTime: fields.scheduleTime ?? base.scheduleTime,
     scheduleMode: (fields.scheduleMode as ScheduleMode | undefined) ?? base.scheduleMode,
+    dryRun: fields.dryRun ?? base.dryRun,
     timezone,
     updatedAt: deps.clock.now(),
   };
+  problems.push(...planProblems(plan));
+  if (problems.length) throw invalidParameters(problems);
   plan.nextRunAt = plan.active ? firstRunAt(plan.scheduleDay, plan.scheduleTime, timezone, plan.updatedAt) : undefined;
   return plan;
 }
@@ -52,6 +54,7 @@ export async function createPlan(deps: PlansDeps, workspaceId: number, ownerUser
       scheduleDay: 0,
       scheduleTime: '00:00',
       scheduleMode: 'draft',
+      dryRun: false,
       createdAt: now,
       updatedAt: now,
     },

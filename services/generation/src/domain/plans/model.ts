@@ -15,11 +15,16 @@ export const SCHEDULE_MODES = ['draft', 'scheduled'] as const;
 export type ScheduleMode = (typeof SCHEDULE_MODES)[number];
 
 /**
- * What a channel produces on each run: `post` = text posts (ideas for media-only platforms);
- * `quote_card` = image ideas (quote cards are rendered by Quote Week runs, not by plan runs).
+ * What a channel produces on each run: `post` = text posts (ideas for media-only platforms; every
+ * `carousel_every_n`-th post of a LinkedIn channel a carousel); `quote_card` (Instagram, Pinterest) = a Quote Week
+ * run for the channel's account, plus image ideas for its angles.
  */
 export const CHANNEL_FORMATS = ['post', 'quote_card'] as const;
 export type ChannelFormat = (typeof CHANNEL_FORMATS)[number];
+/** The platforms Quote Week renders cards for: a quote_card channel must be one of them. */
+export const QUOTE_CARD_PLATFORMS = ['instagram', 'pinterest'] as const;
+/** The platform whose posts can be carousels (LinkedIn document posts). */
+export const CAROUSEL_PLATFORM = 'linkedin';
 
 export interface Channel {
   socialAccountId: number;
@@ -52,6 +57,8 @@ export interface ContentPlan {
   scheduleDay: number;
   scheduleTime: string;
   scheduleMode: ScheduleMode;
+  /** Runs write dry-run posts and start dry-run Quote Week runs. */
+  dryRun: boolean;
   /** The workspace time zone next_run_at was computed in. */
   timezone: string;
   lastRunAt?: Date | undefined;
@@ -88,6 +95,7 @@ export interface PlanFields {
   scheduleDay?: number | undefined;
   scheduleTime?: string | undefined;
   scheduleMode?: string | undefined;
+  dryRun?: boolean | undefined;
 }
 
 export type RunTrigger = 'scheduled' | 'manual';
@@ -101,6 +109,10 @@ export interface PlanSnapshot {
   contentStrategy?: string | undefined;
   scheduleMode: ScheduleMode;
   channels: Channel[];
+  /** The plan's dry_run, or the manual run's override (absent in runs claimed before dry runs existed: false). */
+  dryRun?: boolean | undefined;
+  /** The plan's platform_configs (a Pinterest Quote Week run takes its `link`). */
+  platformConfigs?: Record<string, unknown> | undefined;
 }
 
 export interface PlanRun {
@@ -124,15 +136,31 @@ export interface PlanRun {
   ideasCreated: number;
   itemsFailed: number;
   error?: string | undefined;
+  /** The Quote Week runs this run started (set when it finishes). */
+  imageWeekRunIds?: number[] | undefined;
 }
 
-/** One post a run writes: recorded with its body before the post is created, then given the post id. */
+/** A carousel's PDF document, stored through media before the post that carries it is created. */
+export interface CarouselDocument {
+  r2Key: string;
+  url: string;
+  pageCount: number;
+}
+
+/**
+ * One post a run writes: recorded with its body before the post is created, then given the post id. A quote_card
+ * channel has one item instead: the Quote Week run it started (or why it could not).
+ */
 export interface RunItem {
   runId: string;
   channelIndex: number;
   n: number;
   body?: string | undefined;
+  /** Set when the post is a carousel (body is its caption). */
+  carousel?: CarouselDocument | undefined;
   postId?: number | undefined;
+  /** A quote_card channel's item (n = 0): the Quote Week run it started. */
+  imageWeekRunId?: number | undefined;
   error?: string | undefined;
   createdAt: Date;
 }

@@ -1,10 +1,40 @@
 import type { Platform } from '@spa/vocabulary';
 import type { IdeasStore } from '../ideas/model.js';
-import type { ContentPlan, PlanRun, RunItem } from './model.js';
+import type { CarouselDocument, ContentPlan, PlanRun, RunItem, ScheduleMode } from './model.js';
 
 /** Writes `count` distinct post bodies for one platform, within its limits (the generation service's Writer). */
 export interface PostWriter {
   write(req: { workspaceId: number; platform: Platform; topic: string; angle?: string; count: number }): Promise<{ bodies: string[]; degradedCount: number; model: string }>;
+}
+
+/** Writes a LinkedIn carousel and stores its PDF (the generation service's carousel generation, unmetered). */
+export interface CarouselMaker {
+  make(req: { workspaceId: number; topic: string; angle?: string | undefined }): Promise<{ caption: string; document: CarouselDocument }>;
+}
+
+/** A Quote Week run for one quote_card channel. */
+export interface NewQuoteWeekRun {
+  workspaceId: number;
+  /** The same key answers the same run: a resumed plan run never starts a second one. */
+  idempotencyKey: string;
+  contentPlanId: number;
+  topic: string;
+  platform: 'instagram' | 'pinterest';
+  socialAccountId: number;
+  /** Pinterest only. */
+  boardId?: string | undefined;
+  link?: string | undefined;
+  scheduleMode: ScheduleMode;
+  watermarkEnabled: boolean;
+  watermarkText?: string | undefined;
+  watermarkEveryN?: number | undefined;
+  dryRun: boolean;
+}
+
+/** What plans need from the image-week service. */
+export interface QuoteWeekPort {
+  /** Starts (or, for a known key, finds) the run; its id. quota_exceeded when the monthly Quote Week quota is used up. */
+  startRun(run: NewQuoteWeekRun): Promise<number>;
 }
 
 export interface WorkspaceAccount {
@@ -27,6 +57,10 @@ export interface NewPlanPost {
   socialAccountId: number;
   /** Absent: a draft. */
   scheduledAt?: Date | undefined;
+  /** Every preflight at publish time, never the platform call. */
+  dryRun: boolean;
+  /** A LinkedIn carousel: the post is a document post carrying this PDF. */
+  carousel?: CarouselDocument | undefined;
 }
 
 /** What plans need from the posts service. */
@@ -66,14 +100,15 @@ export interface PlansStore {
   updateRun(
     runId: string,
     attempt: number,
-    patch: Partial<Pick<PlanRun, 'attempt' | 'owner' | 'leaseUntil' | 'status' | 'finishedAt' | 'postsCreated' | 'ideasCreated' | 'itemsFailed' | 'error'>>,
+    patch: Partial<Pick<PlanRun, 'attempt' | 'owner' | 'leaseUntil' | 'status' | 'finishedAt' | 'postsCreated' | 'ideasCreated' | 'itemsFailed' | 'error' | 'imageWeekRunIds'>>,
   ): Promise<boolean>;
 
   runItems(runId: string, channelIndex: number): Promise<RunItem[]>;
   /** Records an item (body before its post is created, or its failure); false when it exists. */
   insertItem(item: RunItem): Promise<boolean>;
   updateItem(runId: string, channelIndex: number, n: number, patch: { postId?: number; error?: string }): Promise<void>;
-  countItems(runId: string): Promise<{ created: number; failed: number }>;
+  /** Posts created, items failed, and the Quote Week runs started. */
+  countItems(runId: string): Promise<{ created: number; failed: number; imageWeekRunIds: number[] }>;
 }
 
 export interface Clock {
@@ -86,6 +121,8 @@ export interface PlansDeps {
   accounts: AccountsPort;
   posts: PostsPort;
   writer: PostWriter;
+  carousels: CarouselMaker;
+  quoteWeek: QuoteWeekPort;
   clock: Clock;
   newId(): string;
   /** Names this process in run claims. */

@@ -1,22 +1,16 @@
 import { AppError, notFound } from '@spa/errors';
 import { CAPABILITIES } from '@spa/platforms';
 import type { ContentIdea, MediaType } from '../ideas/model.js';
-import type { Channel, ContentPlan, PlanRun, PlanSnapshot, RunItem } from './model.js';
+import { writeChannelPosts } from './channel-posts.js';
+import type { Channel, ContentPlan, PlanRun, PlanSnapshot } from './model.js';
 import type { PlansDeps } from './ports.js';
+import { startQuoteWeek } from './quote-card-channel.js';
+import { RunOwnershipLost, topicOf } from './run-common.js';
 import { localDateOf, nextRunAt } from './schedule.js';
 
-/** Errors that end an attempt without deciding the item: the run is resumed by a later attempt. */
-const TRANSIENT = new Set(['SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
+export { RunOwnershipLost } from './run-common.js';
 
-export class RunOwnershipLost extends Error {
-  constructor(runId: string) {
-    super(`run ${runId} was taken over by another attempt`);
-  }
-}
-
-const topicOf = (plan: Pick<ContentPlan, 'name' | 'contentStrategy'>, channel?: Channel): string => channel?.quoteTopic?.trim() || plan.contentStrategy?.trim() || plan.name;
-
-function snapshotOf(plan: ContentPlan): PlanSnapshot {
+function snapshotOf(plan: ContentPlan, dryRun: boolean): PlanSnapshot {
   return {
     planId: plan.id,
     name: plan.name,
@@ -24,10 +18,12 @@ function snapshotOf(plan: ContentPlan): PlanSnapshot {
     contentStrategy: plan.contentStrategy,
     scheduleMode: plan.scheduleMode,
     channels: plan.channels,
+    dryRun,
+    platformConfigs: plan.platformConfigs,
   };
 }
 
-function newRun(deps: PlansDeps, plan: ContentPlan, id: string, trigger: PlanRun['trigger'], dueAt: Date | undefined, timezone: string): PlanRun {
+function newRun(deps: PlansDeps, plan: ContentPlan, id: string, trigger: PlanRun['trigger'], dueAt: Date | undefined, timezone: string, dryRun = plan.dryRun): PlanRun {
   const now = deps.clock.now();
   return {
     id,
@@ -36,7 +32,7 @@ function newRun(deps: PlansDeps, plan: ContentPlan, id: string, trigger: PlanRun
     trigger,
     dueAt,
     localDate: localDateOf(dueAt ?? now, timezone),
-    snapshot: snapshotOf(plan),
+    snapshot: snapshotOf(plan, dryRun),
     status: 'running',
     attempt: 1,
     owner: deps.instanceId,
@@ -48,13 +44,10 @@ function newRun(deps: PlansDeps, plan: ContentPlan, id: string, trigger: PlanRun
   };
 }
 
-/** A channel whose platform needs media, or whose format is quote cards, yields ideas only (runs write text). */
+/** A channel whose platform needs media, or whose format is quote cards, writes no text posts (ideas, and a Quote Week run for quote cards). */
 const ideasOnly = (c: Channel): boolean => c.format === 'quote_card' || CAPABILITIES[c.platform].media_required;
 
 const mediaTypeOf = (c: Channel): MediaType => (ideasOnly(c) ? (CAPABILITIES[c.platform].content_types.includes('image') ? 'image' : 'video') : 'text');
-
-/** Post n of a channel takes the angles in turn. */
-const angleOf = (c: Channel, n: number): string | undefined => (c.angles.length ? c.angles[n % c.angles.length] : undefined);
 
 /** The angles a run turns into ideas: those no post of this run used (all of them on an ideas-only channel). */
 function ideaAngles(c: Channel): Array<{ index: number; angle: string | undefined }> {
@@ -86,8 +79,11 @@ export async function claimScheduledRun(deps: PlansDeps, plan: ContentPlan): Pro
   return null;
 }
 
-/** A manual run of the plan, claimed now (its id is unique); refused while another run of the plan is under way. */
-export async function claimManualRun(deps: PlansDeps, workspaceId: number, planId: number): Promise<{ plan: ContentPlan; run: PlanRun }> {
+/**
+ * A manual run of the plan, claimed now (its id is unique); refused while another run of the plan is under way.
+ * `dryRun`, when given, overrides the plan's dry_run for this run only.
+ */
+export async function claimManualRun(deps: PlansDeps, workspaceId: number, planId: number, dryRun?: boolean): Promise<{ plan: ContentPlan; run: PlanRun }> {
   const plan = await deps.store.getPlan(workspaceId, planId);
   if (!plan) throw notFound('Content plan');
   const latest = await deps.store.latestRun(plan.id);
@@ -95,7 +91,7 @@ export async function claimManualRun(deps: PlansDeps, workspaceId: number, planI
     throw new AppError('INVALID_STATE', `A run of this plan is under way (${latest.id}); wait until it finishes`);
   }
   const timezone = await deps.accounts.timezone(workspaceId);
-  const run = newRun(deps, plan, `${plan.id}:manual:${deps.newId()}`, 'manual', undefined, timezone);
+  const run = newRun(deps, plan, `${plan.id}:manual:${deps.newId()}`, 'manual', undefined, timezone, dryRun ?? plan.dryRun);
   if (!(await deps.store.insertRun(run))) throw new AppError('INTERNAL_ERROR', 'run id collision');
   return { plan, run };
 }
@@ -112,10 +108,9 @@ export async function takeOverRun(deps: PlansDeps, run: PlanRun): Promise<PlanRu
 
 /**
  * Executes a claimed run: for each active channel, `posts_per_day` posts written by the PostWriter and stored
- * through the posts service (drafts, or scheduled into the account's next free slots), and an idea for each
- * angle no post used. Resumable: every post is recorded (with its body) before it is created and given its
- * post id after, so a later attempt skips what is done and, for a post whose creation was interrupted, first
- * looks for it in the posts service. Ideas carry a unique key per (run, channel, angle).
+ * through the posts service (drafts, or scheduled into the account's next free slots; dry-run posts for a dry run),
+ * or for a quote_card channel one Quote Week run, and an idea for each angle no post used. Resumable (see
+ * writeChannelPosts and startQuoteWeek); ideas carry a unique key per (run, channel, angle).
  */
 export async function executeRun(deps: PlansDeps, run: PlanRun, signal: AbortSignal): Promise<PlanRun> {
   const s = run.snapshot;
@@ -123,6 +118,7 @@ export async function executeRun(deps: PlansDeps, run: PlanRun, signal: AbortSig
   for (const [ci, channel] of s.channels.entries()) {
     if (!channel.active) continue;
     if (!ideasOnly(channel)) await writeChannelPosts(deps, run, ci, channel, signal);
+    else if (channel.format === 'quote_card') await startQuoteWeek(deps, run, ci, channel);
     for (const { index, angle } of ideaAngles(channel)) {
       if (signal.aborted) throw new RunOwnershipLost(run.id);
       await deps.ideas.insertIdea(await newIdea(deps, run, ci, channel, index, angle));
@@ -138,13 +134,14 @@ export async function executeRun(deps: PlansDeps, run: PlanRun, signal: AbortSig
     ideasCreated,
     itemsFailed: counts.failed,
     error: counts.failed ? await firstError(deps, run) : undefined,
+    imageWeekRunIds: counts.imageWeekRunIds,
   };
   // The plan first, then the run: a reader that sees the run finished also sees last_run_at and next_run_at
   // moved. An owner that dies in between leaves the run `running`; its takeover finds everything done and
   // records again (idempotent: next_run_at only moves while it is still this run's due time).
   await recordOnPlan(deps, finished);
-  const { status, finishedAt, postsCreated, itemsFailed, error } = finished;
-  if (!(await deps.store.updateRun(run.id, run.attempt, { status, finishedAt, postsCreated, ideasCreated, itemsFailed, error }))) {
+  const { status, finishedAt, postsCreated, itemsFailed, error, imageWeekRunIds } = finished;
+  if (!(await deps.store.updateRun(run.id, run.attempt, { status, finishedAt, postsCreated, ideasCreated, itemsFailed, error, imageWeekRunIds }))) {
     throw new RunOwnershipLost(run.id);
   }
   return finished;
@@ -153,66 +150,9 @@ export async function executeRun(deps: PlansDeps, run: PlanRun, signal: AbortSig
 async function firstError(deps: PlansDeps, run: PlanRun): Promise<string | undefined> {
   for (const ci of run.snapshot.channels.keys()) {
     const failed = (await deps.store.runItems(run.id, ci)).find((i) => i.error);
-    if (failed) return `channels[${ci}] post ${failed.n + 1}: ${failed.error}`;
+    if (failed) return run.snapshot.channels[ci]?.format === 'quote_card' ? `channels[${ci}]: ${failed.error}` : `channels[${ci}] post ${failed.n + 1}: ${failed.error}`;
   }
   return undefined;
-}
-
-async function writeChannelPosts(deps: PlansDeps, run: PlanRun, ci: number, channel: Channel, signal: AbortSignal): Promise<void> {
-  const items = new Map((await deps.store.runItems(run.id, ci)).map((i) => [i.n, i]));
-  const byAngle = new Map<string | undefined, number[]>();
-  for (let n = 0; n < channel.postsPerDay; n++) byAngle.set(angleOf(channel, n), [...(byAngle.get(angleOf(channel, n)) ?? []), n]);
-
-  for (const [angle, ns] of byAngle) {
-    if (signal.aborted) throw new RunOwnershipLost(run.id);
-    // Interrupted by a dead owner: recorded with a body, not known to be created.
-    for (const n of ns) {
-      const item = items.get(n);
-      if (item?.body !== undefined && item.postId === undefined && item.error === undefined) await storePost(deps, run, ci, channel, item, true);
-    }
-    const missing = ns.filter((n) => !items.has(n));
-    if (!missing.length) continue;
-    let bodies: string[];
-    try {
-      ({ bodies } = await deps.writer.write({
-        workspaceId: run.workspaceId,
-        platform: channel.platform,
-        topic: topicOf(run.snapshot, channel),
-        ...(angle ? { angle } : {}),
-        count: missing.length,
-      }));
-    } catch (err) {
-      if (!(err instanceof AppError) || TRANSIENT.has(err.code)) throw err;
-      for (const n of missing) await deps.store.insertItem({ runId: run.id, channelIndex: ci, n, error: err.message, createdAt: deps.clock.now() });
-      continue;
-    }
-    for (const [k, n] of missing.entries()) {
-      if (signal.aborted) throw new RunOwnershipLost(run.id);
-      const body = bodies[k];
-      const item: RunItem =
-        body === undefined
-          ? { runId: run.id, channelIndex: ci, n, error: 'the writer produced fewer posts than asked', createdAt: deps.clock.now() }
-          : { runId: run.id, channelIndex: ci, n, body, createdAt: deps.clock.now() };
-      if (!(await deps.store.insertItem(item))) throw new RunOwnershipLost(run.id);
-      if (body !== undefined) await storePost(deps, run, ci, channel, item, false);
-    }
-  }
-}
-
-async function storePost(deps: PlansDeps, run: PlanRun, ci: number, channel: Channel, item: RunItem, recovering: boolean): Promise<void> {
-  const body = item.body as string;
-  if (recovering) {
-    const found = await deps.posts.findPlanPost(run.workspaceId, channel.platform, channel.socialAccountId, body, item.createdAt);
-    if (found !== null) return deps.store.updateItem(run.id, ci, item.n, { postId: found });
-  }
-  try {
-    const scheduledAt = run.snapshot.scheduleMode === 'scheduled' ? await deps.posts.nextSlot(run.workspaceId, channel.socialAccountId) : null;
-    const postId = await deps.posts.createPost({ workspaceId: run.workspaceId, body, socialAccountId: channel.socialAccountId, scheduledAt: scheduledAt ?? undefined });
-    await deps.store.updateItem(run.id, ci, item.n, { postId });
-  } catch (err) {
-    if (!(err instanceof AppError) || TRANSIENT.has(err.code)) throw err;
-    await deps.store.updateItem(run.id, ci, item.n, { error: err.message });
-  }
 }
 
 async function newIdea(deps: PlansDeps, run: PlanRun, ci: number, channel: Channel, index: number, angle: string | undefined): Promise<ContentIdea> {

@@ -1,13 +1,16 @@
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import {
+  CAROUSEL_PLATFORM,
   CHANNEL_FORMATS,
   MAX_ANGLES_PER_CHANNEL,
   MAX_CHANNELS_PER_PLAN,
   MAX_POSTS_PER_DAY,
+  QUOTE_CARD_PLATFORMS,
   SCHEDULE_MODES,
   type Channel,
   type ChannelFormat,
   type ChannelInput,
+  type ContentPlan,
   type PlanFields,
   type ScheduleMode,
 } from './model.js';
@@ -19,6 +22,8 @@ const MAX_STRATEGY = 5_000;
 const MAX_ANGLE = 300;
 const MAX_SHORT_TEXT = 200;
 const MAX_PLATFORM_CONFIGS_BYTES = 20_000;
+/** Quote Week's limit for the watermark drawn on a card. */
+const QUOTE_WATERMARK_MAX = 60;
 
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
@@ -81,11 +86,22 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
       if (!a.trim() || a.length > MAX_ANGLE) problems.push(`${at}.angles[${j}] must be 1 to ${MAX_ANGLE} characters`);
     });
     if (c.postsPerDay !== undefined && !isInt(c.postsPerDay, 1, MAX_POSTS_PER_DAY)) problems.push(`${at}.posts_per_day must be an integer from 1 to ${MAX_POSTS_PER_DAY}`);
-    for (const [field, value] of [
-      ['watermark_every_n', c.watermarkEveryN],
-      ['carousel_every_n', c.carouselEveryN],
-    ] as const) {
-      if (value !== undefined && !isInt(value, 1, 100)) problems.push(`${at}.${field} must be an integer from 1 to 100`);
+    if (c.watermarkEveryN !== undefined && !isInt(c.watermarkEveryN, 1, 100)) problems.push(`${at}.watermark_every_n must be an integer from 1 to 100`);
+    const platform = account?.platform ?? (c.platform as Platform | undefined);
+    const format = c.format ?? 'post';
+    if (c.carouselEveryN !== undefined) {
+      if (platform !== undefined && platform !== CAROUSEL_PLATFORM) problems.push(`${at}.carousel_every_n applies to LinkedIn channels only (this channel is ${platform})`);
+      else if (!isInt(c.carouselEveryN, 1, MAX_POSTS_PER_DAY)) {
+        problems.push(`${at}.carousel_every_n must be an integer from 1 to ${MAX_POSTS_PER_DAY} (every n-th post of the channel's run is a carousel)`);
+      } else if (format !== 'post') problems.push(`${at}.carousel_every_n applies to channels of format post`);
+    }
+    if (format === 'quote_card' && platform !== undefined && !(QUOTE_CARD_PLATFORMS as readonly string[]).includes(platform)) {
+      problems.push(`${at}.format quote_card is for ${QUOTE_CARD_PLATFORMS.join(' and ')} channels (Quote Week cards); this channel is ${platform}`);
+    }
+    if (platform === 'pinterest' && !c.boardId?.trim()) problems.push(`${at}.board_id is required for a Pinterest channel (the board its pins go to)`);
+    if (format === 'quote_card' && c.watermarkEnabled && !c.watermarkText?.trim()) problems.push(`${at}.watermark_text is required when watermark_enabled is true`);
+    if (format === 'quote_card' && c.watermarkText !== undefined && [...c.watermarkText.trim()].length > QUOTE_WATERMARK_MAX) {
+      problems.push(`${at}.watermark_text must be at most ${QUOTE_WATERMARK_MAX} characters on a quote_card channel (it is drawn on the card)`);
     }
     for (const [field, value] of [
       ['board_id', c.boardId],
@@ -98,7 +114,7 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
       socialAccountId: c.socialAccountId,
       platform: (account?.platform ?? c.platform) as Platform,
       format: (c.format ?? 'post') as ChannelFormat,
-      boardId: c.boardId,
+      boardId: c.boardId?.trim() || undefined,
       angles: c.angles.map((a) => a.trim()),
       postsPerDay: c.postsPerDay ?? 1,
       quoteTopic: c.quoteTopic,
@@ -109,4 +125,31 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
       active: c.active ?? true,
     };
   });
+}
+
+function httpUrl(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length > 2048) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** The link a Pinterest Quote Week run of the plan gives its pins: `platform_configs.pinterest.link`. */
+export function pinterestLink(platformConfigs: Record<string, unknown> | undefined): string | undefined {
+  const link = (platformConfigs?.pinterest as Record<string, unknown> | undefined)?.link;
+  return typeof link === 'string' ? link : undefined;
+}
+
+/**
+ * Checks across fields of the plan as it will be saved: a plan with an active Pinterest quote_card channel names the
+ * link its pins go to in `platform_configs.pinterest.link` (Pinterest pins carry a destination link; Quote Week
+ * requires one).
+ */
+export function planProblems(plan: Pick<ContentPlan, 'channels' | 'platformConfigs'>): string[] {
+  const needsLink = plan.channels.some((c) => c.active && c.format === 'quote_card' && c.platform === 'pinterest');
+  if (!needsLink || httpUrl(pinterestLink(plan.platformConfigs))) return [];
+  return ['content_plan.platform_configs.pinterest.link must be an http(s) URL: a Pinterest quote_card channel gives its pins this link'];
 }

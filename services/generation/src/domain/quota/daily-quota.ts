@@ -59,13 +59,40 @@ export class DailyQuota {
 
   constructor(private readonly deps: DailyQuotaDeps) {}
 
-  /** Takes `units` generations of today's quota, all or none; 429 DAILY_LIMIT_EXCEEDED when they are not left. */
-  async consume(workspaceId: number, units: number): Promise<void> {
+  /**
+   * Takes `units` generations of today's quota, all or none; 429 DAILY_LIMIT_EXCEEDED when they are not left.
+   *
+   * With an idempotency key (a batch or job id) the claimed slots are owned by the key: a consume whose key already
+   * holds its units today takes nothing more (a retried job is charged once), one that holds some takes only the
+   * rest, and when two consumes of one key race, both keep the same lowest `units` slots of the key and give back
+   * the surplus, so the key ends up holding exactly `units`.
+   */
+  async consume(workspaceId: number, units: number, idempotencyKey?: string): Promise<void> {
     if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`units must be a positive integer (got ${units})`);
     const { tier, day } = await this.today(workspaceId);
     const limit = this.deps.limits[tier];
     this.maybePurge();
-    const owner = randomUUID();
+    if (idempotencyKey === undefined) return this.claimUnits(workspaceId, day, tier, limit, units, randomUUID());
+    const owner = `key:${idempotencyKey}`;
+    const held = await this.deps.store.slotsOf(workspaceId, day.date, owner);
+    if (held.length < units) await this.claimUnits(workspaceId, day, tier, limit, units - held.length, owner);
+    const mine = (await this.deps.store.slotsOf(workspaceId, day.date, owner)).sort((a, b) => a - b);
+    await Promise.all(mine.slice(units).map((slot) => this.deps.store.release(workspaceId, day.date, slot, owner)));
+  }
+
+  /**
+   * Gives back what a keyed consume took today (its generation produced nothing), so that a retry with the same key
+   * is charged again instead of getting a free generation. Claims are deleted rather than refunded: the key then
+   * holds nothing.
+   */
+  async releaseKey(workspaceId: number, idempotencyKey: string): Promise<void> {
+    const { day } = await this.today(workspaceId);
+    const owner = `key:${idempotencyKey}`;
+    const held = await this.deps.store.slotsOf(workspaceId, day.date, owner);
+    await Promise.all(held.map((slot) => this.deps.store.release(workspaceId, day.date, slot, owner)));
+  }
+
+  private async claimUnits(workspaceId: number, day: LocalDay, tier: Tier, limit: number, units: number, owner: string): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const [taken, refunded] = await Promise.all([this.deps.store.claimedSlots(workspaceId, day.date), this.deps.store.countRefunds(workspaceId, day.date)]);
       if (taken.length - refunded + units > limit) break;

@@ -27,6 +27,8 @@ export interface QuotaClaimStore {
   countClaims(workspaceId: number, day: string): Promise<number>;
   /** Claims one slot for `owner` (one consume call); false when it is taken already. */
   claim(workspaceId: number, day: string, slot: number, at: Date, owner: string): Promise<boolean>;
+  /** Slots of the day claimed by `owner` (an idempotency key's owner name). */
+  slotsOf(workspaceId: number, day: string, owner: string): Promise<number[]>;
   /** Gives back a slot `owner` claimed (a consume that could not get all its units); false when it does not hold it. */
   release(workspaceId: number, day: string, slot: number, owner: string): Promise<boolean>;
   /** How many refunds of the day are recorded. */

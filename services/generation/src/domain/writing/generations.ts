@@ -17,6 +17,7 @@ export const SLIDES_MIN = 3;
 export const SLIDES_MAX = 10;
 export const SLIDES_DEFAULT = 6;
 export const FROM_IDEA_DRAFTS = 3;
+export const IDEMPOTENCY_KEY_MAX = 200;
 /** Platforms that publish threads (capability `threads`): twitter, threads, bluesky, mastodon, discord. */
 export const THREAD_PLATFORMS = PLATFORMS.filter((p) => CAPABILITIES[p].threads);
 
@@ -34,6 +35,28 @@ export interface CarouselResult {
   caption: string;
   modelDegraded: boolean;
   socialAccountId: number;
+}
+
+/**
+ * Writes a LinkedIn carousel and stores its PDF through media (one page per slide, shaped by LinkedIn's style
+ * `image_aspect`): what POST /posts/generate_carousel answers and what content plan runs post as LinkedIn document
+ * posts. Charges no quota (callers meter).
+ */
+export async function makeCarousel(
+  deps: Pick<GenerationsDeps, 'writer' | 'objects'>,
+  workspaceId: number,
+  input: { topic: string; angle?: string | undefined; slides: number },
+): Promise<Omit<CarouselResult, 'socialAccountId'>> {
+  const topic = input.topic.trim();
+  const carousel = await deps.writer.writeCarousel({ workspaceId, topic, angle: input.angle?.trim() || undefined, slides: input.slides });
+  const pdf = await renderCarouselPdf(carousel.slides, { title: carousel.slides[0]?.title ?? topic, aspect: carousel.imageAspect });
+  const stored = await deps.objects.store({ workspaceId, contentType: 'application/pdf', data: pdf, purpose: 'carousel' });
+  return {
+    slides: carousel.slides,
+    document: { ...stored, pageCount: carousel.slides.length, contentType: 'application/pdf' as const },
+    caption: carousel.caption,
+    modelDegraded: carousel.degraded,
+  };
 }
 
 /**
@@ -59,9 +82,23 @@ export class Generations {
     return { body: drafts[0]!.body, drafts, modelDegraded: drafts[0]!.modelDegraded };
   }
 
-  async generateBatch(workspaceId: number, input: { category: string; count: number; platform: string }): Promise<{ posts: string[]; degradedCount: number }> {
-    const platform = validate([text('category', input.category, TOPIC_MAX), range('count', input.count, 1, BATCH_MAX)], input.platform);
-    const result = await this.metered(workspaceId, input.count, () => this.deps.writer.write({ workspaceId, platform, topic: input.category.trim(), count: input.count }));
+  /**
+   * `count` posts for a category. With an idempotency key (the caller's batch or job id) the quota is charged once
+   * per key and local day: a retried batch whose first attempt was charged (its caller crashed before it recorded the
+   * answer) is written again without a second charge.
+   */
+  async generateBatch(workspaceId: number, input: { category: string; count: number; platform: string; idempotencyKey?: string | undefined }): Promise<{ posts: string[]; degradedCount: number }> {
+    const problems = [text('category', input.category, TOPIC_MAX), range('count', input.count, 1, BATCH_MAX)];
+    if (input.idempotencyKey !== undefined && (!input.idempotencyKey || input.idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {
+      problems.push(`idempotency_key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
+    }
+    const platform = validate(problems, input.platform);
+    const result = await this.metered(
+      workspaceId,
+      input.count,
+      () => this.deps.writer.write({ workspaceId, platform, topic: input.category.trim(), count: input.count }),
+      input.idempotencyKey,
+    );
     return { posts: result.bodies, degradedCount: result.degradedCount };
   }
 
@@ -80,19 +117,10 @@ export class Generations {
     const slideCount = input.slideCount || SLIDES_DEFAULT;
     validate([text('topic', input.topic, TOPIC_MAX), optionalText('angle', input.angle, ANGLE_MAX), range('slide_count', slideCount, SLIDES_MIN, SLIDES_MAX)], 'linkedin');
     const socialAccountId = await this.linkedInAccount(workspaceId, input.socialAccountId);
-    return this.metered(workspaceId, 1, async () => {
-      const topic = input.topic.trim();
-      const carousel = await this.deps.writer.writeCarousel({ workspaceId, topic, angle: input.angle?.trim() || undefined, slides: slideCount });
-      const pdf = await renderCarouselPdf(carousel.slides, { title: carousel.slides[0]?.title ?? topic, aspect: carousel.imageAspect });
-      const stored = await this.deps.objects.store({ workspaceId, contentType: 'application/pdf', data: pdf, purpose: 'carousel' });
-      return {
-        slides: carousel.slides,
-        document: { ...stored, pageCount: carousel.slides.length, contentType: 'application/pdf' as const },
-        caption: carousel.caption,
-        modelDegraded: carousel.degraded,
-        socialAccountId,
-      };
-    });
+    return this.metered(workspaceId, 1, async () => ({
+      ...(await makeCarousel(this.deps, workspaceId, { topic: input.topic, angle: input.angle, slides: slideCount })),
+      socialAccountId,
+    }));
   }
 
   /** The given LinkedIn account (it must be the workspace's, LinkedIn, connected) or the first connected one. */
@@ -109,13 +137,14 @@ export class Generations {
     return linkedIn.id;
   }
 
-  private async metered<T>(workspaceId: number, units: number, work: () => Promise<T>): Promise<T> {
-    await this.deps.quota.consume(workspaceId, units);
+  private async metered<T>(workspaceId: number, units: number, work: () => Promise<T>, idempotencyKey?: string): Promise<T> {
+    await this.deps.quota.consume(workspaceId, units, idempotencyKey);
     try {
       return await work();
     } catch (err) {
       // Give the units back; a failed refund must not hide why the generation failed.
-      await this.deps.quota.refund(workspaceId, units).catch((refundErr: unknown) => this.deps.logger.warn({ err: refundErr, workspaceId, units }, 'quota refund failed'));
+      const giveBack = idempotencyKey === undefined ? this.deps.quota.refund(workspaceId, units) : this.deps.quota.releaseKey(workspaceId, idempotencyKey);
+      await giveBack.catch((refundErr: unknown) => this.deps.logger.warn({ err: refundErr, workspaceId, units }, 'quota refund failed'));
       throw err;
     }
   }

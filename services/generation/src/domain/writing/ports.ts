@@ -6,9 +6,11 @@ export type { PostHistory, VoiceSource } from '../voice/ports.js';
 /** The daily generation quota (the quota part's DailyQuota): units are posts produced. */
 export interface QuotaGate {
   /** Throws AppError DAILY_LIMIT_EXCEEDED (with retryAfter) when the units are not available. */
-  consume(workspaceId: number, units: number): Promise<void>;
+  consume(workspaceId: number, units: number, idempotencyKey?: string): Promise<void>;
   /** Gives units back after a generation that produced nothing. */
   refund(workspaceId: number, units: number): Promise<void>;
+  /** Gives back what a keyed consume took today (its generation produced nothing): a retry with the key is charged again. */
+  releaseKey(workspaceId: number, idempotencyKey: string): Promise<void>;
 }
 
 /** The workspace's generation preferences (accounts). */

@@ -1,8 +1,9 @@
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import type { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient } from '@spa/grpc';
 import { POST_STATUSES, type Platform } from '@spa/vocabulary';
-import type { AccountsPort, PostsPort } from '../../domain/plans/ports.js';
+import type { AccountsPort, NewPlanPost, PostsPort, QuoteWeekPort } from '../../domain/plans/ports.js';
 
 /** The source plan runs give their posts (GET /posts?source=content_plan lists them). */
 export const PLAN_POST_SOURCE = 'content_plan';
@@ -19,6 +20,41 @@ export function accountsPort(accounts: PromiseClient<AccountsServiceClient>): Ac
   };
 }
 
+/**
+ * A carousel is a LinkedIn document post, as POST /posts/generate_carousel documents it: the caption as the body and
+ * the PDF (one page per slide) in the content's `metadata.media` by r2_key; the publisher uploads it as a LinkedIn
+ * document at publish time.
+ */
+function carouselContents(p: NewPlanPost) {
+  if (!p.carousel) return [];
+  const metadata = { media: [{ r2_key: p.carousel.r2Key, type: 'document' }] };
+  return [{ platform: 'linkedin', body: p.body, contentType: 'document', metadataJson: JSON.stringify(metadata) }];
+}
+
+/** Quote Week runs through the image-week service; the idempotency key makes a repeated start answer the same run. */
+export function quoteWeekPort(imageWeek: PromiseClient<ImageWeekServiceClient>): QuoteWeekPort {
+  return {
+    startRun: async (r) => {
+      const target = r.platform === 'pinterest' ? { social_account_id: r.socialAccountId, board_id: r.boardId, link: r.link } : { social_account_id: r.socialAccountId };
+      const { imageWeekRun } = await imageWeek.createRun({
+        workspaceId: r.workspaceId,
+        topic: r.topic,
+        platformConfigJson: JSON.stringify({ [r.platform]: target }),
+        // Image-week's default: a week of cards, the plan's own weekly rhythm.
+        cutoffDays: 0,
+        scheduleMode: r.scheduleMode,
+        watermarkEnabled: r.watermarkEnabled,
+        watermarkText: r.watermarkText,
+        watermarkEveryN: r.watermarkEveryN,
+        dryRun: r.dryRun,
+        contentPlanId: r.contentPlanId,
+        idempotencyKey: r.idempotencyKey,
+      });
+      return imageWeekRun!.id;
+    },
+  };
+}
+
 export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
   return {
     createPost: async (p) => {
@@ -31,8 +67,8 @@ export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
         recurrenceJitterEnabled: false,
         evergreen: false,
         evergreenVariations: [],
-        dryRun: false,
-        postContents: [],
+        dryRun: p.dryRun,
+        postContents: carouselContents(p),
         socialAccountIds: [p.socialAccountId],
         source: PLAN_POST_SOURCE,
       });
