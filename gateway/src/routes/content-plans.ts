@@ -5,20 +5,30 @@ import { route } from './route.js';
 import { dateTime, idParam, pageLimit, pageOffset } from './schemas.js';
 
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+const DRY_RUN_NOTE =
+  'A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota).';
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
 const ChannelSchema = z.object({
   social_account_id: z.number().int(),
   platform: z.enum(PLATFORMS),
-  format: z.string().describe('post (text posts; ideas only on media-only platforms) or quote_card (image ideas for Quote Week)'),
-  board_id: z.string().nullable(),
+  format: z
+    .string()
+    .describe(
+      'post (text posts; ideas only on media-only platforms) or quote_card (Instagram and Pinterest: each run starts a Quote Week run for the account, see POST /content_plans/{id}/run, and turns the angles into image ideas)',
+    ),
+  board_id: z.string().nullable().describe('The Pinterest board the channel pins to (required on Pinterest channels; its Quote Week posts carry it)'),
   angles: z.array(z.string()).describe('Post n of a run takes angle n mod len(angles); angles no post of a run used become content ideas'),
   posts_per_day: z.number().int().describe('Posts each run writes for this channel (1-10)'),
   quote_topic: z.string().nullable().describe("When set, this channel's topic instead of the plan's content_strategy"),
   watermark_enabled: z.boolean(),
   watermark_text: z.string().nullable(),
   watermark_every_n: z.number().int().nullable(),
-  carousel_every_n: z.number().int().nullable(),
+  carousel_every_n: z
+    .number()
+    .int()
+    .nullable()
+    .describe("LinkedIn only: posts n, 2n, … (1-based) of the channel's posts in a run are carousels (a PDF document post, as POST /posts/generate_carousel makes)"),
   active: z.boolean().describe('Inactive channels are skipped by runs'),
 });
 
@@ -34,6 +44,8 @@ const RunSchema = z
     ideas_created: z.number().int(),
     items_failed: z.number().int(),
     error: z.string().nullable(),
+    dry_run: z.boolean().describe("Whether the run wrote dry-run posts and started dry-run Quote Week runs (the plan's dry_run, or the run request's override)"),
+    image_week_run_ids: z.array(z.number().int()).describe('The Quote Week runs this run started (one per active quote_card channel; GET /image_week_runs/{id}); filled when the run finishes'),
   })
   .meta({ id: 'ContentPlanRun' });
 
@@ -49,6 +61,7 @@ const ContentPlanSchema = z
     schedule_day: z.enum(DAY_NAMES).describe('Lowercase English day name (the create request takes 0-6, 0 = Sunday, as posting slots do)'),
     schedule_time: z.string().describe('HH:MM, 24-hour, in the workspace time zone'),
     schedule_mode: z.enum(['draft', 'scheduled']).describe("How runs store posts: drafts, or scheduled into each account's next free posting slots (a draft when the account has no free slot)"),
+    dry_run: z.boolean().describe(DRY_RUN_NOTE),
     timezone: z.string().describe('The workspace time zone (preferences) the schedule is computed in'),
     last_run_at: dateTime.nullable().describe('When the last run (scheduled or manual) finished'),
     next_run_at: dateTime
@@ -87,15 +100,15 @@ const ChannelInput = z
   .object({
     social_account_id: z.number().int().positive().describe('A connected account of the workspace'),
     platform: z.enum(PLATFORMS).optional().describe("Default: the account's platform; when given it must be the account's platform"),
-    format: z.enum(['post', 'quote_card']).optional().describe('Default post'),
-    board_id: text(200).optional(),
+    format: z.enum(['post', 'quote_card']).optional().describe('Default post; quote_card only on Instagram and Pinterest channels'),
+    board_id: text(200).optional().describe('Required on Pinterest channels'),
     angles: z.array(text(300)).max(10).optional().describe('At most 10'),
     posts_per_day: z.number().int().min(1).max(10).optional().describe('1-10, default 1'),
     quote_topic: text(200).optional(),
     watermark_enabled: z.boolean().optional(),
     watermark_text: text(200).optional(),
     watermark_every_n: z.number().int().min(1).max(100).optional(),
-    carousel_every_n: z.number().int().min(1).max(100).optional(),
+    carousel_every_n: z.number().int().min(1).max(10).optional().describe('LinkedIn channels of format post only; 1-10'),
     active: z.boolean().optional().describe('Default true'),
   })
   .strict();
@@ -118,6 +131,7 @@ const PlanInputFields = {
   channels: z.array(ChannelInput).max(20).optional().describe('At most 20; on PATCH the list replaces the channels'),
   content_strategy: z.string().max(5000).optional(),
   schedule_mode: z.enum(['draft', 'scheduled']).optional().describe('Default draft'),
+  dry_run: z.boolean().optional().describe('Default false. ' + DRY_RUN_NOTE),
 };
 
 const CreatePlanBody = z.object({ content_plan: z.object(PlanInputFields).strict() }).strict();
@@ -158,6 +172,7 @@ function fieldsMessage(p: PlanInput): ContentPlanFields {
     scheduleDay: p.schedule_day,
     scheduleTime: p.schedule_time,
     scheduleMode: p.schedule_mode,
+    dryRun: p.dry_run,
   };
 }
 
@@ -172,6 +187,8 @@ const presentRun = (r: ContentPlanRun): z.infer<typeof RunSchema> => ({
   ideas_created: r.ideasCreated,
   items_failed: r.itemsFailed,
   error: orNull(r.error),
+  dry_run: r.dryRun,
+  image_week_run_ids: r.imageWeekRunIds,
 });
 
 export function presentPlan(p: ContentPlan): z.infer<typeof ContentPlanSchema> {
@@ -199,6 +216,7 @@ export function presentPlan(p: ContentPlan): z.infer<typeof ContentPlanSchema> {
     schedule_day: DAY_NAMES[p.scheduleDay] ?? 'sunday',
     schedule_time: p.scheduleTime,
     schedule_mode: p.scheduleMode as 'draft' | 'scheduled',
+    dry_run: p.dryRun,
     timezone: p.timezone,
     last_run_at: orNull(p.lastRunAt),
     next_run_at: orNull(p.nextRunAt),
@@ -321,16 +339,22 @@ export const contentPlanRoutes = [
     tag: 'Content plans',
     summary: 'Run a content plan now',
     description:
-      "Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots; each angle no post used becomes a content idea. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. " +
+      "Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots (on a LinkedIn channel with carousel_every_n, posts n, 2n, … are carousels: a PDF document post); each angle no post used becomes a content idea. " +
+      "Each active quote_card channel starts one Quote Week run (see POST /image_week_runs) for its account: topic = the channel's quote_topic or the plan's content_strategy (else its name), the channel's watermark fields, the plan's schedule_mode and dry_run, cutoff_days 7, content_plan_id = the plan; Pinterest with the channel's board_id and `platform_configs.pinterest.link` (required for such a plan) as the pins' link. Exactly one per plan run, also when a run is resumed after a crash. When the monthly Quote Week quota is used up (quota_exceeded) that channel fails (items_failed, error names it) and the rest of the run goes on. " +
+      'Body (optional): `{dry_run: boolean}` overrides the plan\'s dry_run for this run only. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. ' +
       PLANS_NOTE,
     audience: 'api_key',
     scope: 'plans:write',
     plan: 'paid',
     params: PlanParams,
+    body: z
+      .object({ dry_run: z.boolean().optional().describe("This run only: overrides the plan's dry_run") })
+      .strict()
+      .default({}),
     status: 202,
     response: PlanEnvelope.extend({ run: RunSchema }),
-    handle: async ({ clients, principal, params }) => {
-      const { contentPlan, run } = await clients.contentPlans.runContentPlan({ workspaceId: principal.workspaceId, planId: params.id });
+    handle: async ({ clients, principal, params, body }) => {
+      const { contentPlan, run } = await clients.contentPlans.runContentPlan({ workspaceId: principal.workspaceId, planId: params.id, dryRun: body.dry_run });
       return { content_plan: presentPlan(contentPlan!), run: presentRun(run!) };
     },
   }),

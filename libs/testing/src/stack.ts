@@ -193,6 +193,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   processes.push(mediaProc);
   const mediaHttpUrl = `http://${/READY grpc=\S+ http=(\S+)/.exec(mediaProc.output())?.[1] ?? ''}`;
+  // Generation calls image-week (content plans' Quote Week runs), which starts later and calls generation: the first image-week gets this port.
+  const imageWeekPort = await freePort();
   const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
     ...common,
     GRPC_PORT: String(generationPort),
@@ -200,6 +202,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ACCOUNTS_ADDR: accountsProc.address,
     POSTS_ADDR: postsProc.address,
     MEDIA_ADDR: mediaProc.address,
+    IMAGE_WEEK_ADDR: `127.0.0.1:${imageWeekPort}`,
     ...opts.generationEnv,
   });
   processes.push(generationProc);
@@ -222,7 +225,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     processes.push(proc);
     return proc;
   };
-  const imageWeekProc = await startImageWeek();
+  const imageWeekProc = await startImageWeek({ GRPC_PORT: String(imageWeekPort) });
   let sandboxUrl: string | undefined;
   /** Starts one more publisher (needs `publishing: true`). */
   const startPublisher = async (grpcPort = '0', extraEnv: Record<string, string> = {}) => {

@@ -362,7 +362,7 @@ export interface paths {
         put?: never;
         /**
          * Run a content plan now
-         * @description Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots; each angle no post used becomes a content idea. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. Plan runs write posts with the workspace voice, preferences and active custom rules, and do not count against the daily AI-generation quota (a run is bounded by posts_per_day x channels and happens at most once per due time).
+         * @description Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots (on a LinkedIn channel with carousel_every_n, posts n, 2n, … are carousels: a PDF document post); each angle no post used becomes a content idea. Each active quote_card channel starts one Quote Week run (see POST /image_week_runs) for its account: topic = the channel's quote_topic or the plan's content_strategy (else its name), the channel's watermark fields, the plan's schedule_mode and dry_run, cutoff_days 7, content_plan_id = the plan; Pinterest with the channel's board_id and `platform_configs.pinterest.link` (required for such a plan) as the pins' link. Exactly one per plan run, also when a run is resumed after a crash. When the monthly Quote Week quota is used up (quota_exceeded) that channel fails (items_failed, error names it) and the rest of the run goes on. Body (optional): `{dry_run: boolean}` overrides the plan's dry_run for this run only. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. Plan runs write posts with the workspace voice, preferences and active custom rules, and do not count against the daily AI-generation quota (a run is bounded by posts_per_day x channels and happens at most once per due time).
          *
          *     Scope: `plans:write`.
          *
@@ -1895,9 +1895,11 @@ export interface components {
                 active: boolean;
                 /** @description Post n of a run takes angle n mod len(angles); angles no post of a run used become content ideas */
                 angles: string[];
+                /** @description The Pinterest board the channel pins to (required on Pinterest channels; its Quote Week posts carry it) */
                 board_id: string | null;
+                /** @description LinkedIn only: posts n, 2n, … (1-based) of the channel's posts in a run are carousels (a PDF document post, as POST /posts/generate_carousel makes) */
                 carousel_every_n: number | null;
-                /** @description post (text posts; ideas only on media-only platforms) or quote_card (image ideas for Quote Week) */
+                /** @description post (text posts; ideas only on media-only platforms) or quote_card (Instagram and Pinterest: each run starts a Quote Week run for the account, see POST /content_plans/{id}/run, and turns the angles into image ideas) */
                 format: string;
                 /** @enum {string} */
                 platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
@@ -1914,6 +1916,8 @@ export interface components {
             content_strategy: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota). */
+            dry_run: boolean;
             id: number;
             /** @description The most recent run, finished or not */
             last_run: components["schemas"]["ContentPlanRun"] | null;
@@ -1945,12 +1949,16 @@ export interface components {
             use_sources: boolean;
         };
         ContentPlanRun: {
+            /** @description Whether the run wrote dry-run posts and started dry-run Quote Week runs (the plan's dry_run, or the run request's override) */
+            dry_run: boolean;
             due_at: string | null;
             error: string | null;
             finished_at: string | null;
             /** @description `<plan id>:<due time>` for a scheduled run (each due time runs once), `<plan id>:manual:<uuid>` for a manual one */
             id: string;
             ideas_created: number;
+            /** @description The Quote Week runs this run started (one per active quote_card channel; GET /image_week_runs/{id}); filled when the run finishes */
+            image_week_run_ids: number[];
             items_failed: number;
             posts_created: number;
             /** Format: date-time */
@@ -4264,6 +4272,7 @@ export interface operations {
                      *           "schedule_day": "sunday",
                      *           "schedule_time": "example schedule time",
                      *           "schedule_mode": "draft",
+                     *           "dry_run": false,
                      *           "timezone": "example timezone",
                      *           "last_run_at": "2026-03-02T09:30:00Z",
                      *           "next_run_at": "2026-03-02T09:30:00Z",
@@ -4277,7 +4286,11 @@ export interface operations {
                      *             "posts_created": 1,
                      *             "ideas_created": 1,
                      *             "items_failed": 1,
-                     *             "error": "example error"
+                     *             "error": "example error",
+                     *             "dry_run": false,
+                     *             "image_week_run_ids": [
+                     *               1
+                     *             ]
                      *           },
                      *           "created_at": "2026-03-02T09:30:00Z",
                      *           "updated_at": "2026-03-02T09:30:00Z"
@@ -4444,7 +4457,8 @@ export interface operations {
                  *           }
                  *         ],
                  *         "content_strategy": "example content strategy",
-                 *         "schedule_mode": "draft"
+                 *         "schedule_mode": "draft",
+                 *         "dry_run": false
                  *       }
                  *     }
                  */
@@ -4458,10 +4472,12 @@ export interface operations {
                             active?: boolean;
                             /** @description At most 10 */
                             angles?: string[];
+                            /** @description Required on Pinterest channels */
                             board_id?: string;
+                            /** @description LinkedIn channels of format post only; 1-10 */
                             carousel_every_n?: number;
                             /**
-                             * @description Default post
+                             * @description Default post; quote_card only on Instagram and Pinterest channels
                              * @enum {string}
                              */
                             format?: "post" | "quote_card";
@@ -4480,6 +4496,8 @@ export interface operations {
                             watermark_text?: string;
                         }[];
                         content_strategy?: string;
+                        /** @description Default false. A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota). */
+                        dry_run?: boolean;
                         name: string;
                         /** @description Object keyed by platform; default {} */
                         platform_configs?: {
@@ -4587,6 +4605,7 @@ export interface operations {
                      *         "schedule_day": "sunday",
                      *         "schedule_time": "example schedule time",
                      *         "schedule_mode": "draft",
+                     *         "dry_run": false,
                      *         "timezone": "example timezone",
                      *         "last_run_at": "2026-03-02T09:30:00Z",
                      *         "next_run_at": "2026-03-02T09:30:00Z",
@@ -4600,7 +4619,11 @@ export interface operations {
                      *           "posts_created": 1,
                      *           "ideas_created": 1,
                      *           "items_failed": 1,
-                     *           "error": "example error"
+                     *           "error": "example error",
+                     *           "dry_run": false,
+                     *           "image_week_run_ids": [
+                     *             1
+                     *           ]
                      *         },
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
@@ -4789,6 +4812,7 @@ export interface operations {
                      *         "schedule_day": "sunday",
                      *         "schedule_time": "example schedule time",
                      *         "schedule_mode": "draft",
+                     *         "dry_run": false,
                      *         "timezone": "example timezone",
                      *         "last_run_at": "2026-03-02T09:30:00Z",
                      *         "next_run_at": "2026-03-02T09:30:00Z",
@@ -4802,7 +4826,11 @@ export interface operations {
                      *           "posts_created": 1,
                      *           "ideas_created": 1,
                      *           "items_failed": 1,
-                     *           "error": "example error"
+                     *           "error": "example error",
+                     *           "dry_run": false,
+                     *           "image_week_run_ids": [
+                     *             1
+                     *           ]
                      *         },
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
@@ -4987,6 +5015,7 @@ export interface operations {
                      *         "schedule_day": "sunday",
                      *         "schedule_time": "example schedule time",
                      *         "schedule_mode": "draft",
+                     *         "dry_run": false,
                      *         "timezone": "example timezone",
                      *         "last_run_at": "2026-03-02T09:30:00Z",
                      *         "next_run_at": "2026-03-02T09:30:00Z",
@@ -5000,7 +5029,11 @@ export interface operations {
                      *           "posts_created": 1,
                      *           "ideas_created": 1,
                      *           "items_failed": 1,
-                     *           "error": "example error"
+                     *           "error": "example error",
+                     *           "dry_run": false,
+                     *           "image_week_run_ids": [
+                     *             1
+                     *           ]
                      *         },
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
@@ -5187,7 +5220,8 @@ export interface operations {
                  *           }
                  *         ],
                  *         "content_strategy": "example content strategy",
-                 *         "schedule_mode": "draft"
+                 *         "schedule_mode": "draft",
+                 *         "dry_run": false
                  *       }
                  *     }
                  */
@@ -5201,10 +5235,12 @@ export interface operations {
                             active?: boolean;
                             /** @description At most 10 */
                             angles?: string[];
+                            /** @description Required on Pinterest channels */
                             board_id?: string;
+                            /** @description LinkedIn channels of format post only; 1-10 */
                             carousel_every_n?: number;
                             /**
-                             * @description Default post
+                             * @description Default post; quote_card only on Instagram and Pinterest channels
                              * @enum {string}
                              */
                             format?: "post" | "quote_card";
@@ -5223,6 +5259,8 @@ export interface operations {
                             watermark_text?: string;
                         }[];
                         content_strategy?: string;
+                        /** @description Default false. A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota). */
+                        dry_run?: boolean;
                         name?: string;
                         /** @description Object keyed by platform; default {} */
                         platform_configs?: {
@@ -5330,6 +5368,7 @@ export interface operations {
                      *         "schedule_day": "sunday",
                      *         "schedule_time": "example schedule time",
                      *         "schedule_mode": "draft",
+                     *         "dry_run": false,
                      *         "timezone": "example timezone",
                      *         "last_run_at": "2026-03-02T09:30:00Z",
                      *         "next_run_at": "2026-03-02T09:30:00Z",
@@ -5343,7 +5382,11 @@ export interface operations {
                      *           "posts_created": 1,
                      *           "ideas_created": 1,
                      *           "items_failed": 1,
-                     *           "error": "example error"
+                     *           "error": "example error",
+                     *           "dry_run": false,
+                     *           "image_week_run_ids": [
+                     *             1
+                     *           ]
                      *         },
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
@@ -5505,7 +5548,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dry_run": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @description This run only: overrides the plan's dry_run */
+                    dry_run?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             202: {
@@ -5549,6 +5604,7 @@ export interface operations {
                      *         "schedule_day": "sunday",
                      *         "schedule_time": "example schedule time",
                      *         "schedule_mode": "draft",
+                     *         "dry_run": false,
                      *         "timezone": "example timezone",
                      *         "last_run_at": "2026-03-02T09:30:00Z",
                      *         "next_run_at": "2026-03-02T09:30:00Z",
@@ -5562,7 +5618,11 @@ export interface operations {
                      *           "posts_created": 1,
                      *           "ideas_created": 1,
                      *           "items_failed": 1,
-                     *           "error": "example error"
+                     *           "error": "example error",
+                     *           "dry_run": false,
+                     *           "image_week_run_ids": [
+                     *             1
+                     *           ]
                      *         },
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
@@ -5577,7 +5637,11 @@ export interface operations {
                      *         "posts_created": 1,
                      *         "ideas_created": 1,
                      *         "items_failed": 1,
-                     *         "error": "example error"
+                     *         "error": "example error",
+                     *         "dry_run": false,
+                     *         "image_week_run_ids": [
+                     *           1
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5640,10 +5704,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field
              *
              *     `INVALID_STATE`: the resource is not in a state the action applies to
+             *
+             *     `quota_exceeded`: the monthly Quote Week run quota is exhausted
              */
             422: {
                 headers: {

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DailyQuota } from './daily-quota.js';
 import { MongoQuotaClaims } from '../../data/quota/mongo-claims.js';
 import { parseDailyLimits } from './limits.js';
+import { Generations } from '../writing/generations.js';
+import type { Writer } from '../writing/writer.js';
 import type { WorkspacePlan } from './ports.js';
 
 /** Daily quota on the real MongoDB-compatible store (FerretDB 1.x locally), with a clock the tests move. */
@@ -137,6 +139,57 @@ describe('daily quota: exact under concurrency', () => {
     plans.set(workspaceId, { tier: 'pro', timezone: 'UTC' });
     await quota.consume(workspaceId, 2);
     expect(await quota.usage(workspaceId)).toMatchObject({ tier: 'pro', dailyLimit: 4, used: 4, remaining: 0 });
+  });
+});
+
+describe('daily quota: idempotency keys (a retried batch is charged once)', () => {
+  it('charges a key once per day: a repeat takes nothing, another key is charged, a keyed consume still respects the limit', async () => {
+    const { workspaceId, quota } = setup({ tier: 'starter', timezone: 'UTC' }, 'starter:10', '2026-03-07T10:00:00Z');
+    await quota.consume(workspaceId, 3, 'batch-a');
+    await quota.consume(workspaceId, 3, 'batch-a');
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 3 });
+    await quota.consume(workspaceId, 3, 'batch-b');
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 6 });
+    expect((await rejection(quota.consume(workspaceId, 5, 'batch-c'))).code).toBe('DAILY_LIMIT_EXCEEDED');
+    await quota.consume(workspaceId, 3, 'batch-b');
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 6 });
+  });
+
+  it('holds exactly the units of a key when 12 consumes of it race across two replicas', async () => {
+    const { workspaceId, plans, now, quota } = setup({ tier: 'pro', timezone: 'UTC' }, 'pro:50', '2026-03-07T10:00:00Z');
+    const replica = quotaFor({ plans, limits: 'pro:50', now, store: new MongoQuotaClaims(connections[1]!) });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? quota : replica).consume(workspaceId, 4, 'job-42')));
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 4 });
+    expect(await store.slotsOf(workspaceId, '2026-03-07', 'key:job-42')).toHaveLength(4);
+  });
+
+  it('GenerateBatch retried with its batch key is charged once; a batch that produced nothing is charged again on retry', async () => {
+    const { workspaceId, quota } = setup({ tier: 'starter', timezone: 'UTC' }, 'starter:20', '2026-03-07T10:00:00Z');
+    let failNext = false;
+    const writer = {
+      write: async ({ count }: { count: number }) => {
+        if (failNext) throw new AppError('GENERATION_FAILED', 'the model failed');
+        return { bodies: Array.from({ length: count }, (_, i) => `text ${i}`), degradedCount: 0, model: 'builtin' };
+      },
+    } as unknown as Writer;
+    const generations = new Generations({ writer, quota, workspaces: {} as never, objects: {} as never, logger: { warn: () => undefined } });
+    const batch = { category: 'focus', count: 5, platform: 'bluesky', idempotencyKey: 'image-week:plan:7:0' };
+    // The caller crashed before it recorded the answer and asks again: still 5.
+    expect((await generations.generateBatch(workspaceId, batch)).posts).toHaveLength(5);
+    expect((await generations.generateBatch(workspaceId, batch)).posts).toHaveLength(5);
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 5 });
+    // Without a key every request is charged.
+    await generations.generateBatch(workspaceId, { ...batch, idempotencyKey: undefined });
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 10 });
+    // A keyed batch that fails gives its units back; its retry is charged (once).
+    failNext = true;
+    await expect(generations.generateBatch(workspaceId, { ...batch, idempotencyKey: 'image-week:plan:7:1' })).rejects.toThrow('the model failed');
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 10 });
+    failNext = false;
+    await generations.generateBatch(workspaceId, { ...batch, idempotencyKey: 'image-week:plan:7:1' });
+    await generations.generateBatch(workspaceId, { ...batch, idempotencyKey: 'image-week:plan:7:1' });
+    expect(await quota.usage(workspaceId)).toMatchObject({ used: 15 });
+    expect((await rejection(generations.generateBatch(workspaceId, { ...batch, idempotencyKey: '' }))).code).toBe('INVALID_PARAMETERS');
   });
 });
 
