@@ -127,7 +127,12 @@ describe('channel rules', () => {
     expect((await call(w, '/content_plans')).json.meta.total_count).toBe(before);
 
     // Valid: the board is stored on the channel; a Pinterest post channel (media-only) yields ideas.
-    const ok = await createPlan(w, { channels: [{ social_account_id: pin, board_id: ' board-7 ', angles: ['pins'] }, { social_account_id: li, carousel_every_n: 3 }] });
+    const ok = await createPlan(w, {
+      channels: [
+        { social_account_id: pin, board_id: ' board-7 ', angles: ['pins'] },
+        { social_account_id: li, carousel_every_n: 3 },
+      ],
+    });
     expect(ok.status, ok.text).toBe(201);
     expect(ok.json.content_plan.channels.map((c: any) => [c.board_id, c.carousel_every_n])).toEqual([
       ['board-7', null],
@@ -225,7 +230,15 @@ describe('quote_card channels', () => {
     const runs = await quoteWeekRuns(w, planId);
     expect(runs.map((r) => r.id).sort()).toEqual([...run.image_week_run_ids].sort());
     const byPlatform = Object.fromEntries(runs.map((r) => [Object.keys(r.platform_config)[0], r]));
-    expect(byPlatform.instagram).toMatchObject({ topic: 'focus', watermark_enabled: true, watermark_text: 'example.com', watermark_every_n: 1, schedule_mode: 'draft', dry_run: false, cutoff_days: 7 });
+    expect(byPlatform.instagram).toMatchObject({
+      topic: 'focus',
+      watermark_enabled: true,
+      watermark_text: 'example.com',
+      watermark_every_n: 1,
+      schedule_mode: 'draft',
+      dry_run: false,
+      cutoff_days: 7,
+    });
     expect(byPlatform.pinterest).toMatchObject({ topic: 'calm productivity', platform_config: { pinterest: { social_account_id: pin, board_id: 'board-9', link: 'https://example.com/calm' } } });
 
     // Both complete: one card each, posted as a draft of its account; the pin carries the board and link.

@@ -131,7 +131,10 @@ const PlanInputFields = {
   channels: z.array(ChannelInput).max(20).optional().describe('At most 20; on PATCH the list replaces the channels'),
   content_strategy: z.string().max(5000).optional(),
   schedule_mode: z.enum(['draft', 'scheduled']).optional().describe('Default draft'),
-  dry_run: z.boolean().optional().describe('Default false. ' + DRY_RUN_NOTE),
+  dry_run: z
+    .boolean()
+    .optional()
+    .describe('Default false. ' + DRY_RUN_NOTE),
 };
 
 const CreatePlanBody = z.object({ content_plan: z.object(PlanInputFields).strict() }).strict();
@@ -341,7 +344,7 @@ export const contentPlanRoutes = [
     description:
       "Starts a run in the background and answers 202 at once with the plan (its `last_run` is this run, status running) and the run. For each active channel the run writes posts_per_day posts and stores them through the posts service (source content_plan) as drafts or, with schedule_mode scheduled, into the account's next free posting slots (on a LinkedIn channel with carousel_every_n, posts n, 2n, … are carousels: a PDF document post); each angle no post used becomes a content idea. " +
       "Each active quote_card channel starts one Quote Week run (see POST /image_week_runs) for its account: topic = the channel's quote_topic or the plan's content_strategy (else its name), the channel's watermark fields, the plan's schedule_mode and dry_run, cutoff_days 7, content_plan_id = the plan; Pinterest with the channel's board_id and `platform_configs.pinterest.link` (required for such a plan) as the pins' link. Exactly one per plan run, also when a run is resumed after a crash. When the monthly Quote Week quota is used up (quota_exceeded) that channel fails (items_failed, error names it) and the rest of the run goes on. " +
-      'Body (optional): `{dry_run: boolean}` overrides the plan\'s dry_run for this run only. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. ' +
+      "Body (optional): `{dry_run: boolean}` overrides the plan's dry_run for this run only. Poll GET /content_plans/{id} until last_run.status is completed or failed. While a run of the plan is under way another is 422 INVALID_STATE; send an Idempotency-Key to make a retried request safe. " +
       PLANS_NOTE,
     audience: 'api_key',
     scope: 'plans:write',

@@ -93,12 +93,7 @@ export class Generations {
       problems.push(`idempotency_key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
     }
     const platform = validate(problems, input.platform);
-    const result = await this.metered(
-      workspaceId,
-      input.count,
-      () => this.deps.writer.write({ workspaceId, platform, topic: input.category.trim(), count: input.count }),
-      input.idempotencyKey,
-    );
+    const result = await this.metered(workspaceId, input.count, () => this.deps.writer.write({ workspaceId, platform, topic: input.category.trim(), count: input.count }), input.idempotencyKey);
     return { posts: result.bodies, degradedCount: result.degradedCount };
   }
 
