@@ -69,6 +69,7 @@ describe('plan run takeover', () => {
       ACCOUNTS_ADDR: stack.accountsAddr,
       POSTS_ADDR: stack.postsAddr,
       MEDIA_ADDR: stack.mediaAddr,
+      IMAGE_WEEK_ADDR: stack.imageWeekAddr,
       ...generationEnv,
     });
     // A second gateway that talks to the surviving replica.
