@@ -310,7 +310,7 @@ describe('runs and content ideas', () => {
         ACCOUNTS_ADDR: stack.accountsAddr,
         POSTS_ADDR: stack.postsAddr,
         MEDIA_ADDR: stack.mediaAddr,
-      IMAGE_WEEK_ADDR: stack.imageWeekAddr,
+        IMAGE_WEEK_ADDR: stack.imageWeekAddr,
         ...generationEnv,
       });
       const w = await createWorkspace(stack);

@@ -1,4 +1,5 @@
 import { invalidParameters } from '@spa/errors';
+import { isHttpUrl } from '@spa/platforms';
 import { QUOTE_PLATFORMS, type QuotePlatform, type RunSettings, type ScheduleMode, type Target } from './model.js';
 import type { AccountsPort } from './ports.js';
 
@@ -26,16 +27,6 @@ export interface RunInput {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
-
-function httpUrl(v: unknown): boolean {
-  if (typeof v !== 'string' || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
-  } catch {
-    return false;
-  }
-}
 
 /** The targets named by platform_config, with every structural problem (accounts are checked afterwards). */
 function parseTargets(config: unknown, problems: string[]): Target[] {
@@ -70,7 +61,7 @@ function parseTargets(config: unknown, problems: string[]): Target[] {
       else if (value.board_id.length > 200) problems.push(`${where}.board_id is longer than 200 characters`);
       else target.boardId = value.board_id.trim();
       if (value.link === undefined) problems.push(`${where}.link is required for Pinterest (an http(s) URL the pins link to)`);
-      else if (!httpUrl(value.link)) problems.push(`${where}.link must be an http(s) URL`);
+      else if (!isHttpUrl(value.link)) problems.push(`${where}.link must be an http(s) URL`);
       else target.link = value.link as string;
     }
     targets.push(target);

@@ -1,3 +1,4 @@
+import { isHttpUrl } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import {
   CAROUSEL_PLATFORM,
@@ -127,16 +128,6 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
   });
 }
 
-function httpUrl(v: unknown): boolean {
-  if (typeof v !== 'string' || v.length > 2048) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
-  } catch {
-    return false;
-  }
-}
-
 /** The link a Pinterest Quote Week run of the plan gives its pins: `platform_configs.pinterest.link`. */
 export function pinterestLink(platformConfigs: Record<string, unknown> | undefined): string | undefined {
   const link = (platformConfigs?.pinterest as Record<string, unknown> | undefined)?.link;
@@ -150,6 +141,6 @@ export function pinterestLink(platformConfigs: Record<string, unknown> | undefin
  */
 export function planProblems(plan: Pick<ContentPlan, 'channels' | 'platformConfigs'>): string[] {
   const needsLink = plan.channels.some((c) => c.active && c.format === 'quote_card' && c.platform === 'pinterest');
-  if (!needsLink || httpUrl(pinterestLink(plan.platformConfigs))) return [];
+  if (!needsLink || isHttpUrl(pinterestLink(plan.platformConfigs))) return [];
   return ['content_plan.platform_configs.pinterest.link must be an http(s) URL: a Pinterest quote_card channel gives its pins this link'];
 }
