@@ -1,3 +1,4 @@
+import { platformCodec, platformStatusCodec } from '@spa/contracts/codecs';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
@@ -40,8 +41,8 @@ export function postsPort(address: string): PostsPort & { close(): void } {
       if (!post || post.dryRun) return [];
       const postedAt = new Date(post.postedAt ?? post.createdAt);
       return post.postAccounts
-        .filter((a) => a.platformStatus === 'posted' && a.platformPostId)
-        .map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformPostId: a.platformPostId!, postedAt }));
+        .filter((a) => platformStatusCodec.decode(a.state, a.platformStatus) === 'posted' && a.platformPostId)
+        .map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: platformCodec.require(a.platformKind, a.platform), platformPostId: a.platformPostId!, postedAt }));
     },
     close: () => client.close(),
   };
