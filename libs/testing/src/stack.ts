@@ -166,7 +166,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       METRICS_SLOT_MS: '500',
       METRICS_DISPATCH_INTERVAL_MS: '250',
       METRICS_RESULT_ACK_WAIT_MS: '5000',
-      // Dub's stand-in; short links are made only when a test gives analytics a DUB_API_KEY (analyticsEnv).
+      // Dub's stand-in; short links are made for workspaces that turn link shortening on (their preferences).
       ...(sandboxProc ? { DUB_BASE_URL: `http://${sandboxProc.address}/dub` } : {}),
       ...opts.analyticsEnv,
     });
