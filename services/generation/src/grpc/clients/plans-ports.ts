@@ -1,3 +1,4 @@
+import { createPostRequest, listPostsRequest, type NewContent } from '@spa/contracts/codecs';
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import type { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
@@ -25,10 +26,9 @@ export function accountsPort(accounts: PromiseClient<AccountsServiceClient>): Ac
  * the PDF (one page per slide) in the content's `metadata.media` by r2_key; the publisher uploads it as a LinkedIn
  * document at publish time.
  */
-function carouselContents(p: NewPlanPost) {
+function carouselContents(p: NewPlanPost): NewContent[] {
   if (!p.carousel) return [];
-  const metadata = { media: [{ r2_key: p.carousel.r2Key, type: 'document' }] };
-  return [{ platform: 'linkedin', body: p.body, contentType: 'document', metadataJson: JSON.stringify(metadata) }];
+  return [{ platform: 'linkedin', body: p.body, contentType: 'document', metadata: { media: [{ r2_key: p.carousel.r2Key, type: 'document' }] } }];
 }
 
 /** Quote Week runs through the image-week service; the idempotency key makes a repeated start answer the same run. */
@@ -58,20 +58,18 @@ export function quoteWeekPort(imageWeek: PromiseClient<ImageWeekServiceClient>):
 export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
   return {
     createPost: async (p) => {
-      const { post } = await posts.createPost({
-        workspaceId: p.workspaceId,
-        body: p.body,
-        status: p.scheduledAt ? 'scheduled' : 'draft',
-        scheduledAt: p.scheduledAt?.toISOString(),
-        flexible: false,
-        recurrenceJitterEnabled: false,
-        evergreen: false,
-        evergreenVariations: [],
-        dryRun: p.dryRun,
-        postContents: carouselContents(p),
-        socialAccountIds: [p.socialAccountId],
-        source: PLAN_POST_SOURCE,
-      });
+      const { post } = await posts.createPost(
+        createPostRequest({
+          workspaceId: p.workspaceId,
+          body: p.body,
+          status: p.scheduledAt ? 'scheduled' : 'draft',
+          scheduledAt: p.scheduledAt?.toISOString(),
+          dryRun: p.dryRun,
+          contents: carouselContents(p),
+          socialAccountIds: [p.socialAccountId],
+          source: PLAN_POST_SOURCE,
+        }),
+      );
       return post!.id;
     },
     nextSlot: async (workspaceId, socialAccountId) => {
@@ -79,16 +77,9 @@ export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
       return slot.scheduledAt ? new Date(slot.scheduledAt) : null;
     },
     findPlanPost: async (workspaceId, platform, socialAccountId, body, since) => {
-      const { posts: found } = await posts.listPosts({
-        workspaceId,
-        statuses: [...POST_STATUSES],
-        source: PLAN_POST_SOURCE,
-        platform,
-        sort: 'created_at',
-        sortDirection: 'desc',
-        limit: RECOVERY_WINDOW,
-        offset: 0,
-      });
+      const { posts: found } = await posts.listPosts(
+        listPostsRequest({ workspaceId, statuses: POST_STATUSES, source: PLAN_POST_SOURCE, platform, sort: 'created_at', direction: 'desc', limit: RECOVERY_WINDOW, offset: 0 }),
+      );
       const match = found.find((p) => p.body === body && new Date(p.createdAt) >= since && p.postAccounts.some((a) => a.socialAccountId === socialAccountId));
       return match ? match.id : null;
     },
