@@ -4,17 +4,22 @@ import { dropDatabases, TEST_INFRA, uniqueName } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoRunQuotaClaims } from '../data/claims.js';
 import { registerModels } from '../data/models.js';
-import { claimRunSlot, localMonth } from './monthly-quota.js';
-import type { AccountsPort } from './ports.js';
+import { MongoRunStore } from '../data/mongo-store.js';
+import { claimRunSlot, localMonth, runQuota } from './monthly-quota.js';
+import type { AccountsPort, ImageWeekDeps } from './ports.js';
+import { createRun } from './runs.js';
 
 /** The monthly run quota on the real MongoDB-compatible store (FerretDB locally), two connections as two replicas. */
 const dbName = uniqueName('t_iw_quota');
 const connections: Connection[] = [];
 let stores: MongoRunQuotaClaims[] = [];
+let runStores: MongoRunStore[] = [];
 
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) connections.push(await connectMongo(TEST_INFRA.mongoUrl, dbName));
-  stores = connections.map((c) => new MongoRunQuotaClaims(registerModels(c)));
+  const models = connections.map((c) => registerModels(c));
+  stores = models.map((m) => new MongoRunQuotaClaims(m));
+  runStores = connections.map((c, i) => new MongoRunStore(c, models[i]!));
   await syncIndexes(connections[0]!);
 });
 afterAll(async () => {
@@ -64,5 +69,41 @@ describe('monthly Quote Week run quota', () => {
     await expect(claimRunSlot({ accounts: accounts('starter', 'Europe/Berlin'), quota: stores[0]! }, 301, 20, now)).rejects.toMatchObject({ code: 'quota_exceeded' });
     await stores[0]!.release(301, '2026-12', 7);
     await expect(claimRunSlot({ accounts: accounts('starter', 'Europe/Berlin'), quota: stores[0]! }, 301, 21, now)).resolves.toBe('2026-12');
+  });
+});
+
+describe('keyed creates (content plans resuming a run)', () => {
+  const input = (key: string) => ({ topic: 'focus', platformConfig: { instagram: { social_account_id: 5 } }, idempotencyKey: key });
+  /** createRun's dependencies as replica `i` has them (its own connection), accounts answering any id as Instagram. */
+  const depsOf = (i: number): Parameters<typeof createRun>[0] => ({
+    store: runStores[i]!,
+    quota: stores[i]!,
+    accounts: { ...accounts('starter'), socialAccounts: async (_ws, ids) => ids.map((id) => ({ id, platform: 'instagram', disconnected: false })) },
+    jobs: { dispatch: async () => undefined },
+    clock: { now: () => new Date('2026-10-10T12:00:00Z') },
+    settings: { templateVersion: 'test' } as ImageWeekDeps['settings'],
+    postClaims: {} as ImageWeekDeps['postClaims'],
+  });
+
+  it('6 concurrent creates of one key on two replicas make one run holding one slot; a repeat answers it', async () => {
+    const ws = 401;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => createRun(depsOf(i % 2), ws, input('content-plan-run:1:manual:a:0'))));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect((await depsOf(0).store.runs(ws)).map((r) => r.id)).toEqual([results[0]!.id]);
+    expect(await runQuota(depsOf(0), ws, new Date('2026-10-10T12:00:00Z'))).toMatchObject({ used: 1, limit: 4 });
+    expect((await createRun(depsOf(1), ws, input('content-plan-run:1:manual:a:0'))).id).toBe(results[0]!.id);
+    expect((await createRun(depsOf(1), ws, input('content-plan-run:1:manual:a:1'))).id).not.toBe(results[0]!.id);
+    expect(await runQuota(depsOf(0), ws, new Date('2026-10-10T12:00:00Z'))).toMatchObject({ used: 2 });
+  });
+
+  it('a create that died after binding its key and taking its slot is completed by the retry with the same id and slot', async () => {
+    const ws = 402;
+    const deps = depsOf(0);
+    const id = await deps.store.bindKey(ws, 'content-plan-run:2:manual:b:0', () => deps.store.newRunId());
+    await claimRunSlot(deps, ws, id, new Date('2026-10-10T12:00:00Z'));
+    // The process died here: the key and the slot exist, the run does not.
+    const run = await createRun(depsOf(1), ws, input('content-plan-run:2:manual:b:0'));
+    expect(run.id).toBe(id);
+    expect(await runQuota(deps, ws, new Date('2026-10-10T12:00:00Z'))).toMatchObject({ used: 1 });
   });
 });

@@ -27,6 +27,12 @@ export async function runQuota(deps: { accounts: AccountsPort; quota: RunQuotaCl
   return { month, used: Math.min(new Set(await deps.quota.claimed(workspaceId, month)).size, limit), limit };
 }
 
+/** The month whose slot `runId` holds already (a keyed create retried after a crash), or undefined. */
+export async function heldSlotMonth(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<string | undefined> {
+  const month = localMonth(now, (await deps.accounts.plan(workspaceId)).timezone);
+  return (await deps.quota.holds(workspaceId, month, runId)) ? month : undefined;
+}
+
 /**
  * Takes one of the month's run slots for `runId`: slot n ∈ 1..limit is a uniquely keyed document, so however many
  * creates race (on any number of replicas, on a store without atomic updates) at most `limit` runs get one.
@@ -36,7 +42,6 @@ export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuo
   const { tier, timezone } = await deps.accounts.plan(workspaceId);
   const limit = RUNS_PER_MONTH[tier] ?? 0;
   const month = localMonth(now, timezone);
-  if (await deps.quota.holds(workspaceId, month, runId)) return month;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const taken = new Set(await deps.quota.claimed(workspaceId, month));
     const free: number[] = [];
