@@ -93,15 +93,13 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
       const startedMs = deps.clock.now().getTime();
       const card = await deps.renderer.render({ quote: item.quote!, platform: item.platform, aspect: target.aspect, attempt, watermark, templateOffset: item.position });
       await save({ status: 'verifying', imagesGenerated: item.imagesGenerated + 1, template: card.template });
-      const read = await deps.reader.read(card.png);
+      const read = await deps.reader.read(card.png, card.textRegion);
       const comparison = compareReadBack(item.quote!, read.text, { watermark });
       deps.observer?.cardChecked(deps.clock.now().getTime() - startedMs, !comparison.ok);
-      await save({ estCostCents: item.estCostCents + read.costCents });
+      // The read's cost and, when it did not match, the garble: one write.
+      await save({ estCostCents: item.estCostCents + read.costCents, ...(comparison.ok ? {} : { garbleCount: item.garbleCount + 1 }) });
       if (comparison.ok) accepted = card;
-      else {
-        lastError = `The card did not read back as its quote after ${attempt} attempt(s) (similarity ${comparison.similarity.toFixed(2)}; read by ${read.reader})`;
-        await save({ garbleCount: item.garbleCount + 1 });
-      }
+      else lastError = `The card did not read back as its quote after ${attempt} attempt(s) (similarity ${comparison.similarity.toFixed(2)}; read by ${read.reader})`;
     }
     if (!accepted) return void (await fail(lastError || 'No attempt left'));
     await checkpoint();
