@@ -32,7 +32,14 @@ export async function ocrInput(png: Buffer, region?: TextRegion): Promise<{ imag
   const card = sharp(png);
   if (!region) {
     const meta = await card.metadata();
-    return { image: await card.resize({ width: Math.round((meta.width ?? 1000) / 2) }).greyscale().png({ compressionLevel: 0 }).toBuffer(), mode: PSM.AUTO };
+    return {
+      image: await card
+        .resize({ width: Math.round((meta.width ?? 1000) / 2) })
+        .greyscale()
+        .png({ compressionLevel: 0 })
+        .toBuffer(),
+      mode: PSM.AUTO,
+    };
   }
   const meta = await card.metadata();
   const pad = Math.round(region.fontSize / 2);
