@@ -162,7 +162,7 @@ describe('metrics collected from the platforms', () => {
     expect(JSON.stringify(bad.json.error.details)).toContain('end_date');
   });
 
-  it('without a Dub key, links are published as written and the dub fields stay null', async () => {
+  it('with link shortening off (the default preference), links are published as written and the dub fields stay null', async () => {
     const x = await connect('twitter', 'no_dub_x');
     const id = await publish('Read https://example.com/plain', [x]);
     const [t] = await metricsOf(id, (ts) => ts.every((t) => t.platform_status === 'posted'));

@@ -17,7 +17,12 @@ beforeAll(async () => {
   // The accounts database is named here so that the test can read the stored preferences as they are.
   stack = await startStack({ publishing: true, accountsEnv: { MONGO_DB: accountsDb } });
   ws = await createWorkspace(stack);
-  const on = await stack.api('/preferences', { method: 'PATCH', token: ws.apiKey, localAddress: freshClientAddress(), body: { preferences: { link_shortening_enabled: true, dub_api_key: WORKSPACE_KEY } } });
+  const on = await stack.api('/preferences', {
+    method: 'PATCH',
+    token: ws.apiKey,
+    localAddress: freshClientAddress(),
+    body: { preferences: { link_shortening_enabled: true, dub_api_key: WORKSPACE_KEY } },
+  });
   expect(on.status, on.text).toBe(200);
 }, 240_000);
 afterAll(async () => {
@@ -126,7 +131,10 @@ describe('Link shortening preference', () => {
     expect((await stack.api(`/posts/${postId}/publishes`, { method: 'POST', token: other.apiKey, localAddress: freshClientAddress(), body: {} })).status).toBe(202);
     let t: Target | undefined;
     await expect
-      .poll(async () => ((t = (await stack.api(`/posts/${postId}`, { token: other.apiKey, localAddress: freshClientAddress() })).json.post.post_accounts[0]), t?.platform_status), { timeout: 45_000, interval: 300 })
+      .poll(async () => ((t = (await stack.api(`/posts/${postId}`, { token: other.apiKey, localAddress: freshClientAddress() })).json.post.post_accounts[0]), t?.platform_status), {
+        timeout: 45_000,
+        interval: 300,
+      })
       .toBe('posted');
     expect(t).toMatchObject({ dub_short_url: null, dub_original_url: null });
     expect((await sandboxPosts('twitter')).some((p) => p.text === text)).toBe(true);
@@ -168,7 +176,9 @@ describe('Link shortening preference', () => {
     const fresh = await createWorkspace(stack);
     const noKey = await patch(fresh.apiKey, { link_shortening_enabled: true, tone: 'nope' });
     expect(noKey.status, noKey.text).toBe(422);
-    expect(noKey.json.error.details).toEqual(expect.arrayContaining([expect.stringMatching(/^preferences\.tone:/), expect.stringMatching(/^preferences\.link_shortening_enabled: needs a Dub API key/)]));
+    expect(noKey.json.error.details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^preferences\.tone:/), expect.stringMatching(/^preferences\.link_shortening_enabled: needs a Dub API key/)]),
+    );
     expect((await stack.api('/preferences', { token: fresh.apiKey, localAddress: freshClientAddress() })).json.preferences.link_shortening_enabled).toBe(false);
 
     // Off again and the key removed: accepted.

@@ -36,7 +36,9 @@ const PreferencesSchema = z
     email_notifications: EmailNotificationsSchema,
     link_shortening_enabled: z
       .boolean()
-      .describe('URLs in posts are replaced at publish time by Dub short links, one per target, whose clicks count as the target\'s `clicks`; off: texts are published as written and `dub_short_url`/`dub_original_url` stay null'),
+      .describe(
+        "URLs in posts are replaced at publish time by Dub short links, one per target, whose clicks count as the target's `clicks`; off: texts are published as written and `dub_short_url`/`dub_original_url` stay null",
+      ),
     dub_api_key_set: z
       .boolean()
       .describe("Whether the workspace stored a Dub API key of its own (`dub_api_key` is write-only and never answered); false: the deployment's fallback key is used, if it has one"),
@@ -135,7 +137,7 @@ export const preferenceRoutes = [
     tag: 'Preferences',
     summary: 'Update the generation preferences (merge)',
     description:
-      'Paid plan. Only the fields given change (email_notifications flag by flag). `dub_api_key` is write-only: it is stored encrypted and no answer repeats it (`dub_api_key_set` says whether one is stored). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, a `dub_api_key` not of Dub\'s shape, `link_shortening_enabled: true` with no Dub key (neither the workspace\'s own nor the deployment\'s fallback), and `available_ai_models` itself (read-only).',
+      "Paid plan. Only the fields given change (email_notifications flag by flag). `dub_api_key` is write-only: it is stored encrypted and no answer repeats it (`dub_api_key_set` says whether one is stored). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, a `dub_api_key` not of Dub's shape, `link_shortening_enabled: true` with no Dub key (neither the workspace's own nor the deployment's fallback), and `available_ai_models` itself (read-only).",
     audience: 'api_key',
     scope: 'preferences:write',
     plan: 'paid',

@@ -17,7 +17,7 @@ import { imageWeekService } from './grpc/handlers.js';
 import { consumeImageWeekJobs, imageWeekJobs } from './jobs/queue.js';
 import { startSweeper } from './jobs/sweeper.js';
 import { SharpCardRenderer } from './render/card.js';
-import { OcrReader } from './verify/ocr.js';
+import { defaultOcrWorkers, OcrReader } from './verify/ocr.js';
 import { VisionReader } from './verify/vision.js';
 
 runMain(async () => {
@@ -27,7 +27,7 @@ runMain(async () => {
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'image-week')]);
   const models = registerModels(mongo);
   await syncIndexes(mongo);
-  const ocr = new OcrReader();
+  const ocr = new OcrReader(config.IMAGE_WEEK_OCR_WORKERS ?? defaultOcrWorkers());
   const reader = config.VISION_BASE_URL
     ? new VisionReader(
         { baseUrl: config.VISION_BASE_URL, apiKey: config.VISION_API_KEY, model: config.VISION_MODEL, timeoutMs: config.VISION_TIMEOUT_MS, costCentsPerRead: config.VISION_COST_CENTS },

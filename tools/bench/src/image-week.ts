@@ -2,7 +2,8 @@
  * Quote Week benchmark: a 14-item run (Instagram and Pinterest, one slot a day for a week, built-in path: offline
  * composer and OCR) through the gateway: time from create to completed, and the image-week service's peak memory
  * (VmHWM). Then the same 14 quotes rendered and read back in this process with the service's own renderer and
- * reader: per-card render and verify times (p50, p99). Prints figures; asserts nothing.
+ * reader (the quote's block only, as the service reads it): per-card render and verify times (p50, p99). Prints
+ * figures; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -66,6 +67,10 @@ export async function benchImageWeek(): Promise<void> {
     });
     if (created.status !== 201) throw new Error(`create failed: ${created.text}`);
     const id = created.json.image_week_run.id as number;
+    // When the run was seen planned (items listed) and its first item completed (polled every 200 ms).
+    let planned: number | undefined;
+    let firstDone: number | undefined;
+    const completions: Array<[number, number]> = [];
     let run: { status: string; items: Array<Record<string, unknown>>; [key: string]: unknown };
     for (;;) {
       if (performance.now() - started > 600_000) throw new Error('the run did not finish within 10 minutes');
@@ -74,6 +79,10 @@ export async function benchImageWeek(): Promise<void> {
       if (res.status === 503) continue;
       if (res.status !== 200) throw new Error(`reading the run failed: ${res.status} ${res.text}`);
       run = res.json.image_week_run;
+      const at = performance.now() - started;
+      if (planned === undefined && Number(run.total_items) > 0) planned = at;
+      if (firstDone === undefined && Number(run.completed_items) > 0) firstDone = at;
+      if (Number(run.completed_items) > (completions.at(-1)?.[0] ?? 0)) completions.push([Number(run.completed_items), at]);
       if (run.status !== 'pending') break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -82,7 +91,7 @@ export async function benchImageWeek(): Promise<void> {
 
     progress('Quote Week: per-card render and verify of the same quotes in this process');
     const renderer = new SharpCardRenderer('quote-cards-v1');
-    const reader = new OcrReader();
+    const reader = new OcrReader(1); // one worker: the per-card time of one read, not of the pool
     await reader.warm();
     const renderMs: number[] = [];
     const verifyMs: number[] = [];
@@ -94,7 +103,7 @@ export async function benchImageWeek(): Promise<void> {
       const card = await renderer.render({ quote: item.quote, platform: item.platform, attempt: 1, templateOffset: item.position });
       renderMs.push(performance.now() - t);
       t = performance.now();
-      const read = await reader.read(card.png);
+      const read = await reader.read(card.png, card.textRegion);
       verifyMs.push(performance.now() - t);
       if (compareReadBack(item.quote, read.text).ok) matched++;
     }
@@ -105,6 +114,9 @@ export async function benchImageWeek(): Promise<void> {
     line('run', `${run.status}: ${run.completed_items}/${run.total_items} completed, ${run.failed_items} failed, ${run.garble_count} garbled, ${run.images_generated} images`);
     line('time from create to completed', ms(total) + ` (aim < 30000 ms)`);
     line('reported duration_ms', ms(Number(run.duration_ms)));
+    line('planned (quotes written) after', planned === undefined ? 'not seen' : ms(planned));
+    line('first item completed after', firstDone === undefined ? 'not seen' : ms(firstDone));
+    line('items completed by (s)', completions.map(([n, t]) => `${n}@${(t / 1000).toFixed(1)}`).join(' '));
     line('image-week peak memory (VmHWM)', Number.isNaN(peak) ? 'unknown' : `${peak.toFixed(0)} MiB`);
     line('render per card p50 / p99', `${ms(percentile(sorted(renderMs), 0.5))} / ${ms(percentile(sorted(renderMs), 0.99))} (${renderMs.length} cards)`);
     line('verify (OCR) per card p50 / p99', `${ms(percentile(sorted(verifyMs), 0.5))} / ${ms(percentile(sorted(verifyMs), 0.99))} (${matched}/${verifyMs.length} matched)`);

@@ -6,7 +6,7 @@ import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
 import { createWorkspace, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
 import { ClientIps } from './client-ips.js';
-import { rssMiB } from './memory.js';
+import { rssBreakdown } from './memory.js';
 import { countRedisKeys } from './redis-keys.js';
 import { formatFailures, formatLimiterCheck, formatTable, formatTargets, type ReportRow } from './report.js';
 import { benchGatewayList, benchHello, benchListPostsGrpc, listPostsPath } from './scenarios.js';
@@ -67,11 +67,12 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   const posts = createClient(PostsServiceClient, stack.postsAddr);
   const grpcRun = await benchListPostsGrpc(settings, posts, workspace.workspaceId).finally(() => posts.close());
 
+  const gatewayPid = gatewayProcess(stack).child.pid;
+  const gatewayIdle = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
   progress(`gateway GET /api/v1${listPostsPath(settings)} (${each})`);
   const clientIps = new ClientIps();
   const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps);
-  const gatewayPid = gatewayProcess(stack).child.pid;
-  const gatewayRss = gatewayPid === undefined ? undefined : await rssMiB(gatewayPid);
+  const gatewayRss = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
   const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
 
   const gatewayResponses = gatewayRun.warmup.completed + gatewayRun.measured.completed;
@@ -88,7 +89,8 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   for (const failure of formatFailures(rows)) console.log(failure);
   console.log(formatTargets(gatewayRun.measured, helloRun.measured));
   console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
-  console.log(`gateway RSS after run: ${gatewayRss === undefined ? 'unknown (no pid)' : gatewayRss.toFixed(0)} MiB`);
+  console.log(`gateway memory before the gateway run: ${gatewayIdle ?? 'unknown (no pid)'}`);
+  console.log(`gateway memory after it: ${gatewayRss ?? 'unknown (no pid)'}`);
 }
 
 function gatewayProcess(stack: Stack): RunningProcess {

@@ -126,12 +126,23 @@ export interface QuotesPort {
   write(workspaceId: number, topic: string, count: number, batchKey: string): Promise<string[]>;
 }
 
+/** Where a card's quote was set: its block of lines (px of the card) and the type size. */
+export interface TextRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  fontSize: number;
+}
+
 export interface RenderedCard {
   png: Buffer;
   width: number;
   height: number;
   template: string;
   watermarked: boolean;
+  /** The quote's block, so a reader can read just that (a hint: the whole card is still the card). */
+  textRegion?: TextRegion | undefined;
 }
 
 export interface CardRenderer {
@@ -153,7 +164,8 @@ export interface ReadBack {
 }
 
 export interface CardReader {
-  read(png: Buffer): Promise<ReadBack>;
+  /** The card's text; `region` (where the renderer set the quote) lets a reader read only that block. */
+  read(png: Buffer, region?: TextRegion): Promise<ReadBack>;
 }
 
 export interface Jobs {

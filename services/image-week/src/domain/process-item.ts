@@ -37,14 +37,14 @@ async function releaseRenderSlotIfDone(deps: ImageWeekDeps, run: RunRecord): Pro
  */
 export async function processItem(deps: ImageWeekDeps, job: { workspaceId: number; runId: number; itemId: number }, owner: string): Promise<Outcome> {
   const run = await deps.store.run(job.workspaceId, job.runId);
-  const first = run && (await deps.store.item(job.runId, job.itemId));
-  if (!run || !first || TERMINAL_ITEM_STATUSES.includes(first.status)) return 'done';
-  const leaseKey = `item:${first.id}`;
+  if (!run) return 'done';
+  // The lease first, then the item read once: what the holder reads is what no one else writes meanwhile.
+  const leaseKey = `item:${job.itemId}`;
   if (!(await deps.leases.acquire(leaseKey, owner, deps.settings.leaseMs))) return 'later';
   const stopRenewing = keepLease(deps.leases, leaseKey, owner, deps.settings.leaseMs);
   try {
-    const item = (await deps.store.item(job.runId, job.itemId))!;
-    if (TERMINAL_ITEM_STATUSES.includes(item.status)) return 'done';
+    const item = await deps.store.item(job.runId, job.itemId);
+    if (!item || TERMINAL_ITEM_STATUSES.includes(item.status)) return 'done';
     if (!run.canceledAt && !(await holdRenderSlot(deps, run))) return 'later';
     await work(deps, run, item, () => deps.leases.acquire(leaseKey, owner, deps.settings.leaseMs));
     await releaseRenderSlotIfDone(deps, { ...run, ...(await deps.store.run(run.workspaceId, run.id)) });
@@ -61,11 +61,17 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
     item = { ...item, ...patch, updatedAt: deps.clock.now() };
     await deps.store.updateItem(item.id, { ...patch, updatedAt: item.updatedAt });
   };
-  /** Between steps: still ours, and the run not canceled. */
+  /**
+   * Between steps: still ours, and the run not canceled. Asked again only after a long step (quote, render, read):
+   * at the start the lease was just taken and the run just read.
+   */
+  let checked = !run.canceledAt;
   const checkpoint = async () => {
+    if (checked) return;
     if (!(await renew())) throw new Error('the item lease was lost to another worker');
     const current = await deps.store.run(run.workspaceId, run.id);
     if (!current || current.canceledAt) throw new Canceled();
+    checked = true;
   };
   const fail = (message: string) => save({ status: 'failed', lastError: message, finishedAt: deps.clock.now() });
   try {
@@ -75,6 +81,7 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
       // A regenerated item: a new quote unlike the run's others, and a free slot again.
       const others = (await deps.store.items([run.id])).filter((i) => i.id !== item.id);
       const journal = { ledger: deps.quoteLedger, scope: `item:${item.id}:r${item.round}` };
+      checked = false;
       const { quotes } = await writeQuotes(deps.quotes, run.workspaceId, run.topic, 1, journal, others.map((i) => i.quote ?? '').filter(Boolean));
       if (!quotes[0]) return void (await fail('No new quote could be written (daily AI generation quota used up, or only repeated quotes)'));
       const target = run.targets.find((t) => t.socialAccountId === item.socialAccountId)!;
@@ -91,17 +98,16 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
       const attempt = item.attemptCount + 1;
       await save({ status: 'generating', attemptCount: attempt, retryCount: item.retryCount + (attempt > 1 ? 1 : 0) });
       const startedMs = deps.clock.now().getTime();
+      checked = false;
       const card = await deps.renderer.render({ quote: item.quote!, platform: item.platform, aspect: target.aspect, attempt, watermark, templateOffset: item.position });
       await save({ status: 'verifying', imagesGenerated: item.imagesGenerated + 1, template: card.template });
-      const read = await deps.reader.read(card.png);
+      const read = await deps.reader.read(card.png, card.textRegion);
       const comparison = compareReadBack(item.quote!, read.text, { watermark });
       deps.observer?.cardChecked(deps.clock.now().getTime() - startedMs, !comparison.ok);
-      await save({ estCostCents: item.estCostCents + read.costCents });
+      // The read's cost and, when it did not match, the garble: one write.
+      await save({ estCostCents: item.estCostCents + read.costCents, ...(comparison.ok ? {} : { garbleCount: item.garbleCount + 1 }) });
       if (comparison.ok) accepted = card;
-      else {
-        lastError = `The card did not read back as its quote after ${attempt} attempt(s) (similarity ${comparison.similarity.toFixed(2)}; read by ${read.reader})`;
-        await save({ garbleCount: item.garbleCount + 1 });
-      }
+      else lastError = `The card did not read back as its quote after ${attempt} attempt(s) (similarity ${comparison.similarity.toFixed(2)}; read by ${read.reader})`;
     }
     if (!accepted) return void (await fail(lastError || 'No attempt left'));
     await checkpoint();

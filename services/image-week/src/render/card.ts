@@ -32,10 +32,13 @@ export function cardText(quote: string): string {
   );
 }
 
+/** The top of the quote's block: centred in the safe area. */
+const textTop = (box: Box, layout: TextLayout) => box.y + (box.height - layout.height) / 2;
+
 export function composeSvg(input: { text: string; width: number; height: number; template: Template; layout: TextLayout; box: Box; watermark?: string | undefined }): string {
   const { width, height, template: t, layout, box } = input;
   const scale = width / 1080;
-  const top = box.y + (box.height - layout.height) / 2;
+  const top = textTop(box, layout);
   const cx = width / 2;
   const lines = layout.lines.map((l, i) => `<text x="${cx}" y="${(top + i * layout.lineHeight + layout.size).toFixed(1)}" text-anchor="middle">${escapeXml(l.text)}</text>`).join('');
   const markSize = Math.round(150 * scale);
@@ -79,6 +82,7 @@ export class SharpCardRenderer implements CardRenderer {
     if (!layout) throw new Error(`the quote does not fit a ${width}x${height} card even at ${sizes.at(-1)} px`);
     const svg = composeSvg({ text, width, height, template, layout, box, watermark: input.watermark });
     const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
-    return { png, width, height, template: template.id, watermarked: !!input.watermark };
+    const textRegion = { x: box.x, y: Math.round(textTop(box, layout)), width: box.width, height: Math.round(layout.height), fontSize: layout.size };
+    return { png, width, height, template: template.id, watermarked: !!input.watermark, textRegion };
   }
 }

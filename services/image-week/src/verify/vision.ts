@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { Logger } from '@spa/logger';
-import type { CardReader, ReadBack } from '../domain/ports.js';
+import type { CardReader, ReadBack, TextRegion } from '../domain/ports.js';
 
 const PROMPT = 'Transcribe every piece of text visible in this image exactly as written, in reading order. Answer with the text only.';
 
@@ -19,7 +19,8 @@ export class VisionReader implements CardReader {
     this.client = new OpenAI({ baseURL: opts.baseUrl, apiKey: opts.apiKey || 'none', timeout: opts.timeoutMs, maxRetries: 0 });
   }
 
-  async read(png: Buffer): Promise<ReadBack> {
+  /** The model reads the whole card; the region is only passed on to the fallback. */
+  async read(png: Buffer, region?: TextRegion): Promise<ReadBack> {
     try {
       const answer = await this.client.chat.completions.create({
         model: this.opts.model,
@@ -40,7 +41,7 @@ export class VisionReader implements CardReader {
       return { text, costCents: this.opts.costCentsPerRead, reader: this.opts.model };
     } catch (err) {
       this.logger.warn({ err, model: this.opts.model }, 'vision read failed; reading the card with the built-in OCR');
-      return this.fallback.read(png);
+      return this.fallback.read(png, region);
     }
   }
 }
