@@ -1,6 +1,8 @@
-import { isDuplicateKeyError } from '@spa/mongo';
+import { insertEach } from '@spa/mongo';
 import { Schema, type Connection } from 'mongoose';
-import type { Attempt, AttemptStore } from '../domain/ports.js';
+import type { Attempt, AttemptKey, AttemptStore } from '../domain/ports.js';
+
+const attemptId = (a: AttemptKey): string => `${a.postAccountId}:${a.n}`;
 
 interface AttemptDoc {
   _id: string;
@@ -29,21 +31,28 @@ export class MongoAttemptStore implements AttemptStore {
     return docs.map((d) => ({ postAccountId: d.post_account_id, n: d.n, startedAt: d.started_at, aliveAt: d.alive_at ?? undefined, outcome: d.outcome ?? undefined }));
   }
 
-  async claim(a: Attempt): Promise<boolean> {
-    try {
-      await this.model.create({ _id: `${a.postAccountId}:${a.n}`, post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  claim(attempts: Attempt[]): Promise<boolean[]> {
+    return insertEach(
+      this.model,
+      attempts.map((a) => ({ _id: attemptId(a), post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt })),
+    );
   }
 
-  async touch(postAccountId: number, n: number, at: Date): Promise<void> {
-    await this.model.updateOne({ _id: `${postAccountId}:${n}`, outcome: null }, { $set: { alive_at: at } });
+  // Each in one command of single-document updates by `_id` (an equality every store serves from the
+  // `_id` index; FerretDB 1.x does not push an `$in` down, so an updateMany over the ids would scan).
+  async touch(attempts: AttemptKey[], at: Date): Promise<void> {
+    if (!attempts.length) return;
+    await this.model.bulkWrite(
+      attempts.map((a) => ({ updateOne: { filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } } })),
+      { ordered: false },
+    );
   }
 
-  async record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void> {
-    await this.model.updateOne({ _id: `${postAccountId}:${n}` }, { $set: { outcome } });
+  async record(outcomes: Array<AttemptKey & { outcome: NonNullable<Attempt['outcome']> }>): Promise<void> {
+    if (!outcomes.length) return;
+    await this.model.bulkWrite(
+      outcomes.map((o) => ({ updateOne: { filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } } })),
+      { ordered: false },
+    );
   }
 }
