@@ -1,5 +1,5 @@
 import { captureOrigin } from '@spa/telemetry';
-import { IdAllocator, insertEach, isDuplicateKeyError, type Connection } from '@spa/mongo';
+import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
@@ -328,22 +328,19 @@ export class MongoPostsStore implements PostsStore {
     return doc ? toDispatch(doc) : null;
   }
 
-  // The batch writes below are one command of single-document updates, each filtered by equality on
-  // `_id` (FerretDB 1.x pushes no `$in` down: an updateMany over the ids would read every row).
-  async startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
-    if (!posts.length) return 0;
-    const result = await this.models.Post.bulkWrite(
-      posts.map((p) => ({ updateOne: { filter: { _id: p.postId, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } } })),
-      { ordered: false },
+  // The batch writes below are one command each, a statement per document by `_id` (FerretDB 1.x
+  // pushes no `$in` down: an update over the ids would read every row).
+  startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
+    return updateEach(
+      this.models.Post,
+      posts.map((p) => ({ filter: { _id: p.postId, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } })),
     );
-    return result.matchedCount;
   }
 
   async markDispatchesSent(ids: string[], at: Date): Promise<void> {
-    if (!ids.length) return;
-    await this.models.Dispatch.bulkWrite(
-      ids.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { job_sent: true, job_sent_at: at } } } })),
-      { ordered: false },
+    await updateEach(
+      this.models.Dispatch,
+      ids.map((id) => ({ filter: { _id: id }, update: { $set: { job_sent: true, job_sent_at: at } } })),
     );
   }
 

@@ -1,4 +1,4 @@
-import { insertEach } from '@spa/mongo';
+import { insertEach, updateEach } from '@spa/mongo';
 import { Schema, type Connection } from 'mongoose';
 import type { Attempt, AttemptKey, AttemptStore } from '../domain/ports.js';
 
@@ -38,21 +38,19 @@ export class MongoAttemptStore implements AttemptStore {
     );
   }
 
-  // Each in one command of single-document updates by `_id` (an equality every store serves from the
-  // `_id` index; FerretDB 1.x does not push an `$in` down, so an updateMany over the ids would scan).
+  // One command each, a statement per attempt by `_id` (FerretDB 1.x does not push an `$in` down, so
+  // an update over the ids would read every attempt).
   async touch(attempts: AttemptKey[], at: Date): Promise<void> {
-    if (!attempts.length) return;
-    await this.model.bulkWrite(
-      attempts.map((a) => ({ updateOne: { filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } } })),
-      { ordered: false },
+    await updateEach(
+      this.model,
+      attempts.map((a) => ({ filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } })),
     );
   }
 
   async record(outcomes: Array<AttemptKey & { outcome: NonNullable<Attempt['outcome']> }>): Promise<void> {
-    if (!outcomes.length) return;
-    await this.model.bulkWrite(
-      outcomes.map((o) => ({ updateOne: { filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } } })),
-      { ordered: false },
+    await updateEach(
+      this.model,
+      outcomes.map((o) => ({ filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } })),
     );
   }
 }

@@ -19,3 +19,20 @@ export async function insertEach<D extends { _id: string | number }>(model: Pick
     return docs.map((_, i) => !taken.has(i));
   }
 }
+
+/**
+ * Applies the updates in one command, each statement to the document its filter names: answers how
+ * many documents matched. Each is sent as a multi-document update on purpose: FerretDB 1.x keeps the
+ * PostgreSQL connection of a single-document update statement until the whole command ends (it stops
+ * reading after the first match), so a command of ~50 of them exhausts its connection pool and hangs
+ * the server for every client; a multi-document statement reads its match to the end and lets the
+ * connection go. With a filter on `_id` both match at most one document.
+ */
+export async function updateEach(model: Pick<Model<unknown>, 'bulkWrite'>, updates: Array<{ filter: Record<string, unknown>; update: Record<string, unknown> }>): Promise<number> {
+  if (!updates.length) return 0;
+  const result = await model.bulkWrite(
+    updates.map(({ filter, update }) => ({ updateMany: { filter, update } })),
+    { ordered: false },
+  );
+  return result.matchedCount;
+}
