@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 it('announces a saved connection after the write, naming the account', async () => {
-  await connection.db!.collection<{ _id: number; [k: string]: unknown }>('social_accounts').insertOne({ _id: 42, workspace_id: 1, platform: 'twitter', username: 'u', disconnected: false, created_at: new Date() });
+  await connection
+    .db!.collection<{ _id: number; [k: string]: unknown }>('social_accounts')
+    .insertOne({ _id: 42, workspace_id: 1, platform: 'twitter', username: 'u', disconnected: false, created_at: new Date() });
   const store = new AnnouncingConnectionStore(new MongoConnectionStore(connection), nc, namespace, createLogger('credential-changes-test', 'error'));
   const heard: Array<{ id: number; disconnected: unknown }> = [];
   const done = new Promise<void>((resolve) =>
@@ -34,7 +36,10 @@ it('announces a saved connection after the write, naming the account', async () 
       callback: (_err, m) => {
         const id = Number(SocialAccountCredentialsChanged.decode(m.data).socialAccountId);
         // Read when heard: the write has landed before the announcement.
-        void connection.db!.collection<{ _id: number; disconnected: unknown }>('social_accounts').findOne({ _id: id }).then((d) => (heard.push({ id, disconnected: d?.disconnected }), resolve()));
+        void connection
+          .db!.collection<{ _id: number; disconnected: unknown }>('social_accounts')
+          .findOne({ _id: id })
+          .then((d) => (heard.push({ id, disconnected: d?.disconnected }), resolve()));
       },
     }),
   );

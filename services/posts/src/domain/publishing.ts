@@ -36,7 +36,8 @@ export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[
   );
   // Not every one was still scheduled: each such post was either moved already by a dead claimer
   // (send its job) or edited or deleted meanwhile (nothing to publish). Rare: read those posts.
-  const publishing = moved === mine.length ? mine : (await Promise.all(mine.map(async (p) => ((await deps.store.get(p.workspaceId, p.id))?.status === 'publishing' ? p : null)))).filter((p): p is Post => p !== null);
+  const publishing =
+    moved === mine.length ? mine : (await Promise.all(mine.map(async (p) => ((await deps.store.get(p.workspaceId, p.id))?.status === 'publishing' ? p : null)))).filter((p): p is Post => p !== null);
   const sent = await sendJobs(
     deps,
     publishing.map((post) => ({ claim: claims[posts.indexOf(post)]!, origin: post.origin })),

@@ -45,7 +45,13 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
     const reads = await readsIssuedBy(connection, async () => {
       expect(await store.attempts(42)).toEqual([]);
       expect(await store.claim([42, 43].map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })))).toEqual([true, true]);
-      await store.touch([{ postAccountId: 42, n: 1 }, { postAccountId: 43, n: 1 }], new Date());
+      await store.touch(
+        [
+          { postAccountId: 42, n: 1 },
+          { postAccountId: 43, n: 1 },
+        ],
+        new Date(),
+      );
       await store.record([42, 43].map((postAccountId) => ({ postAccountId, n: 1, outcome: { kind: 'posted', platformPostId: 'x', permalink: '' } })));
       expect((await store.attempts(42)).map((a) => a.outcome?.kind)).toEqual(['posted']);
     });

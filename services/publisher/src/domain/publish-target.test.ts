@@ -181,7 +181,12 @@ describe("a job's targets together (one claim insert, one outcome write)", () =>
     let outcomes: Awaited<ReturnType<typeof publishTargets>> = [];
     expect(await commandsOf(async () => (outcomes = await publishTargets(deps, job)))).toEqual(['insert', 'update']);
     expect(outcomes.map((o) => o?.platformStatus)).toEqual(['posted', 'posted', 'posted']);
-    expect(sandbox.state.postsOf('twitter').map((p) => p.text).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      sandbox.state
+        .postsOf('twitter')
+        .map((p) => p.text)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
     for (const t of job) expect((await deps.attempts.attempts(t.postAccountId)).map((a) => a.outcome?.kind)).toEqual(['posted']);
     // Delivered again (the ack was lost): every claim is taken, each target answers its recorded outcome, nothing is sent.
     expect((await publishTargets(deps, job)).map((o) => o?.platformPostId)).toEqual(outcomes.map((o) => o?.platformPostId));
@@ -207,7 +212,10 @@ describe("a job's targets together (one claim insert, one outcome write)", () =>
   it('a publisher that died after the calls, before the outcomes were written: reconciled, never published again', async () => {
     const job = targets(['before the crash 1', 'before the crash 2']);
     const store = deps.attempts;
-    const dying = { ...deps, attempts: { attempts: (id: number) => store.attempts(id), claim: store.claim.bind(store), touch: store.touch.bind(store), record: () => Promise.reject(new Error('killed')) } };
+    const dying = {
+      ...deps,
+      attempts: { attempts: (id: number) => store.attempts(id), claim: store.claim.bind(store), touch: store.touch.bind(store), record: () => Promise.reject(new Error('killed')) },
+    };
     await expect(publishTargets(dying, job)).rejects.toThrow('killed');
     expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
     // Within the lease the attempts are the dead publisher's; after it, they are looked up on the platform.
@@ -215,7 +223,12 @@ describe("a job's targets together (one claim insert, one outcome write)", () =>
     now += deps.attemptLeaseMs + 1;
     const outcomes = await publishTargets(deps, job);
     expect(outcomes.map((o) => o?.platformStatus)).toEqual(['posted', 'posted']);
-    expect(outcomes.map((o) => o?.platformPostId).sort()).toEqual(sandbox.state.postsOf('twitter').map((p) => p.id).sort());
+    expect(outcomes.map((o) => o?.platformPostId).sort()).toEqual(
+      sandbox.state
+        .postsOf('twitter')
+        .map((p) => p.id)
+        .sort(),
+    );
     expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
   });
 });

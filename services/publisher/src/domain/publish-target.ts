@@ -73,7 +73,12 @@ async function runClaimed(deps: PublisherDeps, tries: ClaimedTry[], mode: Mode):
   return outcomes;
 }
 
-const unsupported = (postAccountId: number, platform: string): TargetOutcome => ({ postAccountId, platformStatus: 'failed', platformError: `publishing to ${platform} is not supported yet`, disconnected: false });
+const unsupported = (postAccountId: number, platform: string): TargetOutcome => ({
+  postAccountId,
+  platformStatus: 'failed',
+  platformError: `publishing to ${platform} is not supported yet`,
+  disconnected: false,
+});
 
 /**
  * Publishes one target, never twice: every try is an attempt claimed by a uniquely numbered

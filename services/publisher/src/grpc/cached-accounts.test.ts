@@ -19,7 +19,9 @@ function accountsService() {
     port: {
       targets: async (workspaceId: number, ids: number[]): Promise<TargetAccount[]> => {
         asked.push(ids);
-        const answer = ids.flatMap((id) => (tokens.has(id) && workspaceId === 7 ? [{ socialAccountId: id, platform: 'twitter' as const, username: `u${id}`, credentials: { access_token: tokens.get(id)! } }] : []));
+        const answer = ids.flatMap((id) =>
+          tokens.has(id) && workspaceId === 7 ? [{ socialAccountId: id, platform: 'twitter' as const, username: `u${id}`, credentials: { access_token: tokens.get(id)! } }] : [],
+        );
         const wait = hold;
         hold = undefined;
         await wait;

@@ -26,7 +26,10 @@ it('an announced change drops that account from the cache, and only that one', a
   const asked: number[][] = [];
   const cache = new CachedAccounts(
     {
-      targets: async (_workspaceId, ids) => (asked.push(ids), ids.map((id) => ({ socialAccountId: id, platform: 'twitter' as const, username: 'u', credentials: { access_token: `t${asked.length}` } }))),
+      targets: async (_workspaceId, ids) => (
+        asked.push(ids),
+        ids.map((id) => ({ socialAccountId: id, platform: 'twitter' as const, username: 'u', credentials: { access_token: `t${asked.length}` } }))
+      ),
       markDisconnected: async () => undefined,
     },
     60_000,
