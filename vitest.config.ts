@@ -19,6 +19,7 @@ export const INTEGRATION_TESTS = [
 
   'sdk/typescript/src/**/sdk.test.ts',
   'services/accounts/src/**/concurrency.test.ts',
+  'services/accounts/src/**/credential-changes.test.ts',
   'services/accounts/src/**/dashboard-store.test.ts',
   'services/accounts/src/**/repositories.test.ts',
   'services/accounts/src/**/revisions.test.ts',
@@ -32,8 +33,10 @@ export const INTEGRATION_TESTS = [
   'services/media/src/**/s3.test.ts',
   'services/posts/src/**/cached-store.test.ts',
   'services/posts/src/**/hot-queries.test.ts',
+  'services/posts/src/**/publishing.test.ts',
   'services/posts/src/**/recycle-store.test.ts',
   'services/posts/src/**/relay.test.ts',
+  'services/publisher/src/**/credential-changes.test.ts',
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',

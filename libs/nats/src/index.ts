@@ -54,7 +54,7 @@ export async function publishEvent(js: JetStreamClient, subject: string, payload
 }
 
 export { jetstream };
-export { POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
+export { credentialsChangedSubject, POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
 
 /** NATS as a health dependency: a flush round trip (fails while disconnected or reconnecting). */
 export function natsDependency(nc: NatsConnection): { name: string; check(): Promise<void> } {

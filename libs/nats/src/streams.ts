@@ -25,3 +25,9 @@ export const ANALYTICS_STREAM: StreamSpec = { name: 'ANALYTICS', subjects: ['ana
 export const metricSnapshotSubject = (namespace: string): string => `analytics.${namespace}.snapshot`;
 /** How many result partitions there are (every publisher and analytics replica must agree: a constant). */
 export const METRIC_RESULT_PARTITIONS = 16;
+
+/**
+ * Core NATS (no stream: every listener gets it live, nothing is kept): a social account's credentials
+ * changed (`SocialAccountCredentialsChanged`, from accounts); publishers drop their cached copy.
+ */
+export const credentialsChangedSubject = (namespace: string): string => `accounts.${namespace}.credentials.changed`;

@@ -3,10 +3,12 @@ import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
+import { connectNats } from '@spa/nats';
 import { createSecretBox } from '@spa/secret-box';
 import { loadAccountsConfig, oauthClients } from './config.js';
 import { argon2Hasher } from './data/argon2-hasher.js';
 import { MongoConnectionStore } from './data/connection-store.js';
+import { AnnouncingConnectionStore } from './events/credential-changes.js';
 import { MongoDashboardStore } from './data/dashboard-store.js';
 import { MongoPlatformStyleStore } from './data/platform-style-store.js';
 import { MongoSiteRulesStore } from './data/site-rules-store.js';
@@ -34,7 +36,7 @@ runMain(async () => {
   const config = loadAccountsConfig();
   const logger = createLogger('accounts', config.LOG_LEVEL);
   const metrics = await startProcessRuntime('accounts', config, logger);
-  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'accounts')]);
   const models = registerModels(mongo);
   // One repository per aggregate, all on the accounts database.
   const preferences = new MongoPreferences(models);
@@ -55,7 +57,7 @@ runMain(async () => {
     dubFallbackKey: config.DUB_API_KEY || undefined,
     dashboard: new MongoDashboardStore(mongo, models),
     passwords: argon2Hasher,
-    connections: new MongoConnectionStore(mongo),
+    connections: new AnnouncingConnectionStore(new MongoConnectionStore(mongo), nc, config.JOBS_NAMESPACE, logger),
     oauth: oauthClient({ sandboxUrl: config.SANDBOX_URL }),
     credentialAuth: credentialAuth({ sandboxUrl: config.SANDBOX_URL }),
     connectConfig: {
@@ -88,6 +90,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['token refresh', () => refreshJob.stop()],
+    ['nats', () => nc.drain()],
     ['mongo', () => mongo.close()],
   ]);
 });

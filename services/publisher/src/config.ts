@@ -28,6 +28,11 @@ export const configSchema = z.object({
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   /** An attempt without an outcome this old belongs to a publisher that died (longer than any platform call). */
   PUBLISH_ATTEMPT_LEASE_MS: z.coerce.number().int().min(1_000).default(45_000),
+  /**
+   * How long an account's publishing credentials are reused between jobs (0: asked for every job);
+   * dropped at once when accounts announces a change (reconnect, refresh, disconnect) or after a 401.
+   */
+  PUBLISHER_CREDENTIALS_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** A job not acknowledged (nor reported in progress) within this time is delivered again. */
   PUBLISH_JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Metric fetches run at once by this publisher. */

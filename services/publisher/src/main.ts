@@ -18,6 +18,8 @@ import { telegramConnector } from './connectors/telegram.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
 import { accountsPort, postsPort } from './grpc/clients.js';
+import { CachedAccounts } from './grpc/cached-accounts.js';
+import { forgetChangedCredentials } from './jobs/credential-changes.js';
 import { linksPort } from './grpc/links-client.js';
 import { linkedInAssetRecords } from './grpc/linkedin-assets.js';
 import { publisherService } from './grpc/publisher-service.js';
@@ -34,10 +36,14 @@ runMain(async () => {
   const attempts = new MongoAttemptStore(mongo);
   await syncIndexes(mongo);
   const posts = postsPort(config.POSTS_ADDR, config.MEDIA_BASE_URL);
-  const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const accountsClient = accountsPort(config.ACCOUNTS_ADDR);
+  const accounts = new CachedAccounts(accountsClient, config.PUBLISHER_CREDENTIALS_TTL_MS);
+  const credentialChanges = forgetChangedCredentials(nc, config.JOBS_NAMESPACE, accounts, logger);
   const baseUrls = config.SANDBOX_URL ? sandboxBaseUrls(config.SANDBOX_URL, PLATFORMS) : {};
   const assetRecords = linkedInAssetRecords(config.MEDIA_ADDR);
   const tokens = refreshPort(config.ACCOUNTS_ADDR);
+  // Credentials replaced after a 401 are never used again from the cache: the next job asks accounts.
+  const refresh: typeof tokens.refresh = (socialAccountId, refused) => tokens.refresh(socialAccountId, refused).finally(() => accounts.forget(socialAccountId));
   const links = config.ANALYTICS_ADDR ? linksPort(config.ANALYTICS_ADDR) : undefined;
   const deps = {
     observer: publishMetrics,
@@ -45,7 +51,7 @@ runMain(async () => {
     accounts,
     links,
     attempts,
-    connectors: traced(withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, tokens.refresh)),
+    connectors: traced(withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, refresh)),
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
@@ -81,9 +87,10 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
+    ['credential changes', () => credentialChanges.stop()],
     ['metric jobs', () => metricJobs.stop()],
     ['nats', () => nc.drain()],
-    ['clients', async () => (posts.close(), accounts.close(), assetRecords.close(), tokens.close(), links?.close())],
+    ['clients', async () => (posts.close(), accountsClient.close(), assetRecords.close(), tokens.close(), links?.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

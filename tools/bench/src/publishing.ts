@@ -24,6 +24,8 @@ interface Run {
   lagP99: number;
   targetsPerSecond: number;
   store: StoreSnapshot;
+  /** The store commands of each service process (several publishers add up under one name). */
+  byProcess: Record<string, StoreSnapshot>;
   exactlyOnce: { once: number; missing: number; duplicated: number };
 }
 
@@ -73,6 +75,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     if (wait < 11_000) process.stderr.write(`bench: warning: creation ran late, only ${wait} ms before due\n`);
     await sleep(Math.max(0, wait - 1_000));
     const before = await storeSnapshot(pids, dbs);
+    const processesBefore = await Promise.all(storeProcs.map((p) => storeSnapshot([p.child.pid!], [])));
     await sleep(Math.max(0, due.getTime() - Date.now()));
     // Wait on the sandbox (no store work), then on the API for the posts' terminal status.
     const created = async () => {
@@ -94,6 +97,13 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const seconds = (Date.now() - due.getTime()) / 1000;
     await settleStats();
     const store = storeDelta(before, await storeSnapshot(pids, dbs));
+    const byProcess: Record<string, StoreSnapshot> = {};
+    for (const [i, p] of storeProcs.entries()) {
+      const d = storeDelta(processesBefore[i]!, await storeSnapshot([p.child.pid!], []));
+      const sum = byProcess[p.name] ?? { commands: 0, byCommand: {} };
+      for (const [k, v] of Object.entries(d.byCommand)) sum.byCommand[k] = (sum.byCommand[k] ?? 0) + v;
+      byProcess[p.name] = { commands: sum.commands + d.commands, byCommand: sum.byCommand };
+    }
     const lags: number[] = [];
     const perTarget = new Map<string, number>();
     for (const platform of PLATFORMS) {
@@ -108,7 +118,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const counts = [...perTarget.values()];
     const exactlyOnce = { once: counts.filter((c) => c === 1).length, duplicated: counts.filter((c) => c > 1).length, missing: posts * PLATFORMS.length - perTarget.size };
     const sorted = Float64Array.from(lags).sort();
-    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, exactlyOnce };
+    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, byProcess, exactlyOnce };
   } finally {
     await stack.stop();
   }
@@ -124,18 +134,21 @@ export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_P
   const targets = posts * PLATFORMS.length;
   console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms)\n`);
   console.log(
-    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) |',
+    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).
   for (const existing of sizes) {
     for (const publishers of publisherCounts) {
       process.stderr.write(`bench: publishing ${posts} posts x ${PLATFORMS.length} targets with ${publishers} publisher(s), ${existing} posts already stored\n`);
       const r = await runOnce(posts, publishers, existing);
       const u = perUnit(r.store, targets);
+      const byProcess = Object.entries(r.byProcess)
+        .map(([name, d]) => `${name} ${perUnit(d, targets).commands} (${perUnit(d, targets).top})`)
+        .join('; ');
       const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
       console.log(
-        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${u.rows} | ${u.scans} |`,
+        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} |`,
       );
     }
   }

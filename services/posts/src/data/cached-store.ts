@@ -43,16 +43,23 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.duePosts(now, limit);
   }
 
-  claimDispatch(dispatch: Dispatch): Promise<boolean> {
-    return this.inner.claimDispatch(dispatch);
+  claimDispatches(dispatches: Dispatch[]): Promise<boolean[]> {
+    return this.inner.claimDispatches(dispatches);
   }
 
   getDispatch(id: string): Promise<Dispatch | null> {
     return this.inner.getDispatch(id);
   }
 
-  markDispatchSent(id: string, at: Date): Promise<void> {
-    return this.inner.markDispatchSent(id, at);
+  async startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
+    const moved = await this.inner.startPublishing(posts, at);
+    // Which ones moved is not known when some did not: every workspace of the batch reads afresh.
+    if (moved) for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) await this.bump(workspaceId);
+    return moved;
+  }
+
+  markDispatchesSent(ids: string[], at: Date): Promise<void> {
+    return this.inner.markDispatchesSent(ids, at);
   }
 
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {

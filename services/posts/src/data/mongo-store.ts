@@ -1,5 +1,5 @@
 import { captureOrigin } from '@spa/telemetry';
-import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
+import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
@@ -316,14 +316,11 @@ export class MongoPostsStore implements PostsStore {
     return docs.map(toPost);
   }
 
-  async claimDispatch(d: Dispatch): Promise<boolean> {
-    try {
-      await this.models.Dispatch.create({ _id: d.id, workspace_id: d.workspaceId, post_id: d.postId, claimed_at: d.claimedAt, job_sent: false });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  claimDispatches(ds: Dispatch[]): Promise<boolean[]> {
+    return insertEach(
+      this.models.Dispatch,
+      ds.map((d) => ({ _id: d.id, workspace_id: d.workspaceId, post_id: d.postId, claimed_at: d.claimedAt, job_sent: false })),
+    );
   }
 
   async getDispatch(id: string): Promise<Dispatch | null> {
@@ -331,8 +328,20 @@ export class MongoPostsStore implements PostsStore {
     return doc ? toDispatch(doc) : null;
   }
 
-  async markDispatchSent(id: string, at: Date): Promise<void> {
-    await this.models.Dispatch.updateOne({ _id: id }, { $set: { job_sent: true, job_sent_at: at } });
+  // The batch writes below are one command each, a statement per document by `_id` (FerretDB 1.x
+  // pushes no `$in` down: an update over the ids would read every row).
+  startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
+    return updateEach(
+      this.models.Post,
+      posts.map((p) => ({ filter: { _id: p.postId, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } })),
+    );
+  }
+
+  async markDispatchesSent(ids: string[], at: Date): Promise<void> {
+    await updateEach(
+      this.models.Dispatch,
+      ids.map((id) => ({ filter: { _id: id }, update: { $set: { job_sent: true, job_sent_at: at } } })),
+    );
   }
 
   async unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {

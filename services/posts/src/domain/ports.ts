@@ -50,10 +50,16 @@ export interface PostsStore {
   databaseNow(): Promise<Date>;
   /** Scheduled posts of every workspace whose time has come, oldest first. */
   duePosts(now: Date, limit: number): Promise<Post[]>;
-  /** Inserts the dispatch claim; false when another dispatcher holds it. */
-  claimDispatch(dispatch: Dispatch): Promise<boolean>;
+  /** Inserts the dispatch claims in one write, each on its own; per claim, false when another dispatcher holds it. */
+  claimDispatches(dispatches: Dispatch[]): Promise<boolean[]>;
   getDispatch(id: string): Promise<Dispatch | null>;
-  markDispatchSent(id: string, at: Date): Promise<void>;
+  /**
+   * Moves the posts that are still scheduled to publishing (updated at `at`), in one write; answers
+   * how many moved (one that is not scheduled any more is left as it is).
+   */
+  startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number>;
+  /** Marks the claims' jobs sent, in one write. */
+  markDispatchesSent(ids: string[], at: Date): Promise<void>;
   /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
   /** Sets a target's latest metric snapshot unless the post changed since `current` was read (false then). */

@@ -4,59 +4,73 @@ import { nextFreeSlot } from './next-slot.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
 
-const DISPATCH_CONCURRENCY = 16;
-
 /** How long a dispatch claim stands before another dispatcher may finish its work. */
 export const DISPATCH_LEASE_MS = 15_000;
 
 const dispatchId = (post: Post): string => `${post.id}:${post.scheduledAt?.getTime() ?? 0}`;
 
-/**
- * Hands one scheduled post to the publisher, at most once per due time across dispatchers: the
- * claim is a uniquely named document; the winner moves the post to publishing and sends the job
- * (the job's message id is the claim's, so sending it again is harmless). A claim whose holder died
- * before sending is finished by the next dispatcher after the lease.
- */
-export async function dispatch(deps: PostsDeps, post: Post): Promise<boolean> {
-  const now = deps.clock.now();
-  const claim: Dispatch = { id: dispatchId(post), workspaceId: post.workspaceId, postId: post.id, claimedAt: now };
-  if (!(await deps.store.claimDispatch(claim))) {
-    const held = await deps.store.getDispatch(claim.id);
-    if (!held || held.jobSentAt || now.getTime() - held.claimedAt.getTime() < DISPATCH_LEASE_MS) return false;
-  }
-  const moved = await deps.store.transition(post.workspaceId, post.id, 'scheduled', { status: 'publishing', updatedAt: now });
-  // Not scheduled any more: either a dead claimer already moved it (send its job), or it was edited
-  // or deleted meanwhile (nothing to publish).
-  if (!moved && (await deps.store.get(post.workspaceId, post.id))?.status !== 'publishing') return false;
-  await sendJob(deps, claim, post.origin);
-  return true;
+/** A claim another dispatcher took: ours to finish only when its holder died before sending the job. */
+async function abandoned(deps: PostsDeps, id: string, now: Date): Promise<boolean> {
+  const held = await deps.store.getDispatch(id);
+  return !!held && !held.jobSentAt && now.getTime() - held.claimedAt.getTime() >= DISPATCH_LEASE_MS;
 }
 
-async function sendJob(deps: PostsDeps, claim: Dispatch, origin: Post['origin']): Promise<void> {
-  await deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id }, origin);
-  await deps.store.markDispatchSent(claim.id, deps.clock.now());
+/**
+ * Hands scheduled posts to the publisher, each at most once per due time across dispatchers, in a
+ * few writes for the whole batch: the claims (uniquely named documents) in one insert; the won
+ * posts moved to publishing in one write; their jobs sent (a job's message id is its claim's, so
+ * sending one again is harmless); the claims marked sent in one write. A claim whose holder died
+ * before sending is finished by the next dispatcher after the lease. Answers, per post, whether
+ * this call handed it over.
+ */
+export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[]> {
+  if (!posts.length) return [];
+  const now = deps.clock.now();
+  const claims: Dispatch[] = posts.map((post) => ({ id: dispatchId(post), workspaceId: post.workspaceId, postId: post.id, claimedAt: now }));
+  const won = await deps.store.claimDispatches(claims);
+  const ours = await Promise.all(claims.map(async (claim, i) => won[i] || (await abandoned(deps, claim.id, now))));
+  const mine = posts.filter((_, i) => ours[i]);
+  const moved = await deps.store.startPublishing(
+    mine.map((p) => ({ workspaceId: p.workspaceId, postId: p.id })),
+    now,
+  );
+  // Not every one was still scheduled: each such post was either moved already by a dead claimer
+  // (send its job) or edited or deleted meanwhile (nothing to publish). Rare: read those posts.
+  const publishing =
+    moved === mine.length ? mine : (await Promise.all(mine.map(async (p) => ((await deps.store.get(p.workspaceId, p.id))?.status === 'publishing' ? p : null)))).filter((p): p is Post => p !== null);
+  const sent = await sendJobs(
+    deps,
+    publishing.map((post) => ({ claim: claims[posts.indexOf(post)]!, origin: post.origin })),
+  );
+  return claims.map((c) => sent.has(c.id));
+}
+
+/**
+ * Sends the claims' jobs, then marks the sent ones in one write; answers the ids sent. A job that
+ * could not be sent fails the call after the others are marked: its claim stays unsent, for the next
+ * pass after the lease.
+ */
+async function sendJobs(deps: PostsDeps, jobs: Array<{ claim: Dispatch; origin: Post['origin'] }>): Promise<Set<string>> {
+  const results = await Promise.allSettled(jobs.map(({ claim, origin }) => deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id }, origin)));
+  const sent = jobs.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => j.claim.id);
+  await deps.store.markDispatchesSent(sent, deps.clock.now());
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return new Set(sent);
 }
 
 /**
  * One pass of the scheduler: dispatches the posts due by the database's clock (so replicas with
- * skewed clocks agree), and re-sends jobs of claims whose holder died.
+ * skewed clocks agree) as one batch, and re-sends jobs of claims whose holder died.
  */
 export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<number> {
   const now = await deps.store.databaseNow();
-  let sent = 0;
-  const due = await deps.store.duePosts(now, limit);
-  // A few at a time: each dispatch is a handful of store writes and one publish.
-  for (let i = 0; i < due.length; i += DISPATCH_CONCURRENCY) {
-    const results = await Promise.all(due.slice(i, i + DISPATCH_CONCURRENCY).map((post) => dispatch(deps, post)));
-    sent += results.filter(Boolean).length;
-  }
-  for (const stale of await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit)) {
-    const post = await deps.store.get(stale.workspaceId, stale.postId);
-    if (post?.status === 'publishing') {
-      await sendJob(deps, stale, post.origin);
-      sent += 1;
-    }
-  }
+  const handed = await dispatch(deps, await deps.store.duePosts(now, limit));
+  let sent = handed.filter(Boolean).length;
+  const stale = await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit);
+  const posts = await Promise.all(stale.map((s) => deps.store.get(s.workspaceId, s.postId)));
+  const resend = stale.flatMap((claim, i) => (posts[i]?.status === 'publishing' ? [{ claim, origin: posts[i].origin }] : []));
+  sent += (await sendJobs(deps, resend)).size;
   return sent;
 }
 
@@ -89,7 +103,7 @@ export async function publishPost(deps: PostsDeps, workspaceId: number, postId: 
   if (!scheduled) throw new AppError('INVALID_STATE', `Post ${postId} changed while it was being published; read it again and retry`);
   deps.flushEvents();
   if (toNextSlot) return scheduled;
-  await dispatch(deps, scheduled);
+  await dispatch(deps, [scheduled]);
   return (await deps.store.get(workspaceId, postId)) ?? scheduled;
 }
 

@@ -1,6 +1,8 @@
-import { isDuplicateKeyError } from '@spa/mongo';
+import { insertEach, updateEach } from '@spa/mongo';
 import { Schema, type Connection } from 'mongoose';
-import type { Attempt, AttemptStore } from '../domain/ports.js';
+import type { Attempt, AttemptKey, AttemptStore } from '../domain/ports.js';
+
+const attemptId = (a: AttemptKey): string => `${a.postAccountId}:${a.n}`;
 
 interface AttemptDoc {
   _id: string;
@@ -29,21 +31,26 @@ export class MongoAttemptStore implements AttemptStore {
     return docs.map((d) => ({ postAccountId: d.post_account_id, n: d.n, startedAt: d.started_at, aliveAt: d.alive_at ?? undefined, outcome: d.outcome ?? undefined }));
   }
 
-  async claim(a: Attempt): Promise<boolean> {
-    try {
-      await this.model.create({ _id: `${a.postAccountId}:${a.n}`, post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  claim(attempts: Attempt[]): Promise<boolean[]> {
+    return insertEach(
+      this.model,
+      attempts.map((a) => ({ _id: attemptId(a), post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt })),
+    );
   }
 
-  async touch(postAccountId: number, n: number, at: Date): Promise<void> {
-    await this.model.updateOne({ _id: `${postAccountId}:${n}`, outcome: null }, { $set: { alive_at: at } });
+  // One command each, a statement per attempt by `_id` (FerretDB 1.x does not push an `$in` down, so
+  // an update over the ids would read every attempt).
+  async touch(attempts: AttemptKey[], at: Date): Promise<void> {
+    await updateEach(
+      this.model,
+      attempts.map((a) => ({ filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } })),
+    );
   }
 
-  async record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void> {
-    await this.model.updateOne({ _id: `${postAccountId}:${n}` }, { $set: { outcome } });
+  async record(outcomes: Array<AttemptKey & { outcome: NonNullable<Attempt['outcome']> }>): Promise<void> {
+    await updateEach(
+      this.model,
+      outcomes.map((o) => ({ filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } })),
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The publisher's hot queries (a target's attempts, the claim, lease renewal, the outcome) are served
+ * The publisher's hot queries (a target's attempts, the claims, lease renewals, the outcomes) are served
  * by an index on the local store however many attempts history holds: taken from the wire while the
  * real attempt store runs, then explained (FerretDB on PostgreSQL; see scripts/lib/ferretdb-index-companions.sql).
  */
@@ -38,15 +38,27 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
     expect(await storeBackend(connection)).toBe('ferretdb-postgresql');
   });
 
-  it("a target's attempts, its claim, lease renewal and outcome use indexes", async () => {
+  it("a target's attempts, a job's claims, lease renewals and outcomes (batched) use indexes", async () => {
+    const commands: string[] = [];
+    const count = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && commands.push(e.commandName);
+    connection.getClient().on('commandStarted', count);
     const reads = await readsIssuedBy(connection, async () => {
       expect(await store.attempts(42)).toEqual([]);
-      expect(await store.claim({ postAccountId: 42, n: 1, startedAt: new Date() })).toBe(true);
-      await store.touch(42, 1, new Date());
-      await store.record(42, 1, { kind: 'posted', platformPostId: 'x', permalink: '' });
+      expect(await store.claim([42, 43].map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })))).toEqual([true, true]);
+      await store.touch(
+        [
+          { postAccountId: 42, n: 1 },
+          { postAccountId: 43, n: 1 },
+        ],
+        new Date(),
+      );
+      await store.record([42, 43].map((postAccountId) => ({ postAccountId, n: 1, outcome: { kind: 'posted', platformPostId: 'x', permalink: '' } })));
       expect((await store.attempts(42)).map((a) => a.outcome?.kind)).toEqual(['posted']);
     });
-    expect(reads.map((r) => r.command)).toEqual(['find', 'update', 'update', 'find']);
+    connection.getClient().off('commandStarted', count);
+    // One command per batch: each update command carries one statement per attempt, each by `_id`.
+    expect(commands).toEqual(['find', 'insert', 'update', 'update', 'find']);
+    expect(reads.map((r) => r.command)).toEqual(['find', 'update', 'update', 'update', 'update', 'find']);
     expect(await sequentialScans(connection, reads)).toEqual([]);
   });
 });

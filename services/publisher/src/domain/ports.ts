@@ -58,15 +58,21 @@ export interface Attempt {
     | undefined;
 }
 
+/** Names one attempt: its target and number. */
+export type AttemptKey = Pick<Attempt, 'postAccountId' | 'n'>;
+
 export interface AttemptStore {
   /** Every attempt of a target, in order. */
   attempts(postAccountId: number): Promise<Attempt[]>;
-  /** Inserts attempt n; false when another publisher already claimed it. */
-  claim(attempt: Attempt): Promise<boolean>;
-  /** Records the outcome (only the claimer writes an attempt). */
-  record(postAccountId: number, n: number, outcome: NonNullable<Attempt['outcome']>): Promise<void>;
-  /** The owner says it is still working on the attempt (renews its lease). */
-  touch(postAccountId: number, n: number, at: Date): Promise<void>;
+  /**
+   * Inserts the attempts in one write, each on its own: per attempt, true when this publisher claimed
+   * it, false when it already existed (another publisher's, or an earlier try's).
+   */
+  claim(attempts: Attempt[]): Promise<boolean[]>;
+  /** Records the outcomes in one write (only the claimer writes an attempt). */
+  record(outcomes: Array<AttemptKey & { outcome: NonNullable<Attempt['outcome']> }>): Promise<void>;
+  /** The owner says it is still working on the attempts (renews their leases), in one write. */
+  touch(attempts: AttemptKey[], at: Date): Promise<void>;
 }
 
 /** What happened to one target, for operators' signals (metrics); never affects the outcome. */

@@ -1,6 +1,7 @@
 import { AppError } from '@spa/errors';
-import type { PublisherDeps, TargetOutcome } from './ports.js';
-import { publishTarget } from './publish-target.js';
+import type { PublishRequest, TargetAccount } from '../connectors/types.js';
+import type { PostToPublish, PublisherDeps, TargetOutcome } from './ports.js';
+import { publishTargets } from './publish-target.js';
 import { shortenParts } from './short-links.js';
 
 export interface PublishJob {
@@ -9,9 +10,28 @@ export interface PublishJob {
   dispatchId: string;
 }
 
+interface PreparedTarget {
+  postAccountId: number;
+  /** Known without publishing (the account is gone). */
+  outcome?: TargetOutcome;
+  /** What to publish; absent when the target must wait for a later try (its links could not be shortened now). */
+  request?: PublishRequest | undefined;
+  /** The target's first link as shortened. */
+  first?: { shortUrl: string; originalUrl: string } | undefined;
+}
+
+async function prepare(deps: PublisherDeps, workspaceId: number, post: PostToPublish, target: PostToPublish['targets'][number], accounts: TargetAccount[]): Promise<PreparedTarget> {
+  const { postAccountId } = target;
+  const account = accounts.find((a) => a.socialAccountId === target.socialAccountId);
+  if (!account) return { postAccountId, outcome: { postAccountId, platformStatus: 'failed', platformError: 'the social account no longer exists', disconnected: false } };
+  const parts = post.partsFor(target.platform);
+  const short = post.dryRun ? { parts } : await shortenParts(deps.links, workspaceId, postAccountId, parts).catch(() => null);
+  return { postAccountId, request: short ? { target: account, parts: short.parts } : undefined, first: short?.first };
+}
+
 /**
- * Publishes every target of a post that is publishing, then records the outcomes with the posts
- * service (which ends the post and announces it). Answers false when the job must be retried
+ * Publishes every target of a post that is publishing (together: `publishTargets`), then records the
+ * outcomes with the posts service (which ends the post and announces it). Answers false when the job must be retried
  * later (another publisher holds a target, or a platform could not be asked); true when done.
  */
 export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<boolean> {
@@ -24,17 +44,20 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     job.workspaceId,
     post.targets.map((t) => t.socialAccountId),
   );
-  const outcomes = await Promise.all(
-    post.targets.map(async (target): Promise<TargetOutcome | null> => {
-      const account = accounts.find((a) => a.socialAccountId === target.socialAccountId);
-      if (!account) return { postAccountId: target.postAccountId, platformStatus: 'failed', platformError: 'the social account no longer exists', disconnected: false };
-      // A dry run makes no short link; a shortening that fails now leaves the target to a later try (never published unshortened, then shortened).
-      const short = post.dryRun ? { parts: post.partsFor(target.platform) } : await shortenParts(deps.links, job.workspaceId, target.postAccountId, post.partsFor(target.platform)).catch(() => null);
-      if (!short) return null;
-      const outcome = await publishTarget(deps, target.postAccountId, { target: account, parts: short.parts }, post.dryRun ? 'dry_run' : 'publish');
-      return outcome?.platformStatus === 'posted' && short.first ? { ...outcome, dubShortUrl: short.first.shortUrl, dubOriginalUrl: short.first.originalUrl } : outcome;
-    }),
+  // Short links first (a dry run makes none; a shortening that fails now leaves the target to a later
+  // try, never published unshortened, then shortened), then every target ready to go, together.
+  const prepared = await Promise.all(post.targets.map((target) => prepare(deps, job.workspaceId, post, target, accounts)));
+  const ready = prepared.filter((p) => p.request);
+  const published = await publishTargets(
+    deps,
+    ready.map((p) => ({ postAccountId: p.postAccountId, request: p.request! })),
+    post.dryRun ? 'dry_run' : 'publish',
   );
+  const outcomes = prepared.map((p): TargetOutcome | null => {
+    if (p.outcome) return p.outcome;
+    const outcome = p.request ? published[ready.indexOf(p)]! : null;
+    return outcome?.platformStatus === 'posted' && p.first ? { ...outcome, dubShortUrl: p.first.shortUrl, dubOriginalUrl: p.first.originalUrl } : outcome;
+  });
   if (outcomes.some((o) => o === null)) return false;
   const done = outcomes as TargetOutcome[];
   for (const o of done.filter((o) => o.disconnected)) {

@@ -6,7 +6,7 @@ import { connectors, sandboxBaseUrls } from '../connectors/registry.js';
 import type { PublishRequest } from '../connectors/types.js';
 import { MongoAttemptStore } from '../data/attempt-store.js';
 import type { PublisherDeps } from './ports.js';
-import { publishTarget } from './publish-target.js';
+import { publishTarget, publishTargets } from './publish-target.js';
 
 let connection: Connection;
 let sandbox: Sandbox;
@@ -99,7 +99,7 @@ describe('publishing one target (real attempt store, sandbox platforms)', () => 
   it('finishes the attempt of a publisher that died mid-call: found on the platform, it is not published again', async () => {
     const text = 'sent just before the crash';
     sandbox.state.createPost('twitter', 'acme', text);
-    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date(Date.now() - 120_000) });
+    await deps.attempts.claim([{ postAccountId: nextTarget, n: 1, startedAt: new Date(Date.now() - 120_000) }]);
     const outcome = await publishTarget(deps, nextTarget, request('twitter', text));
     expect(outcome?.platformStatus).toBe('posted');
     expect(sandbox.state.postsOf('twitter')).toHaveLength(1);
@@ -107,7 +107,7 @@ describe('publishing one target (real attempt store, sandbox platforms)', () => 
   });
 
   it('leaves a target alone while another publisher holds a fresh attempt', async () => {
-    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date() });
+    await deps.attempts.claim([{ postAccountId: nextTarget, n: 1, startedAt: new Date() }]);
     expect(await publishTarget(deps, nextTarget, request('twitter', 'held'))).toBeNull();
     expect(sandbox.state.postsOf('twitter')).toHaveLength(0);
   });
@@ -154,9 +154,81 @@ describe('a dry run of one target (preflight only)', () => {
   });
 
   it('a dry run whose publisher died mid-check is checked again, never reconciled with the platform', async () => {
-    await deps.attempts.claim({ postAccountId: nextTarget, n: 1, startedAt: new Date(now - 120_000) });
+    await deps.attempts.claim([{ postAccountId: nextTarget, n: 1, startedAt: new Date(now - 120_000) }]);
     const outcome = await publishTarget(deps, nextTarget, request('telegram', 'no reconcile'), 'dry_run');
     expect(outcome?.platformStatus).toBe('dry_run');
     expect(creates()).toEqual([]);
+  });
+});
+
+describe("a job's targets together (one claim insert, one outcome write)", () => {
+  /** The store commands `work` sends, by name, in order. */
+  async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const listener = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && seen.push(e.commandName);
+    connection.getClient().on('commandStarted', listener);
+    try {
+      await work();
+    } finally {
+      connection.getClient().off('commandStarted', listener);
+    }
+    return seen;
+  }
+  const targets = (texts: string[]) => texts.map((text) => ({ postAccountId: (nextTarget += 1), request: request('twitter', text) }));
+
+  it('publishes new targets with one insert for their claims and one write for their outcomes', async () => {
+    const job = targets(['a', 'b', 'c']);
+    let outcomes: Awaited<ReturnType<typeof publishTargets>> = [];
+    expect(await commandsOf(async () => (outcomes = await publishTargets(deps, job)))).toEqual(['insert', 'update']);
+    expect(outcomes.map((o) => o?.platformStatus)).toEqual(['posted', 'posted', 'posted']);
+    expect(
+      sandbox.state
+        .postsOf('twitter')
+        .map((p) => p.text)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
+    for (const t of job) expect((await deps.attempts.attempts(t.postAccountId)).map((a) => a.outcome?.kind)).toEqual(['posted']);
+    // Delivered again (the ack was lost): every claim is taken, each target answers its recorded outcome, nothing is sent.
+    expect((await publishTargets(deps, job)).map((o) => o?.platformPostId)).toEqual(outcomes.map((o) => o?.platformPostId));
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(3);
+  });
+
+  it('leaves a target another publisher holds, and publishes the others', async () => {
+    const job = targets(['held', 'free']);
+    await deps.attempts.claim([{ postAccountId: job[0]!.postAccountId, n: 1, startedAt: new Date(now) }]);
+    expect((await publishTargets(deps, job)).map((o) => o?.platformStatus ?? null)).toEqual([null, 'posted']);
+    expect(sandbox.state.postsOf('twitter').map((p) => p.text)).toEqual(['free']);
+  });
+
+  it('retries a first try that failed transiently as a single target', async () => {
+    sandbox.state.addFault('twitter', 'server_error', 1);
+    const job = targets(['one', 'two']);
+    expect((await publishTargets(deps, job)).map((o) => o?.platformStatus)).toEqual(['posted', 'posted']);
+    const tries = await Promise.all(job.map(async (t) => (await deps.attempts.attempts(t.postAccountId)).map((a) => a.outcome?.kind)));
+    expect(tries.sort()).toEqual([['failed', 'posted'], ['posted']]);
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
+  });
+
+  it('a publisher that died after the calls, before the outcomes were written: reconciled, never published again', async () => {
+    const job = targets(['before the crash 1', 'before the crash 2']);
+    const store = deps.attempts;
+    const dying = {
+      ...deps,
+      attempts: { attempts: (id: number) => store.attempts(id), claim: store.claim.bind(store), touch: store.touch.bind(store), record: () => Promise.reject(new Error('killed')) },
+    };
+    await expect(publishTargets(dying, job)).rejects.toThrow('killed');
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
+    // Within the lease the attempts are the dead publisher's; after it, they are looked up on the platform.
+    expect(await publishTargets(deps, job)).toEqual([null, null]);
+    now += deps.attemptLeaseMs + 1;
+    const outcomes = await publishTargets(deps, job);
+    expect(outcomes.map((o) => o?.platformStatus)).toEqual(['posted', 'posted']);
+    expect(outcomes.map((o) => o?.platformPostId).sort()).toEqual(
+      sandbox.state
+        .postsOf('twitter')
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
   });
 });

@@ -1,10 +1,11 @@
 import { preflight } from '../connectors/preflight.js';
-import { ConnectorError, type PublishRequest } from '../connectors/types.js';
+import { ConnectorError, type Connector, type PublishRequest } from '../connectors/types.js';
 import type { Attempt, PublisherDeps, TargetOutcome } from './ports.js';
 
 const MAX_RETRY_WAIT_MS = 30_000;
 
 type Outcome = NonNullable<Attempt['outcome']>;
+type Mode = 'publish' | 'dry_run';
 
 function outcomeOf(err: unknown): Outcome {
   if (err instanceof ConnectorError) {
@@ -32,6 +33,53 @@ function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
   return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected: outcome.kind === 'failed' && outcome.disconnected };
 }
 
+/** The platform call of a claimed attempt (the connector's preflight in a dry run), as the attempt records it. */
+function callOnce(connector: Connector, request: PublishRequest, mode: Mode): Promise<Outcome> {
+  const call: Promise<Outcome> =
+    mode === 'dry_run'
+      ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
+      : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
+  return call.catch((err: unknown): Outcome => {
+    const o = outcomeOf(err);
+    // A preflight sent nothing that could have been published: an unanswered check is just retried.
+    return mode === 'dry_run' && o.kind === 'unknown' ? { kind: 'failed', error: o.error, final: false, disconnected: false } : o;
+  });
+}
+
+interface ClaimedTry {
+  attempt: Attempt;
+  connector: Connector;
+  request: PublishRequest;
+}
+
+/**
+ * Runs the calls of claimed attempts and records their outcomes in one write once every call has
+ * answered. Until then the attempts' leases are renewed (all in one write), also for a call that
+ * already answered, so no other publisher takes a live attempt for a dead one; a publisher that dies
+ * before the write leaves attempts without outcome, which are reconciled with the platform later.
+ */
+async function runClaimed(deps: PublisherDeps, tries: ClaimedTry[], mode: Mode): Promise<Outcome[]> {
+  const keys = tries.map(({ attempt: { postAccountId, n } }) => ({ postAccountId, n }));
+  let touching: Promise<void> = Promise.resolve();
+  const renew = setInterval(
+    () => {
+      touching = deps.attempts.touch(keys, deps.clock.now()).catch(() => undefined);
+    },
+    Math.max(deps.attemptLeaseMs / 4, 250),
+  );
+  const outcomes = await Promise.all(tries.map((t) => callOnce(t.connector, t.request, mode))).finally(() => clearInterval(renew));
+  await touching; // never let a late renewal land after (and over) an outcome
+  await deps.attempts.record(keys.map((k, i) => ({ ...k, outcome: outcomes[i]! })));
+  return outcomes;
+}
+
+const unsupported = (postAccountId: number, platform: string): TargetOutcome => ({
+  postAccountId,
+  platformStatus: 'failed',
+  platformError: `publishing to ${platform} is not supported yet`,
+  disconnected: false,
+});
+
 /**
  * Publishes one target, never twice: every try is an attempt claimed by a uniquely numbered
  * document; before a new try, an earlier try whose outcome is unknown (no answer, or its publisher
@@ -43,9 +91,9 @@ function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
  * the same attempts, retries and final refusals, but nothing is ever sent to the platform's
  * publishing call, so there is nothing to reconcile either.
  */
-export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest, mode: 'publish' | 'dry_run' = 'publish'): Promise<TargetOutcome | null> {
+export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest, mode: Mode = 'publish'): Promise<TargetOutcome | null> {
   const connector = deps.connectors[request.target.platform];
-  if (!connector) return { postAccountId, platformStatus: 'failed', platformError: `publishing to ${request.target.platform} is not supported yet`, disconnected: false };
+  if (!connector) return unsupported(postAccountId, request.target.platform);
   for (;;) {
     const attempts = await deps.attempts.attempts(postAccountId);
     const last = attempts.at(-1);
@@ -55,7 +103,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     }
     if (mode === 'publish' && last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
       const error = 'the platform did not answer and offers no way to check whether the post was made; not retried, so it is never posted twice';
-      if (!last.outcome) await deps.attempts.record(postAccountId, last.n, { kind: 'failed', error, final: true, disconnected: false });
+      if (!last.outcome) await deps.attempts.record([{ postAccountId, n: last.n, outcome: { kind: 'failed', error, final: true, disconnected: false } }]);
       return { postAccountId, platformStatus: 'failed', platformError: error, disconnected: false };
     }
     if (mode === 'publish' && last && last.outcome?.kind !== 'failed') {
@@ -64,7 +112,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
       if (found === undefined) return null; // Could not look now: the job is retried later.
       if (found) {
         const posted: Outcome = { kind: 'posted', platformPostId: found.platformPostId, permalink: found.permalink };
-        if (!last.outcome) await deps.attempts.record(postAccountId, last.n, posted);
+        if (!last.outcome) await deps.attempts.record([{ postAccountId, n: last.n, outcome: posted }]);
         return toResult(postAccountId, posted);
       }
     }
@@ -78,30 +126,52 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
       if (wait > elapsed) await deps.sleep(wait - elapsed);
     }
     const attempt: Attempt = { postAccountId, n: attempts.length + 1, startedAt: deps.clock.now() };
-    if (!(await deps.attempts.claim(attempt))) return null;
-    // Renew the lease while the call runs (a thread, uploads or status polling can outlast it), so no
-    // other publisher takes a live attempt for a dead one.
-    let touching: Promise<void> = Promise.resolve();
-    const renew = setInterval(
-      () => {
-        touching = deps.attempts.touch(postAccountId, attempt.n, deps.clock.now()).catch(() => undefined);
-      },
-      Math.max(deps.attemptLeaseMs / 4, 250),
-    );
-    const call: Promise<Outcome> =
-      mode === 'dry_run'
-        ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
-        : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
-    const outcome = await call
-      .catch((err: unknown): Outcome => {
-        const o = outcomeOf(err);
-        // A preflight sent nothing that could have been published: an unanswered check is just retried.
-        return mode === 'dry_run' && o.kind === 'unknown' ? { kind: 'failed', error: o.error, final: false, disconnected: false } : o;
-      })
-      .finally(() => clearInterval(renew));
-    await touching; // never let a late renewal land after (and over) the outcome
-    await deps.attempts.record(postAccountId, attempt.n, outcome);
+    if (!(await deps.attempts.claim([attempt]))[0]) return null;
+    const [outcome] = await runClaimed(deps, [{ attempt, connector, request }], mode);
     // A final outcome is the answer: reading the attempts back would only find it again.
-    if (isFinal(outcome)) return toResult(postAccountId, outcome);
+    if (isFinal(outcome!)) return toResult(postAccountId, outcome!);
   }
+}
+
+/** One target of a job: the post account and what to publish to it. */
+export interface TargetRequest {
+  postAccountId: number;
+  request: PublishRequest;
+}
+
+/**
+ * Publishes a job's targets with as few store writes as one target: the first tries of all targets
+ * are claimed in one insert (attempt 1 of each), their outcomes recorded in one write. A target
+ * whose attempt 1 already exists (an earlier delivery of the job, another publisher, or a post
+ * published before) is not new: it goes through `publishTarget`, which reads its attempts and
+ * decides as always (its answer, a held attempt left alone, reconciliation, a retry). So does a
+ * target whose first try did not end it (a transient failure or an unknown outcome). Answers per
+ * target, in order: its outcome, or null when it must be tried again later.
+ */
+export async function publishTargets(deps: PublisherDeps, targets: TargetRequest[], mode: Mode = 'publish'): Promise<Array<TargetOutcome | null>> {
+  const results: Array<TargetOutcome | null> = targets.map(() => null);
+  const now = deps.clock.now();
+  const first: Array<ClaimedTry & { index: number }> = [];
+  targets.forEach(({ postAccountId, request }, index) => {
+    const connector = deps.connectors[request.target.platform];
+    if (!connector) results[index] = unsupported(postAccountId, request.target.platform);
+    else first.push({ index, connector, request, attempt: { postAccountId, n: 1, startedAt: now } });
+  });
+  const claimed = first.length ? await deps.attempts.claim(first.map((f) => f.attempt)) : [];
+  const mine = first.filter((_, i) => claimed[i]);
+  const known = first.filter((_, i) => !claimed[i]);
+  await Promise.all([
+    ...known.map(async (k) => (results[k.index] = await publishTarget(deps, k.attempt.postAccountId, k.request, mode))),
+    (async () => {
+      if (!mine.length) return;
+      const outcomes = await runClaimed(deps, mine, mode);
+      await Promise.all(
+        mine.map(async (m, i) => {
+          const outcome = outcomes[i]!;
+          results[m.index] = isFinal(outcome) ? toResult(m.attempt.postAccountId, outcome) : await publishTarget(deps, m.attempt.postAccountId, m.request, mode);
+        }),
+      );
+    })(),
+  ]);
+  return results;
 }

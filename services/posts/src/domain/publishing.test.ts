@@ -1,0 +1,127 @@
+/**
+ * The scheduler's dispatch on the real store and NATS: a batch of due posts costs the same few store
+ * commands as one post, two dispatchers racing hand each post over once, and a claim whose holder died
+ * before sending its job is finished after the lease (and one held by a live dispatcher is not).
+ */
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MongoPostsStore } from '../data/mongo-store.js';
+import { publishJobs } from '../events/publish-jobs.js';
+import type { PostsDeps } from './ports.js';
+import { DISPATCH_LEASE_MS, dispatchDuePosts } from './publishing.js';
+
+const workspaceId = 800_000 + Math.floor(Math.random() * 99_999);
+const namespace = `t_dispatch_${randomBytes(3).toString('hex')}`;
+let connection: Connection;
+let nc: NatsConnection;
+let store: MongoPostsStore;
+let nextId = 1;
+/** Every job sent, by dispatch id (through the real JetStream port). */
+const sent: string[] = [];
+
+async function dispatcher(): Promise<PostsDeps> {
+  const jobs = await publishJobs(nc, namespace);
+  return {
+    store,
+    accounts: {} as PostsDeps['accounts'],
+    clock: { now: () => new Date() },
+    flushEvents: () => undefined,
+    jobs: { send: async (job, origin) => (await jobs.send(job, origin), void sent.push(job.dispatchId)) },
+  };
+}
+
+/** Due posts written straight into the store; answers their ids. */
+async function duePosts(count: number, status = 'scheduled'): Promise<number[]> {
+  const due = new Date(Date.now() - 60_000);
+  const ids = Array.from({ length: count }, () => nextId++);
+  await connection.db!.collection<{ _id: number }>('posts').insertMany(
+    ids.map((id) => ({
+      _id: id,
+      workspace_id: workspaceId,
+      status,
+      scheduled_at: due,
+      source: 'api',
+      created_at: due,
+      updated_at: due,
+      body: `due ${id}`,
+      flexible: false,
+      disconnected: false,
+      recurrence_jitter_enabled: false,
+      evergreen: false,
+      evergreen_variations: [],
+      dry_run: false,
+      post_contents: [],
+      post_accounts: [],
+    })),
+  );
+  return ids;
+}
+
+const statusOf = async (id: number) => (await store.get(workspaceId, id))?.status;
+const dispatchIdOf = async (id: number) => `${id}:${(await store.get(workspaceId, id))!.scheduledAt!.getTime()}`;
+
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_dispatch_${randomBytes(4).toString('hex')}`);
+  store = new MongoPostsStore(connection);
+  await syncIndexes(connection);
+  nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'dispatch-test');
+}, 60_000);
+
+afterAll(async () => {
+  await connection?.dropDatabase();
+  await connection?.close();
+  const jsm = nc && (await jetstreamManager(nc));
+  await jsm?.streams.purge(PUBLISH_JOBS_STREAM.name, { filter: publishJobSubject(namespace) }).catch(() => undefined);
+  await nc?.drain();
+});
+
+describe('dispatching due posts in batches', () => {
+  it('two dispatchers racing over 60 due posts hand each over once, in a few store commands per pass', async () => {
+    const ids = await duePosts(60);
+    const commands: string[] = [];
+    const statements: Array<{ multi?: boolean }> = [];
+    const count = (e: { databaseName: string; commandName: string; command: { updates?: Array<{ multi?: boolean }> } }) => {
+      if (e.databaseName !== connection.db!.databaseName) return;
+      commands.push(e.commandName);
+      statements.push(...(e.command.updates ?? []));
+    };
+    connection.getClient().on('commandStarted', count);
+    const [a, b] = await Promise.all([dispatcher(), dispatcher()]);
+    const handed = await Promise.all([dispatchDuePosts(a), dispatchDuePosts(b)]).finally(() => connection.getClient().off('commandStarted', count));
+    expect(handed[0] + handed[1]).toBe(60);
+    expect(sent.sort()).toEqual((await Promise.all(ids.map(dispatchIdOf))).sort());
+    expect(new Set(await Promise.all(ids.map(statusOf)))).toEqual(new Set(['publishing']));
+    // Per pass: the clock, the due scan, one claim insert, one transition write, one write marking the
+    // jobs sent, the scan for unsent claims; the loser of each claim reads it once (a claim lookup each).
+    const perPass = commands.filter((c) => c !== 'hello');
+    expect(perPass.filter((c) => c === 'insert')).toHaveLength(2);
+    expect(perPass.filter((c) => c === 'update').length).toBeLessThanOrEqual(4);
+    expect(perPass.length).toBeLessThanOrEqual(2 * 6 + 60);
+    // Multi-document statements only: FerretDB 1.x holds a connection per single-document statement
+    // until the command ends, and a batch of ~50 of them hangs it (libs/mongo updateEach).
+    expect(statements.length).toBeGreaterThanOrEqual(120);
+    expect(statements.filter((u) => u.multi !== true)).toEqual([]);
+  });
+
+  it('finishes a claim whose holder died before sending (after the lease), and leaves a live one alone', async () => {
+    sent.length = 0;
+    const deadBeforeMove = (await duePosts(1))[0]!;
+    const deadAfterMove = (await duePosts(1, 'publishing'))[0]!;
+    const held = (await duePosts(1))[0]!;
+    const old = new Date(Date.now() - DISPATCH_LEASE_MS - 1_000);
+    await store.claimDispatches([
+      { id: await dispatchIdOf(deadBeforeMove), workspaceId, postId: deadBeforeMove, claimedAt: old },
+      { id: await dispatchIdOf(deadAfterMove), workspaceId, postId: deadAfterMove, claimedAt: old },
+      { id: await dispatchIdOf(held), workspaceId, postId: held, claimedAt: new Date() },
+    ]);
+    expect(await dispatchDuePosts(await dispatcher())).toBe(2);
+    expect(sent.sort()).toEqual([await dispatchIdOf(deadBeforeMove), await dispatchIdOf(deadAfterMove)].sort());
+    expect([await statusOf(deadBeforeMove), await statusOf(deadAfterMove), await statusOf(held)]).toEqual(['publishing', 'publishing', 'scheduled']);
+    // Sent claims are done: the next pass sends nothing again.
+    expect(await dispatchDuePosts(await dispatcher())).toBe(0);
+    expect(sent).toHaveLength(2);
+  });
+});
