@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { listPostsRequest } from '@spa/contracts/codecs';
+import { Platform, PostStatus } from '@spa/contracts/common/v1/vocabulary';
+import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { createClient } from '@spa/grpc';
 import { expectError } from '../support/expect-error.js';
 
 let stack: Stack;
@@ -181,5 +185,80 @@ describe('hostile input on the write endpoints', () => {
     const filter = await call('/posts?status[$ne]=x');
     expect(filter.status).toBe(422);
     expect(await count('draft,scheduled')).toBe(before);
+  });
+});
+
+describe('posts gRPC: a caller built before the typed enum fields (rolling deploy)', () => {
+  it('is still understood through the deprecated string fields, and answered in both shapes', async () => {
+    const posts = createClient(PostsServiceClient, stack.postsAddr);
+    const own = await createWorkspace(stack);
+    const account = (await stack.accounts.connectSocialAccount({ workspaceId: own.workspaceId, platform: 'twitter', username: 'old-caller', sandbox: true })).socialAccountId;
+    try {
+      const legacy = {
+        workspaceId: own.workspaceId,
+        body: 'from an old caller',
+        status: 'scheduled',
+        state: 0,
+        scheduledAt: future(2),
+        flexible: false,
+        recurrenceJitterEnabled: false,
+        evergreen: false,
+        evergreenVariations: [],
+        dryRun: false,
+        postContents: [{ platform: 'twitter', platformKind: 0, contentType: 'text', contentKind: 0, metadataJson: '{"note":"old"}' }],
+        socialAccountIds: [account],
+        source: 'api',
+      };
+      await posts.createPost({ ...legacy, body: 'a draft', status: 'draft', scheduledAt: undefined });
+      const { post } = await posts.createPost(legacy);
+      expect(post).toMatchObject({ status: 'scheduled', state: PostStatus.POST_STATUS_SCHEDULED });
+      expect(post!.postContents[0]).toMatchObject({ platform: 'twitter', platformKind: Platform.PLATFORM_TWITTER, contentType: 'text', metadata: { note: 'old' }, metadataJson: '{"note":"old"}' });
+
+      const list = await posts.listPosts({
+        workspaceId: own.workspaceId,
+        statuses: ['scheduled'],
+        states: [],
+        platform: 'twitter',
+        platformKind: 0,
+        sort: 'scheduled_at',
+        sortField: 0,
+        sortDirection: 'asc',
+        direction: 0,
+        limit: 100,
+        offset: 0,
+      });
+      const typed = await posts.listPosts(
+        listPostsRequest({ workspaceId: own.workspaceId, statuses: ['scheduled'], platform: 'twitter', sort: 'scheduled_at', direction: 'asc', limit: 100, offset: 0 }),
+      );
+      expect(list.posts.map((p) => p.id)).toEqual(typed.posts.map((p) => p.id));
+      expect(list.posts.map((p) => p.id)).toEqual([post!.id]);
+      expect(typed.statusCounts).toEqual({ draft: 1, scheduled: 1 });
+      expect(Object.fromEntries(list.counts.map((c) => [c.status, c.count]))).toEqual(typed.statusCounts);
+
+      await expect(
+        posts.listPosts({
+          workspaceId: own.workspaceId,
+          statuses: ['sent'],
+          states: [],
+          platform: undefined,
+          platformKind: 0,
+          sort: '',
+          sortField: 0,
+          sortDirection: '',
+          direction: 0,
+          limit: 10,
+          offset: 0,
+        }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_PARAMETERS',
+        details: [expect.stringContaining('status[0] must be one of draft')],
+      });
+      await expect(posts.createPost({ ...legacy, status: '', state: 99 as PostStatus })).rejects.toMatchObject({
+        code: 'INVALID_PARAMETERS',
+        details: [expect.stringContaining('status must be one of')],
+      });
+    } finally {
+      posts.close();
+    }
   });
 });

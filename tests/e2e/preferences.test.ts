@@ -47,6 +47,8 @@ describe('GET /preferences', () => {
           { id: 'builtin-composer', label: expect.stringMatching(/built-in/i), premium: false, typical_cost_micros: 0, builtin: true },
         ],
         email_notifications: { post_failure: true, weekly_briefing: true, product_tips: true, re_engagement: true },
+        link_shortening_enabled: false,
+        dub_api_key_set: false,
       },
     });
   });

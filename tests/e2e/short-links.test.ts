@@ -1,19 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { connectMongo } from '@spa/mongo';
+import { createWorkspace, dropDatabases, freshClientAddress, request, startStack, TEST_INFRA, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 
 /**
- * Dub short links end to end, with analytics given a Dub API key and Dub's loopback stand-in (tools/sandbox, `/dub`):
- * each URL of a post is published as a short link of its own per target, the first pair is on the PostAccount,
- * and the clicks Dub counts on a target's links become that target's `clicks` (post_metric and rollups).
+ * Dub short links end to end, with Dub's loopback stand-in (tools/sandbox, `/dub`, which keeps links per bearer key):
+ * a workspace turns link shortening on in its preferences with a Dub API key of its own (stored encrypted, never
+ * answered); each URL of a post is then published as a short link of its own per target, made with that key, the first
+ * pair is on the PostAccount, and the clicks Dub counts on a target's links become that target's `clicks`
+ * (post_metric and rollups). The deployment has no fallback key here: with shortening off nothing changes.
  */
+const WORKSPACE_KEY = 'dub_e2e_workspace_key_1234';
 let stack: Stack;
 let ws: TestWorkspace;
+const accountsDb = uniqueName('t_accounts_dub');
 beforeAll(async () => {
-  stack = await startStack({ publishing: true, analyticsEnv: { DUB_API_KEY: 'dub_e2e_test_key' } });
+  // The accounts database is named here so that the test can read the stored preferences as they are.
+  stack = await startStack({ publishing: true, accountsEnv: { MONGO_DB: accountsDb } });
   ws = await createWorkspace(stack);
+  const on = await stack.api('/preferences', { method: 'PATCH', token: ws.apiKey, localAddress: freshClientAddress(), body: { preferences: { link_shortening_enabled: true, dub_api_key: WORKSPACE_KEY } } });
+  expect(on.status, on.text).toBe(200);
 }, 240_000);
 afterAll(async () => {
   await stack?.stop();
+  await dropDatabases([accountsDb]);
 });
 
 const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
@@ -67,6 +76,13 @@ describe('Dub short links', () => {
     const [xt, mt] = [targets.find((t) => t.platform === 'twitter')!, targets.find((t) => t.platform === 'mastodon')!];
     expect(xt.dub_short_url).not.toBe(mt.dub_short_url); // one link per target: clicks are attributed to the platform
 
+    // Made with the workspace's own key: Dub (the stand-in) keeps links per key, and only that key finds them.
+    const linkOf = (target: Target, key: string) => request(stack.sandboxUrl!, `/dub/links/info?externalId=ext_spa_pa_${target.id}_0`, { headers: { authorization: `Bearer ${key}` } });
+    const found = await linkOf(xt, WORKSPACE_KEY);
+    expect(found.status, found.text).toBe(200);
+    expect(found.json).toMatchObject({ url: guide, shortLink: xt.dub_short_url });
+    expect((await linkOf(xt, 'dub_some_other_workspace_key')).status).toBe(404);
+
     // What the platform received: the short links in place of the URLs, the rest of the text as written.
     const tweet = (await sandboxPosts('twitter')).at(-1)!.text;
     expect(tweet).not.toContain('example.com');
@@ -92,5 +108,72 @@ describe('Dub short links', () => {
     const postId = await publish('No links in this one', [x]);
     const [t] = await targetsWhen(postId, (ts) => ts.every((t) => t.platform_status === 'posted'));
     expect(t).toMatchObject({ dub_short_url: null, dub_original_url: null });
+  });
+});
+
+describe('Link shortening preference', () => {
+  const patch = (token: string, preferences: Record<string, unknown>) => stack.api('/preferences', { method: 'PATCH', token, localAddress: freshClientAddress(), body: { preferences } });
+
+  it('is off by default: links are published as written and both dub fields stay null', async () => {
+    const other = await createWorkspace(stack);
+    const prefs = await stack.api('/preferences', { token: other.apiKey, localAddress: freshClientAddress() });
+    expect(prefs.json.preferences).toMatchObject({ link_shortening_enabled: false, dub_api_key_set: false });
+    const { socialAccountId: x } = await stack.accounts.connectSocialAccount({ workspaceId: other.workspaceId, platform: 'twitter', username: 'dub_off_x', sandbox: true });
+    const text = 'Read https://example.com/off-guide today';
+    const created = await stack.api('/posts', { token: other.apiKey, localAddress: freshClientAddress(), body: { post: { body: text, post_accounts: [{ social_account_id: x }] } } });
+    expect(created.status, created.text).toBe(201);
+    const postId = created.json.post.id as number;
+    expect((await stack.api(`/posts/${postId}/publishes`, { method: 'POST', token: other.apiKey, localAddress: freshClientAddress(), body: {} })).status).toBe(202);
+    let t: Target | undefined;
+    await expect
+      .poll(async () => ((t = (await stack.api(`/posts/${postId}`, { token: other.apiKey, localAddress: freshClientAddress() })).json.post.post_accounts[0]), t?.platform_status), { timeout: 45_000, interval: 300 })
+      .toBe('posted');
+    expect(t).toMatchObject({ dub_short_url: null, dub_original_url: null });
+    expect((await sandboxPosts('twitter')).some((p) => p.text === text)).toBe(true);
+  });
+
+  it('never answers the key, stores it encrypted, and names bad input', async () => {
+    const other = await createWorkspace(stack);
+    const key = 'dub_secret_never_echoed_5678';
+    const set = await patch(other.apiKey, { link_shortening_enabled: true, dub_api_key: key });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json.preferences).toMatchObject({ link_shortening_enabled: true, dub_api_key_set: true });
+    expect(set.text).not.toContain(key);
+    expect(set.json.preferences).not.toHaveProperty('dub_api_key');
+    const read = await stack.api('/preferences', { token: other.apiKey, localAddress: freshClientAddress() });
+    expect(read.text).not.toContain(key);
+    expect(read.json.preferences.dub_api_key_set).toBe(true);
+
+    // The stored preferences hold the key sealed (AES-256-GCM), never in plain text.
+    const mongo = await connectMongo(TEST_INFRA.mongoUrl, accountsDb);
+    try {
+      const docs = await mongo.db!.collection('preferences_revisions').find({}).toArray();
+      const raw = JSON.stringify(docs);
+      expect(raw).not.toContain(key);
+      expect(raw).not.toContain(WORKSPACE_KEY);
+      expect(raw).toMatch(/"dub_api_key_sealed":"v1\.[\w-]+\.[\w-]+\.[\w-]+"/);
+    } finally {
+      await mongo.close();
+    }
+
+    // A key not of Dub's shape, and shortening turned on (or the key removed) with no key at all: 422 naming the field.
+    const bad = await patch(other.apiKey, { dub_api_key: 'sk_live_not_a_dub_key' });
+    expect(bad.status, bad.text).toBe(422);
+    expect(bad.json.error.details).toEqual([expect.stringMatching(/^preferences\.dub_api_key: must be a Dub API key/)]);
+    expect(bad.text).not.toContain('sk_live_not_a_dub_key');
+    const removed = await patch(other.apiKey, { dub_api_key: null });
+    expect(removed.status, removed.text).toBe(422);
+    expect(removed.json.error.details).toEqual([expect.stringMatching(/^preferences\.dub_api_key: cannot be removed while link_shortening_enabled is true/)]);
+
+    const fresh = await createWorkspace(stack);
+    const noKey = await patch(fresh.apiKey, { link_shortening_enabled: true, tone: 'nope' });
+    expect(noKey.status, noKey.text).toBe(422);
+    expect(noKey.json.error.details).toEqual(expect.arrayContaining([expect.stringMatching(/^preferences\.tone:/), expect.stringMatching(/^preferences\.link_shortening_enabled: needs a Dub API key/)]));
+    expect((await stack.api('/preferences', { token: fresh.apiKey, localAddress: freshClientAddress() })).json.preferences.link_shortening_enabled).toBe(false);
+
+    // Off again and the key removed: accepted.
+    const off = await patch(other.apiKey, { link_shortening_enabled: false, dub_api_key: null });
+    expect(off.status, off.text).toBe(200);
+    expect(off.json.preferences).toMatchObject({ link_shortening_enabled: false, dub_api_key_set: false });
   });
 });

@@ -1,3 +1,4 @@
+import { contentTypeCodec, createPostRequest, listPostsRequest, newPostContent, platformCodec, platformStatusCodec, postStatusCodec, type NewContent } from '@spa/contracts/codecs';
 import type { Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { POST_STATUSES } from '@spa/vocabulary';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
   return {
     id: p.id,
-    status: p.status as z.infer<typeof PostSchema>['status'],
+    status: postStatusCodec.require(p.state, p.status),
     flexible: p.flexible,
     scheduled_at: orNull(p.scheduledAt),
     posted_at: orNull(p.postedAt),
@@ -31,19 +32,19 @@ export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
     body: p.body,
     post_contents: p.postContents.map((c) => ({
       id: c.id,
-      platform: c.platform as never,
+      platform: platformCodec.require(c.platformKind, c.platform),
       body: c.body,
-      content_type: c.contentType as never,
+      content_type: contentTypeCodec.require(c.contentKind, c.contentType),
       position: c.position,
       first_comment: orNull(c.firstComment),
-      metadata: c.metadataJson ? (JSON.parse(c.metadataJson) as Record<string, unknown>) : {},
+      metadata: c.metadata ?? (c.metadataJson ? (JSON.parse(c.metadataJson) as Record<string, unknown>) : {}),
     })),
     post_accounts: p.postAccounts.map((a) => ({
       id: a.id,
       social_account_id: a.socialAccountId,
-      platform: a.platform as never,
+      platform: platformCodec.require(a.platformKind, a.platform),
       username: a.username,
-      platform_status: orNull(a.platformStatus),
+      platform_status: orNull(platformStatusCodec.decode(a.state, a.platformStatus)),
       platform_post_id: orNull(a.platformPostId),
       permalink: orNull(a.permalink),
       platform_error: orNull(a.platformError),
@@ -67,35 +68,33 @@ export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
 
 const PostIdParams = z.object({ id: idParam });
 
-type NewPostContentInput = NonNullable<z.infer<typeof PostFieldsSchema>['post_contents']>[number];
+/** One validated post of a create or bulk create as the posts service takes it. */
+function createRequest(workspaceId: number, p: z.infer<typeof PostFieldsSchema>): CreatePostRequest {
+  return createPostRequest({
+    workspaceId,
+    body: p.body,
+    status: p.status,
+    scheduledAt: p.scheduled_at,
+    flexible: p.flexible,
+    recurrenceJitterEnabled: p.recurrence_jitter_enabled,
+    evergreen: p.evergreen,
+    evergreenVariations: p.evergreen_variations,
+    recurrenceIntervalDays: p.recurrence_interval_days,
+    dryRun: p.dry_run,
+    contents: p.post_contents.map(newContent),
+    socialAccountIds: p.post_accounts.map((a) => a.social_account_id),
+    source: 'api',
+  });
+}
 
-const contentMessage = (c: NewPostContentInput) => ({
+const newContent = (c: NonNullable<z.infer<typeof PostFieldsSchema>['post_contents']>[number]): NewContent => ({
   platform: c.platform,
   body: c.body,
   contentType: c.content_type,
   position: c.position,
   firstComment: c.first_comment,
-  metadataJson: JSON.stringify(c.metadata ?? {}),
+  metadata: c.metadata,
 });
-
-/** One validated post of a create or bulk create as the posts service takes it. */
-function createRequest(workspaceId: number, p: z.infer<typeof PostFieldsSchema>): CreatePostRequest {
-  return {
-    workspaceId,
-    body: p.body,
-    status: p.status ?? '',
-    scheduledAt: p.scheduled_at,
-    flexible: p.flexible ?? false,
-    recurrenceJitterEnabled: p.recurrence_jitter_enabled ?? false,
-    evergreen: p.evergreen ?? false,
-    evergreenVariations: p.evergreen_variations ?? [],
-    recurrenceIntervalDays: p.recurrence_interval_days,
-    dryRun: p.dry_run ?? false,
-    postContents: p.post_contents.map(contentMessage),
-    socialAccountIds: p.post_accounts.map((a) => a.social_account_id),
-    source: 'api',
-  };
-}
 const PostEnvelope = z.object({ post: PostSchema });
 
 export const postRoutes = [
@@ -117,20 +116,22 @@ export const postRoutes = [
       meta: ListMetaSchema,
     }),
     handle: async ({ clients, principal, query }) => {
-      const reply = await clients.posts.listPosts({
-        workspaceId: principal.workspaceId,
-        statuses: query.status ?? [],
-        source: query.source,
-        scheduledAfter: query.scheduled_after,
-        scheduledBefore: query.scheduled_before,
-        platform: query.platform,
-        sort: query.sort,
-        sortDirection: query.sort_direction,
-        limit: query.limit,
-        offset: query.offset,
-      });
+      const reply = await clients.posts.listPosts(
+        listPostsRequest({
+          workspaceId: principal.workspaceId,
+          statuses: query.status,
+          source: query.source,
+          scheduledAfter: query.scheduled_after,
+          scheduledBefore: query.scheduled_before,
+          platform: query.platform,
+          sort: query.sort,
+          direction: query.sort_direction,
+          limit: query.limit,
+          offset: query.offset,
+        }),
+      );
       const counts = Object.fromEntries(POST_STATUSES.map((s) => [s, 0]));
-      for (const c of reply.counts) counts[c.status] = c.count;
+      Object.assign(counts, reply.statusCounts);
       return {
         posts: reply.posts.map(presentPost),
         counts,
@@ -255,7 +256,7 @@ export const postRoutes = [
         workspaceId: principal.workspaceId,
         postId: params.id,
         body: p.body,
-        status: p.status,
+        state: p.status ? postStatusCodec.toProto(p.status) : 0,
         scheduledAt: p.scheduled_at ?? undefined,
         clearScheduledAt: p.scheduled_at === null,
         flexible: p.flexible,
@@ -266,7 +267,7 @@ export const postRoutes = [
         recurrenceIntervalDays: p.recurrence_interval_days,
         dryRun: p.dry_run,
         hasPostContents: p.post_contents !== undefined,
-        postContents: (p.post_contents ?? []).map(contentMessage),
+        postContents: (p.post_contents ?? []).map((c) => newPostContent(newContent(c))),
         hasSocialAccountIds: p.post_accounts !== undefined,
         socialAccountIds: (p.post_accounts ?? []).map((a) => a.social_account_id),
       });

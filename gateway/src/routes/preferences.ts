@@ -34,6 +34,12 @@ const PreferencesSchema = z
     ai_model: z.string().describe('The model generations use: the chosen one while it is offered, else the default model (the first of available_ai_models)'),
     available_ai_models: z.array(AiModelOptionSchema).describe('The models this deployment offers; read-only'),
     email_notifications: EmailNotificationsSchema,
+    link_shortening_enabled: z
+      .boolean()
+      .describe('URLs in posts are replaced at publish time by Dub short links, one per target, whose clicks count as the target\'s `clicks`; off: texts are published as written and `dub_short_url`/`dub_original_url` stay null'),
+    dub_api_key_set: z
+      .boolean()
+      .describe("Whether the workspace stored a Dub API key of its own (`dub_api_key` is write-only and never answered); false: the deployment's fallback key is used, if it has one"),
   })
   .meta({ id: 'Preferences' });
 
@@ -52,6 +58,12 @@ const UpdatePreferencesBody = z
         use_post_metrics_for_ai: z.boolean().optional(),
         theme: valueOf(THEMES).optional(),
         ai_model: z.string().optional().describe('The id of one of available_ai_models'),
+        link_shortening_enabled: z.boolean().optional().describe("Turning it on needs a Dub API key: the workspace's own (`dub_api_key`) or the deployment's fallback"),
+        dub_api_key: z
+          .string()
+          .nullable()
+          .optional()
+          .describe('Write-only: the workspace\'s Dub API key (`dub_` and 8 to 200 letters, digits, _ or -), stored encrypted and never answered (see `dub_api_key_set`); null or "" removes it'),
         available_ai_models: z.never({ error: 'is read-only (GET /preferences lists the models)' }).optional().describe('Read-only: sending it is 422 INVALID_PARAMETERS'),
         email_notifications: z
           .object(Object.fromEntries(EMAIL_NOTIFICATIONS.map((name) => [name, z.boolean().optional()])) as Record<(typeof EMAIL_NOTIFICATIONS)[number], z.ZodOptional<z.ZodBoolean>>)
@@ -94,6 +106,8 @@ function presentPreferences(p: Preferences | undefined, models: ResolveAiModelRe
         product_tips: n?.productTips ?? true,
         re_engagement: n?.reEngagement ?? true,
       },
+      link_shortening_enabled: p.linkShorteningEnabled,
+      dub_api_key_set: p.dubApiKeySet,
     },
   };
 }
@@ -104,7 +118,7 @@ export const preferenceRoutes = [
     path: '/preferences',
     tag: 'Preferences',
     summary: 'Read the generation preferences',
-    description: 'Paid plan. A workspace that never set a field gets its default (tone professional, structure auto, timezone UTC, theme light, every email notification on).',
+    description: 'Paid plan. A workspace that never set a field gets its default (tone professional, structure auto, timezone UTC, theme light, every email notification on, link shortening off).',
     audience: 'api_key',
     scope: 'preferences:read',
     plan: 'paid',
@@ -121,7 +135,7 @@ export const preferenceRoutes = [
     tag: 'Preferences',
     summary: 'Update the generation preferences (merge)',
     description:
-      'Paid plan. Only the fields given change (email_notifications flag by flag). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, and `available_ai_models` itself (read-only).',
+      'Paid plan. Only the fields given change (email_notifications flag by flag). `dub_api_key` is write-only: it is stored encrypted and no answer repeats it (`dub_api_key_set` says whether one is stored). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, a `dub_api_key` not of Dub\'s shape, `link_shortening_enabled: true` with no Dub key (neither the workspace\'s own nor the deployment\'s fallback), and `available_ai_models` itself (read-only).',
     audience: 'api_key',
     scope: 'preferences:write',
     plan: 'paid',
@@ -147,6 +161,8 @@ export const preferenceRoutes = [
           usePostMetricsForAi: p.use_post_metrics_for_ai,
           theme: p.theme,
           aiModel: p.ai_model,
+          linkShorteningEnabled: p.link_shortening_enabled,
+          dubApiKey: p.dub_api_key === null ? '' : p.dub_api_key,
           emailNotifications: n && {
             postFailure: n.post_failure,
             weeklyBriefing: n.weekly_briefing,

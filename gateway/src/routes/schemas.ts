@@ -1,4 +1,4 @@
-import { CONTENT_TYPES, PLATFORMS, POST_STATUSES } from '@spa/vocabulary';
+import { CONTENT_TYPES, PLATFORMS, POST_SORTS, POST_STATUSES, SORT_DIRECTIONS, type PostStatus } from '@spa/vocabulary';
 import { z } from 'zod';
 
 /** Public JSON shapes, shared by request validation, response documentation and the OpenAPI document. */
@@ -86,6 +86,8 @@ export const PostSchema = z
 
 export const ListMetaSchema = z.object({ limit: z.number().int(), offset: z.number().int(), total_count: z.number().int() });
 
+const isPostStatus = (x: string): x is PostStatus => (POST_STATUSES as readonly string[]).includes(x);
+
 export const ListPostsQuerySchema = z
   .object({
     status: z
@@ -98,19 +100,17 @@ export const ListPostsQuerySchema = z
           .split(',')
           .map((x) => x.trim())
           .filter(Boolean);
-        for (const x of list) {
-          if (!(POST_STATUSES as readonly string[]).includes(x)) {
-            ctx.addIssue({ code: 'custom', message: `unknown status ${JSON.stringify(x)}; allowed: ${POST_STATUSES.join(', ')}` });
-          }
+        for (const x of list.filter((x) => !isPostStatus(x))) {
+          ctx.addIssue({ code: 'custom', message: `unknown status ${JSON.stringify(x)}; allowed: ${POST_STATUSES.join(', ')}` });
         }
-        return list;
+        return list.filter(isPostStatus);
       }),
     source: z.string().min(1).max(100).optional(),
     scheduled_after: dateTime.optional().describe('Inclusive lower bound on scheduled_at'),
     scheduled_before: dateTime.optional().describe('Inclusive upper bound on scheduled_at'),
     platform: z.enum(PLATFORMS).optional().describe('Posts targeting this platform'),
-    sort: z.enum(['scheduled_at', 'created_at', 'posted_at', 'id']).default('created_at'),
-    sort_direction: z.enum(['asc', 'desc']).default('desc'),
+    sort: z.enum(POST_SORTS).default('created_at'),
+    sort_direction: z.enum(SORT_DIRECTIONS).default('desc'),
     limit: pageLimit(100),
     offset: pageOffset,
   })

@@ -25,6 +25,20 @@ process.once('exit', () => {
 });
 
 /**
+ * Runs `start`; when it throws, kills every process it started that is still running, so a setup that failed
+ * half-way (a service that never got ready on a loaded machine) leaves nothing behind for the files that follow.
+ */
+export async function stopStartedOnFailure<T>(start: () => Promise<T>): Promise<T> {
+  const before = new Set(live);
+  try {
+    return await start();
+  } catch (err) {
+    for (const child of live) if (!before.has(child)) child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+/**
  * Starts one built process (e.g. services/posts/dist/main.js) with the given environment and waits
  * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long
  * (20 s, or TEST_PROCESS_READY_MS on a loaded machine).

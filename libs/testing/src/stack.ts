@@ -8,7 +8,7 @@ import { createClient, type PromiseClient } from '@spa/grpc';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
 import { request, type HttpOptions, type HttpResponse } from './http.js';
-import { runAdmin, startProcess, type RunningProcess } from './processes.js';
+import { runAdmin, startProcess, stopStartedOnFailure, type RunningProcess } from './processes.js';
 
 /** The encryption key of test stacks (never a production value). */
 export const TEST_SECRETS_KEY = 'test-only-secrets-key-0123456789abcdef';
@@ -122,7 +122,11 @@ export async function freePort(): Promise<number> {
  * `publishing: true`) as real processes on free ports, with fresh databases and a fresh rate-limit
  * prefix, against the real MongoDB-compatible store, NATS and Redis.
  */
-export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+export function startStack(opts: StackOptions = {}): Promise<Stack> {
+  return stopStartedOnFailure(() => launchStack(opts));
+}
+
+async function launchStack(opts: StackOptions): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
   const publisherDb = uniqueName('t_publisher');
@@ -166,7 +170,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       METRICS_SLOT_MS: '500',
       METRICS_DISPATCH_INTERVAL_MS: '250',
       METRICS_RESULT_ACK_WAIT_MS: '5000',
-      // Dub's stand-in; short links are made only when a test gives analytics a DUB_API_KEY (analyticsEnv).
+      // Dub's stand-in; short links are made for workspaces that turn link shortening on (their preferences).
       ...(sandboxProc ? { DUB_BASE_URL: `http://${sandboxProc.address}/dub` } : {}),
       ...opts.analyticsEnv,
     });

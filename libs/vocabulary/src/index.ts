@@ -58,6 +58,16 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 /** What GET /posts returns without a status filter. */
 export const QUEUE_STATUSES: readonly PostStatus[] = ['draft', 'pending_review', 'scheduled', 'publishing'];
 
+/** What became of one target account of a post (`dry_run`: passed every preflight of a dry-run post, never sent). */
+export const PLATFORM_STATUSES = ['posted', 'failed', 'dry_run'] as const;
+export type PlatformStatus = (typeof PLATFORM_STATUSES)[number];
+
+/** The orders a post list can take, and their directions. */
+export const POST_SORTS = ['scheduled_at', 'created_at', 'posted_at', 'id'] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
 export const CONTENT_TYPES = ['text', 'image', 'video', 'document', 'poll'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 

@@ -1,6 +1,7 @@
 import { env, loadConfig, z, operationsEnv } from '@spa/config';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
+import { DUB_API_KEY_PATTERN } from './domain/link-shortening.js';
 
 /** OAUTH_<PLATFORM>_CLIENT_ID / _CLIENT_SECRET of every OAuth platform with a fixed client (all optional). */
 const oauthClientVars = Object.fromEntries(
@@ -30,6 +31,11 @@ export const configSchema = z.object({
     .int()
     .min(0)
     .default(15 * 60_000),
+  /**
+   * The deployment's Dub API key (`dub_…`), a fallback for workspaces that turn link shortening on without a key of
+   * their own (the analytics service asks for the key per workspace); empty: each workspace needs its own key.
+   */
+  DUB_API_KEY: z.union([z.literal(''), z.string().regex(DUB_API_KEY_PATTERN, 'must be a Dub API key (dub_…)')]).default(''),
   ...oauthClientVars,
 });
 

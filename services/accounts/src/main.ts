@@ -52,6 +52,7 @@ runMain(async () => {
     customRules: new MongoCustomRules(models),
     clock: { now: () => new Date() },
     secrets: createSecretBox(config.SECRETS_KEY),
+    dubFallbackKey: config.DUB_API_KEY || undefined,
     dashboard: new MongoDashboardStore(mongo, models),
     passwords: argon2Hasher,
     connections: new MongoConnectionStore(mongo),

@@ -42,8 +42,12 @@ export const configSchema = z.object({
   METRICS_RESULT_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Posts a best-time cell needs before its mean is given. */
   BEST_TIMES_MIN_SAMPLES: z.coerce.number().int().min(1).default(3),
-  /** Dub API key (`dub_…`): when set, URLs in posts are replaced at publish time by Dub short links whose clicks are counted; empty: no shortening (dub_* fields null). */
-  DUB_API_KEY: z.string().default(''),
+  /**
+   * Each workspace turns link shortening on in its preferences, with a Dub key of its own (kept encrypted by accounts)
+   * or the deployment's fallback (accounts' DUB_API_KEY); analytics asks accounts (GetLinkShortening) and keeps the
+   * answer this long, so a changed preference applies within it.
+   */
+  LINK_SETTINGS_TTL_MS: env.millis(30_000),
   /** Dub's API (the sandbox serves a stand-in under `/dub`). */
   DUB_BASE_URL: z.url().default('https://api.dub.co'),
   DUB_TIMEOUT_MS: env.millis(10_000),

@@ -7,7 +7,7 @@ import { loadAnalyticsConfig } from './config.js';
 import { MongoAnalyticsStore } from './data/mongo-store.js';
 import { MongoShortLinks } from './data/short-links.js';
 import type { AnalyticsDeps } from './domain/ports.js';
-import { dubClient } from './dub/client.js';
+import { workspaceShortLinks } from './dub/client.js';
 import { startDispatcher } from './events/dispatcher.js';
 import { jetStreamMessaging } from './events/messaging.js';
 import { consumeResults } from './events/result-consumer.js';
@@ -22,11 +22,9 @@ runMain(async () => {
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'analytics')]);
   const store = new MongoAnalyticsStore(mongo);
   await syncIndexes(mongo);
-  const accounts = accountsPort(config.ACCOUNTS_ADDR);
+  const accounts = accountsPort(config.ACCOUNTS_ADDR, config.LINK_SETTINGS_TTL_MS);
   const posts = postsPort(config.POSTS_ADDR);
-  const links = config.DUB_API_KEY
-    ? { store: new MongoShortLinks(store.models), dub: dubClient({ baseUrl: config.DUB_BASE_URL, apiKey: config.DUB_API_KEY, timeoutMs: config.DUB_TIMEOUT_MS }) }
-    : undefined;
+  const links = workspaceShortLinks(new MongoShortLinks(store.models), accounts, { baseUrl: config.DUB_BASE_URL, timeoutMs: config.DUB_TIMEOUT_MS });
   const deps: AnalyticsDeps = {
     store,
     accounts,
@@ -53,7 +51,7 @@ runMain(async () => {
     services: [analyticsService(deps, { bestTimesMinSamples: config.BEST_TIMES_MIN_SAMPLES })],
     logger,
   });
-  logger.info({ port: server.port, shortLinks: links ? 'dub' : 'off' }, 'analytics listening');
+  logger.info({ port: server.port, dub: config.DUB_BASE_URL }, 'analytics listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
   onShutdown(logger, [
     ['grpc', () => server.shutdown()],

@@ -37,7 +37,9 @@ async function benchGateway(): Promise<void> {
   const settings = loadSettings();
   const rateLimitPrefix = uniqueName('bench_rl');
   progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
-  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix } });
+  // BENCH_GATEWAY_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile: Record<string, string> = process.env.BENCH_GATEWAY_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}` } : {};
+  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, ...profile } });
   let hello: RunningProcess | undefined;
   try {
     hello = await startProcess('hello', 'tools/bench/dist/hello-server.js', {});

@@ -1,3 +1,4 @@
+import { listPostsRequest } from '@spa/contracts/codecs';
 import type { PromiseClient } from '@spa/grpc';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { ClientIps } from './client-ips.js';
@@ -23,7 +24,7 @@ export function benchHello(settings: BenchSettings, address: string): Promise<Sc
 }
 
 export function benchListPostsGrpc(settings: BenchSettings, posts: PromiseClient<PostsServiceClient>, workspaceId: number): Promise<ScenarioRun> {
-  const request = { workspaceId, statuses: [], sort: 'created_at', sortDirection: 'desc', limit: settings.pageSize, offset: 0 };
+  const request = listPostsRequest({ workspaceId, sort: 'created_at', direction: 'desc', limit: settings.pageSize, offset: 0 });
   return warmThenMeasure(settings, (durationS) => runCallLoad({ call: () => posts.listPosts(request), concurrency: settings.connections, durationS }));
 }
 

@@ -1,4 +1,5 @@
-import { QUEUE_STATUSES } from '@spa/vocabulary';
+import { listPostsRequest } from '@spa/contracts/codecs';
+import { QUEUE_STATUSES, type PostSort, type PostStatus, type SortDirection } from '@spa/vocabulary';
 import { presentPost } from '../../routes/posts.js';
 import type { DashboardRoute, MemberContext } from '../context.js';
 
@@ -27,7 +28,7 @@ async function quoteWeek(ctx: MemberContext) {
   };
 }
 
-const OUTCOME_STATUSES = ['posted', 'failed', 'partial'];
+const OUTCOME_STATUSES: readonly PostStatus[] = ['posted', 'failed', 'partial'];
 
 /** Billing (read only: changing the plan stays an operator action) and posts at a glance. */
 export const overviewRoutes: DashboardRoute[] = [
@@ -50,14 +51,14 @@ export const overviewRoutes: DashboardRoute[] = [
     method: 'get',
     path: '/posts',
     handle: async (ctx) => {
-      const list = (statuses: readonly string[], sort: string, direction: string) =>
-        ctx.clients.posts.listPosts({ workspaceId: ctx.workspace.id, statuses: [...statuses], sort, sortDirection: direction, limit: 25, offset: 0 });
+      const list = (statuses: readonly PostStatus[], sort: PostSort, direction: SortDirection) =>
+        ctx.clients.posts.listPosts(listPostsRequest({ workspaceId: ctx.workspace.id, statuses, sort, direction, limit: 25, offset: 0 }));
       const [queue, recent] = await Promise.all([list(QUEUE_STATUSES, 'scheduled_at', 'asc'), list(OUTCOME_STATUSES, 'created_at', 'desc')]);
       return {
         queue: queue.posts.map(presentPost),
         queue_total: queue.totalCount,
         recent: recent.posts.map(presentPost),
-        counts: Object.fromEntries([...queue.counts, ...recent.counts].map((c) => [c.status, c.count])),
+        counts: { ...queue.statusCounts, ...recent.statusCounts },
       };
     },
   },

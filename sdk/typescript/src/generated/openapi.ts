@@ -1312,7 +1312,7 @@ export interface paths {
         };
         /**
          * Read the generation preferences
-         * @description Paid plan. A workspace that never set a field gets its default (tone professional, structure auto, timezone UTC, theme light, every email notification on).
+         * @description Paid plan. A workspace that never set a field gets its default (tone professional, structure auto, timezone UTC, theme light, every email notification on, link shortening off).
          *
          *     Scope: `preferences:read`.
          *
@@ -1326,7 +1326,7 @@ export interface paths {
         head?: never;
         /**
          * Update the generation preferences (merge)
-         * @description Paid plan. Only the fields given change (email_notifications flag by flag). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, and `available_ai_models` itself (read-only).
+         * @description Paid plan. Only the fields given change (email_notifications flag by flag). `dub_api_key` is write-only: it is stored encrypted and no answer repeats it (`dub_api_key_set` says whether one is stored). Every bad field is named at once in `details` (422 INVALID_PARAMETERS) and nothing is written then: unknown fields, wrong JSON types, values outside the allowed lists, a time zone that is not an IANA name, an `ai_model` that is not one of `available_ai_models`, a `dub_api_key` not of Dub's shape, `link_shortening_enabled: true` with no Dub key (neither the workspace's own nor the deployment's fallback), and `available_ai_models` itself (read-only).
          *
          *     Scope: `preferences:write`.
          *
@@ -2290,6 +2290,8 @@ export interface components {
             available_ai_models: components["schemas"]["AiModelOption"][];
             /** @description Free-text guidance applied to every generation (the structured rules are /custom_rules) */
             custom_rules: string;
+            /** @description Whether the workspace stored a Dub API key of its own (`dub_api_key` is write-only and never answered); false: the deployment's fallback key is used, if it has one */
+            dub_api_key_set: boolean;
             email_notifications: {
                 post_failure: boolean;
                 product_tips: boolean;
@@ -2297,6 +2299,8 @@ export interface components {
                 weekly_briefing: boolean;
             };
             include_emoji: boolean;
+            /** @description URLs in posts are replaced at publish time by Dub short links, one per target, whose clicks count as the target's `clicks`; off: texts are published as written and `dub_short_url`/`dub_original_url` stay null */
+            link_shortening_enabled: boolean;
             /** @enum {string} */
             structure: "auto" | "short" | "hook_body_cta" | "list" | "story" | "question";
             /** @enum {string} */
@@ -14418,7 +14422,9 @@ export interface operations {
                      *           "weekly_briefing": false,
                      *           "product_tips": false,
                      *           "re_engagement": false
-                     *         }
+                     *         },
+                     *         "link_shortening_enabled": false,
+                     *         "dub_api_key_set": false
                      *       }
                      *     }
                      */
@@ -14536,6 +14542,8 @@ export interface operations {
                  *         "use_post_metrics_for_ai": false,
                  *         "theme": "example theme",
                  *         "ai_model": "example ai model",
+                 *         "link_shortening_enabled": false,
+                 *         "dub_api_key": "example dub api key",
                  *         "email_notifications": {
                  *           "post_failure": false,
                  *           "weekly_briefing": false,
@@ -14553,6 +14561,8 @@ export interface operations {
                         available_ai_models?: unknown;
                         /** @description At most 5000 characters */
                         custom_rules?: string;
+                        /** @description Write-only: the workspace's Dub API key (`dub_` and 8 to 200 letters, digits, _ or -), stored encrypted and never answered (see `dub_api_key_set`); null or "" removes it */
+                        dub_api_key?: string | null;
                         /** @description Only the flags given change */
                         email_notifications?: {
                             post_failure?: boolean;
@@ -14561,6 +14571,8 @@ export interface operations {
                             weekly_briefing?: boolean;
                         };
                         include_emoji?: boolean;
+                        /** @description Turning it on needs a Dub API key: the workspace's own (`dub_api_key`) or the deployment's fallback */
+                        link_shortening_enabled?: boolean;
                         /** @description One of: auto, short, hook_body_cta, list, story, question */
                         structure?: string;
                         /** @description One of: light, dark, system */
@@ -14612,7 +14624,9 @@ export interface operations {
                      *           "weekly_briefing": false,
                      *           "product_tips": false,
                      *           "re_engagement": false
-                     *         }
+                     *         },
+                     *         "link_shortening_enabled": false,
+                     *         "dub_api_key_set": false
                      *       }
                      *     }
                      */

@@ -12,6 +12,9 @@ export interface PreferencesState {
   theme?: string;
   ai_model?: string;
   email_notifications?: { post_failure?: boolean; weekly_briefing?: boolean; product_tips?: boolean; re_engagement?: boolean };
+  link_shortening_enabled?: boolean;
+  /** The workspace's Dub API key sealed by the secret box (AES-256-GCM, as platform credentials); '' when removed. */
+  dub_api_key_sealed?: string;
   updated_at: Date;
 }
 

@@ -19,6 +19,8 @@ const toStoredPreferences = (d: PreferencesState): StoredPreferences => ({
     productTips: d.email_notifications?.product_tips,
     reEngagement: d.email_notifications?.re_engagement,
   },
+  linkShorteningEnabled: d.link_shortening_enabled,
+  dubApiKeySealed: d.dub_api_key_sealed,
   updatedAt: d.updated_at,
 });
 
@@ -34,6 +36,8 @@ const preferencesState = (p: StoredPreferences): PreferencesState => {
       use_post_metrics_for_ai: p.usePostMetricsForAi,
       theme: p.theme,
       ai_model: p.aiModel,
+      link_shortening_enabled: p.linkShorteningEnabled,
+      dub_api_key_sealed: p.dubApiKeySealed,
     }),
     email_notifications: defined({ post_failure: n.postFailure, weekly_briefing: n.weeklyBriefing, product_tips: n.productTips, re_engagement: n.reEngagement }),
     updated_at: p.updatedAt,

@@ -119,16 +119,29 @@ export interface Preferences {
   /** '' = the generation service's default model. */
   aiModel: string;
   emailNotifications: EmailNotifications;
+  /** URLs in posts become Dub short links at publish time. */
+  linkShorteningEnabled: boolean;
+  /** The workspace stored a Dub API key of its own (the key is write-only: never answered). */
+  dubApiKeySet: boolean;
   updatedAt: Date;
 }
 
-/** The fields a merge changes; absent fields keep their value. */
-export type PreferencesPatch = Partial<Omit<Preferences, 'emailNotifications' | 'updatedAt'>> & {
+type PreferenceFields = Partial<Omit<Preferences, 'emailNotifications' | 'updatedAt' | 'dubApiKeySet'>> & {
   emailNotifications?: Partial<EmailNotifications> | undefined;
 };
 
+/** The fields a merge changes; absent fields keep their value. */
+export type PreferencesPatch = PreferenceFields & {
+  /** The workspace's own Dub API key in plain text; '' removes it. */
+  dubApiKey?: string | undefined;
+};
+
 /** What the store holds for a workspace: only the fields ever set. */
-export type StoredPreferences = PreferencesPatch & { updatedAt: Date };
+export type StoredPreferences = PreferenceFields & {
+  /** The workspace's Dub API key sealed with the secret box (as platform credentials are); '' when removed. */
+  dubApiKeySealed?: string | undefined;
+  updatedAt: Date;
+};
 
 export interface CustomRule {
   id: number;

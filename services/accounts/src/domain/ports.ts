@@ -132,4 +132,6 @@ export interface SecretBox {
 export interface AccountsDeps extends AccountsRepositories {
   clock: Clock;
   secrets: SecretBox;
+  /** The deployment's Dub API key (DUB_API_KEY): used by workspaces that turn link shortening on without a key of their own. */
+  dubFallbackKey?: string | undefined;
 }

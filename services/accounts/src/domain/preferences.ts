@@ -2,6 +2,7 @@ import { invalidParameters } from '@spa/errors';
 import { isValidTimezone } from '@spa/slots';
 import { PREFERENCE_STRUCTURES, PREFERENCE_TONES, THEMES } from '@spa/vocabulary';
 import type { Preferences, PreferencesPatch, StoredPreferences } from './model.js';
+import { linkShorteningProblems, sealPatch, touchesLinkShortening, type SealedPreferencesPatch } from './link-shortening.js';
 import type { AccountsDeps } from './ports.js';
 import { getWorkspace } from './workspaces.js';
 
@@ -21,6 +22,8 @@ export const DEFAULT_PREFERENCES: Omit<Preferences, 'updatedAt'> = {
   theme: 'light',
   aiModel: '',
   emailNotifications: { postFailure: true, weeklyBriefing: true, productTips: true, reEngagement: true },
+  linkShorteningEnabled: false,
+  dubApiKeySet: false,
 };
 
 /** Only the fields that have a value. */
@@ -29,17 +32,18 @@ const defined = <T extends object>(o: T | undefined): Partial<T> => Object.fromE
 /** The workspace's preferences: the stored fields over the defaults; `updatedAt` is the creation time until a first change. */
 export async function getPreferences(deps: AccountsDeps, workspaceId: number): Promise<Preferences> {
   const workspace = await getWorkspace(deps, workspaceId);
-  const { emailNotifications, updatedAt, ...fields } = (await deps.preferences.get(workspaceId)) ?? {};
+  const { emailNotifications, updatedAt, dubApiKeySealed, ...fields } = (await deps.preferences.get(workspaceId)) ?? {};
   return {
     ...DEFAULT_PREFERENCES,
     ...defined(fields),
+    dubApiKeySet: !!dubApiKeySealed,
     emailNotifications: { ...DEFAULT_PREFERENCES.emailNotifications, ...defined(emailNotifications) },
     updatedAt: updatedAt ?? workspace.createdAt,
   };
 }
 
 /** `current` with the fields present in `patch` replaced and the others kept. */
-export function mergePreferences(current: StoredPreferences | null, patch: PreferencesPatch, at: Date): StoredPreferences {
+export function mergePreferences(current: StoredPreferences | null, patch: SealedPreferencesPatch, at: Date): StoredPreferences {
   const { emailNotifications, ...fields } = patch;
   return {
     ...current,
@@ -74,12 +78,20 @@ export function preferencesProblems(patch: PreferencesPatch): string[] {
  */
 export async function updatePreferences(deps: AccountsDeps, workspaceId: number, patch: PreferencesPatch, opts: { validateOnly?: boolean } = {}): Promise<Preferences> {
   await getWorkspace(deps, workspaceId);
-  const problems = preferencesProblems(patch);
+  const hasFallbackKey = !!deps.dubFallbackKey;
+  const linkProblems = touchesLinkShortening(patch) ? linkShorteningProblems(await deps.preferences.get(workspaceId), patch, hasFallbackKey) : [];
+  const problems = [...preferencesProblems(patch), ...linkProblems];
   if (problems.length) throw invalidParameters(problems);
   const { emailNotifications, ...fields } = patch;
   if (!opts.validateOnly && (Object.keys(defined(fields)).length || Object.keys(defined(emailNotifications)).length)) {
     const at = deps.clock.now();
-    await deps.preferences.change(workspaceId, (current) => mergePreferences(current, patch, at));
+    const sealed = sealPatch(deps.secrets, patch);
+    await deps.preferences.change(workspaceId, (current) => {
+      // Checked again on the revision the change applies to: a key removed meanwhile does not leave shortening on without one.
+      const raced = touchesLinkShortening(patch) ? linkShorteningProblems(current, patch, hasFallbackKey) : [];
+      if (raced.length) throw invalidParameters(raced);
+      return mergePreferences(current, sealed, at);
+    });
   }
   return getPreferences(deps, workspaceId);
 }

@@ -14,6 +14,7 @@ import type { ConnectDeps } from '../domain/connect/deps.js';
 import type { CustomRule, PostingSchedule, Preferences, Workspace } from '../domain/model.js';
 import { connectHandlers, socialAccountMessage } from './connect-handlers.js';
 import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
+import { getLinkShortening } from '../domain/link-shortening.js';
 import { getPreferences, updatePreferences } from '../domain/preferences.js';
 import { createSite, getSite } from '../domain/sites.js';
 import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials } from '../domain/social-accounts.js';
@@ -51,6 +52,8 @@ const preferencesMessage = (p: Preferences): PreferencesMessage => ({
   aiModel: p.aiModel,
   emailNotifications: { ...p.emailNotifications },
   updatedAt: p.updatedAt.toISOString(),
+  linkShorteningEnabled: p.linkShorteningEnabled,
+  dubApiKeySet: p.dubApiKeySet,
 });
 
 const customRuleMessage = (r: CustomRule): CustomRuleMessage => ({
@@ -175,6 +178,10 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
     updatePreferences: async ({ workspaceId, emailNotifications, validateOnly, ...fields }) => ({
       preferences: preferencesMessage(await updatePreferences(deps, workspaceId, { ...fields, emailNotifications }, { validateOnly })),
     }),
+    getLinkShortening: async (req) => {
+      const l = await getLinkShortening(deps, req.workspaceId);
+      return { enabled: l.enabled, dubApiKey: l.apiKey, keySource: l.keySource };
+    },
     listCustomRules: async (req) => ({ customRules: (await listCustomRules(deps, req.workspaceId, req.activeOnly)).map(customRuleMessage) }),
     getCustomRule: async (req) => ({ customRule: customRuleMessage(await getCustomRule(deps, req.workspaceId, req.id)) }),
     createCustomRule: async ({ workspaceId, ...input }) => ({ customRule: customRuleMessage(await createCustomRule(deps, workspaceId, input)) }),

@@ -50,10 +50,18 @@ export interface DubPort {
   clicks(linkId: string): Promise<number>;
 }
 
-/** Link shortening, present only when a Dub API key is configured. */
+/** A workspace's link shortening (its preference, kept by accounts) and the Dub key its links are made with. */
+export interface WorkspaceDub {
+  /** Shortening is on: URLs are replaced at publish time. */
+  enabled: boolean;
+  /** Dub's API with the workspace's key (its own, else the deployment's fallback); undefined when it has none. */
+  dub?: DubPort | undefined;
+}
+
+/** Link shortening: the links made, and Dub per workspace. */
 export interface ShortLinkDeps {
   store: ShortLinkStore;
-  dub: DubPort;
+  dubFor(workspaceId: number): Promise<WorkspaceDub>;
 }
 
 /** What analytics needs from the accounts service. */
@@ -61,6 +69,12 @@ export interface AccountsPort {
   /** The workspace's IANA zone (its preferences). */
   timezone(workspaceId: number): Promise<string>;
   socialAccounts(workspaceId: number): Promise<Array<{ id: number; platform: Platform }>>;
+}
+
+/** The workspace's link shortening, from the accounts service (its preferences). */
+export interface LinkSettingsPort {
+  /** On or off, and the Dub key to use ('' when it has none), decrypted. */
+  linkShortening(workspaceId: number): Promise<{ enabled: boolean; dubApiKey: string }>;
 }
 
 /** What analytics needs from the posts service: a post's targets once it reached a terminal state. */
@@ -84,7 +98,7 @@ export interface AnalyticsDeps {
   posts: PostsPort;
   messaging: Messaging;
   clock: Clock;
-  /** Dub short links: undefined when link shortening is not configured (no DUB_API_KEY). */
+  /** Dub short links (each workspace turns them on in its preferences); undefined: never (tests). */
   links?: ShortLinkDeps | undefined;
   /** Told of a Dub clicks read that failed (the snapshot keeps the clicks known); optional. */
   onLinkError?: (err: unknown) => void;

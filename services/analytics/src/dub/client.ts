@@ -1,5 +1,5 @@
 import { AppError } from '@spa/errors';
-import type { DubPort } from '../domain/ports.js';
+import type { DubPort, LinkSettingsPort, ShortLinkDeps, ShortLinkStore } from '../domain/ports.js';
 
 export interface DubClientOptions {
   /** https://api.dub.co, or the sandbox's `/dub`. */
@@ -59,6 +59,29 @@ export function dubClient(o: DubClientOptions): DubPort {
       const r = await call<{ clicks?: number }>('GET', `/analytics?event=clicks&groupBy=count&interval=all&linkId=${encodeURIComponent(linkId)}`);
       if (r.status !== 200 || typeof r.json?.clicks !== 'number') throw fail('the clicks of a link', r);
       return r.json.clicks;
+    },
+  };
+}
+
+/**
+ * Link shortening per workspace: its settings come from accounts (cached there briefly) and Dub is called with the
+ * workspace's key (its own, else the deployment's fallback that accounts answers); one client per key.
+ */
+export function workspaceShortLinks(store: ShortLinkStore, accounts: LinkSettingsPort, o: Omit<DubClientOptions, 'apiKey'>): ShortLinkDeps {
+  const clients = new Map<string, DubPort>();
+  const clientFor = (apiKey: string): DubPort => {
+    let client = clients.get(apiKey);
+    if (!client) {
+      if (clients.size > 10_000) clients.clear();
+      clients.set(apiKey, (client = dubClient({ ...o, apiKey })));
+    }
+    return client;
+  };
+  return {
+    store,
+    async dubFor(workspaceId) {
+      const { enabled, dubApiKey } = await accounts.linkShortening(workspaceId);
+      return { enabled, dub: dubApiKey ? clientFor(dubApiKey) : undefined };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createPostRequest, listPostsRequest } from '@spa/contracts/codecs';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { GenerationServiceClient } from '@spa/contracts/generation/v1/generation';
 import { SettingsServiceClient } from '@spa/contracts/generation/v1/settings';
@@ -48,16 +49,18 @@ export function postsPort(address: string, deadlineMs: number): PostsPort & { cl
     async scheduledTimes(workspaceId, socialAccountId, from, to) {
       const out: Date[] = [];
       for (let offset = 0; ; offset += 200) {
-        const { posts, totalCount } = await client.listPosts({
-          workspaceId,
-          statuses: ['scheduled', 'publishing', 'pending_review'],
-          scheduledAfter: from.toISOString(),
-          scheduledBefore: to.toISOString(),
-          sort: 'scheduled_at',
-          sortDirection: 'asc',
-          limit: 200,
-          offset,
-        });
+        const { posts, totalCount } = await client.listPosts(
+          listPostsRequest({
+            workspaceId,
+            statuses: ['scheduled', 'publishing', 'pending_review'],
+            scheduledAfter: from.toISOString(),
+            scheduledBefore: to.toISOString(),
+            sort: 'scheduled_at',
+            direction: 'asc',
+            limit: 200,
+            offset,
+          }),
+        );
         for (const p of posts) if (p.scheduledAt && p.postAccounts.some((a) => a.socialAccountId === socialAccountId)) out.push(new Date(p.scheduledAt));
         if (posts.length === 0 || offset + posts.length >= totalCount) break;
       }
@@ -66,26 +69,23 @@ export function postsPort(address: string, deadlineMs: number): PostsPort & { cl
     async createPost(input) {
       const metadata: Record<string, unknown> = { media: [{ r2_key: input.r2Key, type: 'image' }], [ITEM_MARKER]: input.itemId, quote_week_run_id: input.runId };
       if (input.platform === 'pinterest') Object.assign(metadata, { board_id: input.boardId, link: input.link, title: input.caption.slice(0, 100) });
-      const { post } = await client.createPost({
-        workspaceId: input.workspaceId,
-        body: input.caption,
-        status: input.scheduledAt ? 'scheduled' : 'draft',
-        scheduledAt: input.scheduledAt?.toISOString(),
-        flexible: false,
-        recurrenceJitterEnabled: false,
-        evergreen: false,
-        evergreenVariations: [],
-        dryRun: false,
-        postContents: [{ platform: input.platform, body: input.caption, contentType: 'image', metadataJson: JSON.stringify(metadata) }],
-        socialAccountIds: [input.socialAccountId],
-        source: 'quote_week',
-      });
+      const { post } = await client.createPost(
+        createPostRequest({
+          workspaceId: input.workspaceId,
+          body: input.caption,
+          status: input.scheduledAt ? 'scheduled' : 'draft',
+          scheduledAt: input.scheduledAt?.toISOString(),
+          contents: [{ platform: input.platform, body: input.caption, contentType: 'image', metadata }],
+          socialAccountIds: [input.socialAccountId],
+          source: 'quote_week',
+        }),
+      );
       return post!.id;
     },
     async findItemPost(workspaceId, itemId) {
       for (let offset = 0; ; offset += 200) {
-        const { posts, totalCount } = await client.listPosts({ workspaceId, statuses: [], source: 'quote_week', sort: 'created_at', sortDirection: 'desc', limit: 200, offset });
-        const hit = posts.find((p) => p.postContents.some((c) => (JSON.parse(c.metadataJson || '{}') as Record<string, unknown>)[ITEM_MARKER] === itemId));
+        const { posts, totalCount } = await client.listPosts(listPostsRequest({ workspaceId, source: 'quote_week', sort: 'created_at', direction: 'desc', limit: 200, offset }));
+        const hit = posts.find((p) => p.postContents.some((c) => c.metadata?.[ITEM_MARKER] === itemId));
         if (hit) return hit.id;
         if (posts.length === 0 || offset + posts.length >= totalCount) return undefined;
       }

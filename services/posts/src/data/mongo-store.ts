@@ -1,6 +1,6 @@
 import { captureOrigin } from '@spa/telemetry';
 import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
-import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
+import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { DEFAULT_RECURRENCE_INTERVAL_DAYS } from '../domain/recurrence.js';
@@ -40,7 +40,7 @@ export interface PostDoc {
     social_account_id: number;
     platform: string;
     username: string;
-    platform_status?: string | null;
+    platform_status?: PlatformStatus | null;
     platform_post_id?: string | null;
     permalink?: string | null;
     platform_error?: string | null;

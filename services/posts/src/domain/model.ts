@@ -1,4 +1,4 @@
-import type { ContentType, Platform, PostStatus } from '@spa/vocabulary';
+import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/vocabulary';
 
 export interface PostMetric {
   impressions: number;
@@ -26,7 +26,7 @@ export interface PostAccount {
   socialAccountId: number;
   platform: Platform;
   username: string;
-  platformStatus?: string | undefined;
+  platformStatus?: PlatformStatus | undefined;
   platformPostId?: string | undefined;
   permalink?: string | undefined;
   platformError?: string | undefined;

@@ -1,7 +1,8 @@
+import { contentTypeCodec, platformCodec, platformStatusCodec, postSortCodec, postStatusCodec, sortDirectionCodec, type EnumCodec } from '@spa/contracts/codecs';
 import { PostsServiceService, type CreatePostRequest, type NewPostContent as NewPostContentMessage, type Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
-import { CONTENT_TYPES, PLATFORMS, POST_STATUSES, QUEUE_STATUSES, type ContentType, type Platform } from '@spa/vocabulary';
+import { QUEUE_STATUSES, type PostStatus } from '@spa/vocabulary';
 import { bulkCreatePosts } from '../domain/bulk-create-posts.js';
 import { createPost, type NewPost, type NewPostContent } from '../domain/create-post.js';
 import { nextFreeSlot } from '../domain/next-slot.js';
@@ -18,6 +19,7 @@ const iso = (d: Date | undefined): string | undefined => d?.toISOString();
 export function postMessage(p: Post): PostMessage {
   return {
     id: p.id,
+    state: postStatusCodec.toProto(p.status),
     status: p.status,
     flexible: p.flexible,
     scheduledAt: iso(p.scheduledAt),
@@ -39,18 +41,23 @@ export function postMessage(p: Post): PostMessage {
     dryRun: p.dryRun,
     postContents: p.postContents.map((c) => ({
       id: c.id,
+      platformKind: platformCodec.toProto(c.platform),
       platform: c.platform,
       body: c.body,
+      contentKind: contentTypeCodec.toProto(c.contentType),
       contentType: c.contentType,
       position: c.position,
       firstComment: c.firstComment,
+      metadata: c.metadata,
       metadataJson: JSON.stringify(c.metadata),
     })),
     postAccounts: p.postAccounts.map((a) => ({
       id: a.id,
       socialAccountId: a.socialAccountId,
+      platformKind: platformCodec.toProto(a.platform),
       platform: a.platform,
       username: a.username,
+      state: a.platformStatus ? platformStatusCodec.toProto(a.platformStatus) : 0,
       platformStatus: a.platformStatus,
       platformPostId: a.platformPostId,
       permalink: a.permalink,
@@ -62,10 +69,23 @@ export function postMessage(p: Post): PostMessage {
   };
 }
 
-/** Checks a value against a closed list, collecting a problem naming the field when it is not in it. */
-function oneOf<T extends string>(list: readonly T[], value: string, field: string, problems: string[]): T {
-  if (!(list as readonly string[]).includes(value)) problems.push(`${field} must be one of ${list.join(', ')} (got ${JSON.stringify(value)})`);
-  return value as T;
+/**
+ * The word of a closed set from its typed field, or, while callers built before the typed fields may still
+ * call (see posts.proto), from the deprecated string beside it; undefined when neither is set. A value outside
+ * the set is a problem naming the field.
+ */
+function wordOf<W extends string>(codec: EnumCodec<W, number>, value: number, legacy: string | undefined, field: string, problems: string[]): W | undefined {
+  const word = codec.decode(value, legacy);
+  if (word === undefined && (value !== 0 || legacy)) problems.push(`${field} must be one of ${codec.words.join(', ')} (got ${JSON.stringify(value !== 0 ? value : legacy)})`);
+  return word;
+}
+
+/** The statuses a create or an update may ask for. */
+function requestedStatus(value: number, legacy: string | undefined, problems: string[]): 'draft' | 'scheduled' | undefined {
+  const status = wordOf(postStatusCodec, value, legacy, 'status', problems);
+  if (status === undefined || status === 'draft' || status === 'scheduled') return status;
+  problems.push(`status must be draft or scheduled (got ${JSON.stringify(status)})`);
+  return undefined;
 }
 
 function date(value: string | undefined, field: string, problems: string[]): Date | undefined {
@@ -75,7 +95,8 @@ function date(value: string | undefined, field: string, problems: string[]): Dat
   return d;
 }
 
-function parseMetadata(json: string, field: string, problems: string[]): Record<string, unknown> {
+function parseMetadata(metadata: Record<string, unknown> | undefined, json: string, field: string, problems: string[]): Record<string, unknown> {
+  if (metadata) return metadata;
   if (!json) return {};
   try {
     const value: unknown = JSON.parse(json);
@@ -87,14 +108,26 @@ function parseMetadata(json: string, field: string, problems: string[]): Record<
   return {};
 }
 
+/** As wordOf, for a field that must be set: unset is a problem naming it (the placeholder returned then is never used). */
+function requiredWord<W extends string>(codec: EnumCodec<W, number>, value: number, legacy: string | undefined, field: string, problems: string[]): W {
+  if (value === 0 && !legacy) problems.push(`${field} is required`);
+  return wordOf(codec, value, legacy, field, problems) ?? ('' as W);
+}
+
+function listStatuses(states: number[], legacy: string[], problems: string[]): PostStatus[] {
+  if (states.length) return states.map((s, i) => requiredWord(postStatusCodec, s, undefined, `status[${i}]`, problems));
+  if (legacy.length) return legacy.map((s, i) => requiredWord(postStatusCodec, 0, s, `status[${i}]`, problems));
+  return [...QUEUE_STATUSES];
+}
+
 function parseContents(contents: NewPostContentMessage[], problems: string[]): NewPostContent[] {
   return contents.map((c, i) => ({
-    platform: oneOf<Platform>(PLATFORMS, c.platform, `post_contents[${i}].platform`, problems),
+    platform: requiredWord(platformCodec, c.platformKind, c.platform, `post_contents[${i}].platform`, problems),
     body: c.body,
-    contentType: c.contentType === undefined ? undefined : oneOf<ContentType>(CONTENT_TYPES, c.contentType, `post_contents[${i}].content_type`, problems),
+    contentType: wordOf(contentTypeCodec, c.contentKind, c.contentType, `post_contents[${i}].content_type`, problems),
     position: c.position,
     firstComment: c.firstComment,
-    metadata: parseMetadata(c.metadataJson, `post_contents[${i}].metadata`, problems),
+    metadata: parseMetadata(c.metadata, c.metadataJson, `post_contents[${i}].metadata`, problems),
   }));
 }
 
@@ -102,7 +135,7 @@ function parseNewPost(req: CreatePostRequest, workspaceId: number, problems: str
   return {
     workspaceId,
     body: req.body,
-    status: req.status ? oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems) : undefined,
+    status: requestedStatus(req.state, req.status, problems),
     scheduledAt: date(req.scheduledAt, 'scheduled_at', problems),
     flexible: req.flexible,
     recurrenceJitterEnabled: req.recurrenceJitterEnabled,
@@ -123,13 +156,13 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       const problems: string[] = [];
       const query: ListPostsQuery = {
         workspaceId: req.workspaceId,
-        statuses: req.statuses.length ? req.statuses.map((s, i) => oneOf(POST_STATUSES, s, `status[${i}]`, problems)) : [...QUEUE_STATUSES],
+        statuses: listStatuses(req.states, req.statuses, problems),
         source: req.source,
         scheduledAfter: date(req.scheduledAfter, 'scheduled_after', problems),
         scheduledBefore: date(req.scheduledBefore, 'scheduled_before', problems),
-        platform: req.platform === undefined ? undefined : oneOf<Platform>(PLATFORMS, req.platform, 'platform', problems),
-        sort: oneOf(['scheduled_at', 'created_at', 'posted_at', 'id'] as const, req.sort || 'created_at', 'sort', problems),
-        sortDirection: oneOf(['asc', 'desc'] as const, req.sortDirection || 'desc', 'sort_direction', problems),
+        platform: wordOf(platformCodec, req.platformKind, req.platform, 'platform', problems),
+        sort: wordOf(postSortCodec, req.sortField, req.sort, 'sort', problems) ?? 'created_at',
+        sortDirection: wordOf(sortDirectionCodec, req.direction, req.sortDirection, 'sort_direction', problems) ?? 'desc',
         limit: req.limit,
         offset: req.offset,
       };
@@ -137,6 +170,7 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       const result = await listPosts(deps, query);
       return {
         posts: result.posts.map(postMessage),
+        statusCounts: result.counts,
         counts: Object.entries(result.counts).map(([status, count]) => ({ status, count })),
         totalCount: result.totalCount,
         limit: result.limit,
@@ -165,7 +199,7 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       const problems: string[] = [];
       const patch: PostPatch = {
         body: req.body,
-        status: req.status === undefined ? undefined : oneOf(['draft', 'scheduled'] as const, req.status, 'status', problems),
+        status: requestedStatus(req.state, req.status, problems),
         scheduledAt: req.clearScheduledAt ? null : date(req.scheduledAt, 'scheduled_at', problems),
         flexible: req.flexible,
         recurrenceJitterEnabled: req.recurrenceJitterEnabled,
@@ -188,7 +222,7 @@ export function postsService(deps: PostsDeps): ServiceBinding {
       const problems: string[] = [];
       const results = req.results.map((r, i) => ({
         postAccountId: r.postAccountId,
-        platformStatus: oneOf(['posted', 'failed', 'dry_run'] as const, r.platformStatus, `results[${i}].platform_status`, problems),
+        platformStatus: requiredWord(platformStatusCodec, r.state, r.platformStatus, `results[${i}].platform_status`, problems),
         platformPostId: r.platformPostId,
         permalink: r.permalink,
         platformError: r.platformError,

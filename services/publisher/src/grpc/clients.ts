@@ -1,7 +1,8 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { contentTypeCodec, platformCodec, platformStatusCodec, postStatusCodec } from '@spa/contracts/codecs';
 import { PostsServiceClient, type Post } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
-import type { ContentType, Platform } from '@spa/vocabulary';
+import type { Platform } from '@spa/vocabulary';
 import type { ContentPart, MediaItem } from '../connectors/types.js';
 import type { AccountsPort, PostsPort, PostToPublish } from '../domain/ports.js';
 
@@ -24,16 +25,21 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
   return {
     workspaceId,
     postId: post.id,
-    status: post.status,
+    status: postStatusCodec.require(post.state, post.status),
     dryRun: post.dryRun,
     scheduledAt: post.scheduledAt ? new Date(post.scheduledAt) : undefined,
-    targets: post.postAccounts.map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: a.platform as Platform, platformStatus: a.platformStatus })),
+    targets: post.postAccounts.map((a) => ({
+      postAccountId: a.id,
+      socialAccountId: a.socialAccountId,
+      platform: platformCodec.require(a.platformKind, a.platform),
+      platformStatus: platformStatusCodec.decode(a.state, a.platformStatus),
+    })),
     partsFor: (platform) =>
       post.postContents
-        .filter((c) => c.platform === platform)
+        .filter((c) => platformCodec.require(c.platformKind, c.platform) === platform)
         .sort((a, b) => a.position - b.position)
         .map((c): ContentPart => {
-          const metadata = (c.metadataJson ? JSON.parse(c.metadataJson) : {}) as {
+          const metadata = (c.metadata ?? (c.metadataJson ? JSON.parse(c.metadataJson) : {})) as {
             media?: Array<{ r2_key: string; type: MediaItem['type'] }>;
             poll?: { options: string[]; duration_minutes?: number };
             asset_urn?: string;
@@ -43,7 +49,7 @@ function toPublish(workspaceId: number, post: Post, mediaBaseUrl: string): PostT
           };
           return {
             body: c.body,
-            contentType: c.contentType as ContentType,
+            contentType: contentTypeCodec.require(c.contentKind, c.contentType),
             position: c.position,
             firstComment: c.firstComment,
             media: (metadata.media ?? []).map((m) => mediaItem(mediaBaseUrl, m.r2_key, m.type)),
@@ -63,7 +69,7 @@ export function postsPort(address: string, mediaBaseUrl: string): PostsPort & { 
       return toPublish(workspaceId, post!, mediaBaseUrl);
     },
     async recordResults(workspaceId, postId, outcomes) {
-      await client.recordPublishResults({ workspaceId, postId, results: outcomes });
+      await client.recordPublishResults({ workspaceId, postId, results: outcomes.map((o) => ({ ...o, state: platformStatusCodec.toProto(o.platformStatus), platformStatus: '' })) });
     },
     close: () => client.close(),
   };

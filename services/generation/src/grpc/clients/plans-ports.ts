@@ -1,3 +1,4 @@
+import { createPostRequest, listPostsRequest } from '@spa/contracts/codecs';
 import type { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import type { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient } from '@spa/grpc';
@@ -22,20 +23,16 @@ export function accountsPort(accounts: PromiseClient<AccountsServiceClient>): Ac
 export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
   return {
     createPost: async (p) => {
-      const { post } = await posts.createPost({
-        workspaceId: p.workspaceId,
-        body: p.body,
-        status: p.scheduledAt ? 'scheduled' : 'draft',
-        scheduledAt: p.scheduledAt?.toISOString(),
-        flexible: false,
-        recurrenceJitterEnabled: false,
-        evergreen: false,
-        evergreenVariations: [],
-        dryRun: false,
-        postContents: [],
-        socialAccountIds: [p.socialAccountId],
-        source: PLAN_POST_SOURCE,
-      });
+      const { post } = await posts.createPost(
+        createPostRequest({
+          workspaceId: p.workspaceId,
+          body: p.body,
+          status: p.scheduledAt ? 'scheduled' : 'draft',
+          scheduledAt: p.scheduledAt?.toISOString(),
+          socialAccountIds: [p.socialAccountId],
+          source: PLAN_POST_SOURCE,
+        }),
+      );
       return post!.id;
     },
     nextSlot: async (workspaceId, socialAccountId) => {
@@ -43,16 +40,9 @@ export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
       return slot.scheduledAt ? new Date(slot.scheduledAt) : null;
     },
     findPlanPost: async (workspaceId, platform, socialAccountId, body, since) => {
-      const { posts: found } = await posts.listPosts({
-        workspaceId,
-        statuses: [...POST_STATUSES],
-        source: PLAN_POST_SOURCE,
-        platform,
-        sort: 'created_at',
-        sortDirection: 'desc',
-        limit: RECOVERY_WINDOW,
-        offset: 0,
-      });
+      const { posts: found } = await posts.listPosts(
+        listPostsRequest({ workspaceId, statuses: POST_STATUSES, source: PLAN_POST_SOURCE, platform, sort: 'created_at', direction: 'desc', limit: RECOVERY_WINDOW, offset: 0 }),
+      );
       const match = found.find((p) => p.body === body && new Date(p.createdAt) >= since && p.postAccounts.some((a) => a.socialAccountId === socialAccountId));
       return match ? match.id : null;
     },

@@ -1,6 +1,7 @@
+import { listPostsRequest } from '@spa/contracts/codecs';
 import type { Post, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import type { PromiseClient } from '@spa/grpc';
-import { POST_STATUSES } from '@spa/vocabulary';
+import { POST_STATUSES, type PostSort, type PostStatus } from '@spa/vocabulary';
 import type { PostHistory } from '../../domain/writing/ports.js';
 import { rankByEngagement } from './best-performing.js';
 
@@ -38,8 +39,8 @@ export class GrpcPostHistory implements PostHistory {
       .filter(Boolean);
   }
 
-  private async list(workspaceId: number, statuses: string[], sort: string, limit: number): Promise<Post[]> {
-    const { posts } = await this.posts.listPosts({ workspaceId, statuses, sort, sortDirection: 'desc', limit: Math.min(limit, PAGE_MAX), offset: 0 });
+  private async list(workspaceId: number, statuses: PostStatus[], sort: PostSort, limit: number): Promise<Post[]> {
+    const { posts } = await this.posts.listPosts(listPostsRequest({ workspaceId, statuses, sort, direction: 'desc', limit: Math.min(limit, PAGE_MAX), offset: 0 }));
     return posts;
   }
 }
