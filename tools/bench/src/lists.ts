@@ -61,7 +61,9 @@ export async function benchLists(): Promise<void> {
       );
     }
     console.log(`\nLists: GET /api/v1/posts?status=scheduled&sort=scheduled_at&limit=20, ${requests} sequential requests each\n`);
-    console.log('| posts in workspace | scheduled (total_count) | seed s | index build s | first request ms | uncached p50 / p99 ms (errors, wrong totals) | cached p50 / p99 ms (errors, wrong totals) |');
+    console.log(
+      '| posts in workspace | scheduled (total_count) | seed s | index build s | first request ms | uncached p50 / p99 ms (errors, wrong totals) | cached p50 / p99 ms (errors, wrong totals) |',
+    );
     console.log('|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {
@@ -141,9 +143,7 @@ async function seed(connection: Connection, workspaceId: number, firstId: number
  * undefined when the posts code has no list index (the code before it, for the BEFORE figures).
  */
 async function indexBuilder(connection: Connection): Promise<((workspaceId: number) => Promise<void>) | undefined> {
-  const posts = (await import('@spa/posts').catch(() => undefined)) as unknown as
-    | { MongoPostsStore?: new (c: Connection) => { listIndex: { backfill(ws: number): Promise<void> } } }
-    | undefined;
+  const posts = (await import('@spa/posts').catch(() => undefined)) as unknown as { MongoPostsStore?: new (c: Connection) => { listIndex: { backfill(ws: number): Promise<void> } } } | undefined;
   if (!posts?.MongoPostsStore) return undefined;
   const store = new posts.MongoPostsStore(connection);
   return (workspaceId) => store.listIndex.backfill(workspaceId);

@@ -24,6 +24,8 @@ export const CHUNK_SPAN = 1_000;
 const GRACE_MS = 60_000;
 /** A workspace with more deltas than this is compacted after the read that saw them. */
 const COMPACT_AFTER_DELTAS = 64;
+/** …at most this often per workspace and process… */
+const COMPACT_AGAIN_AFTER_MS = 10_000;
 /** …and after this many writes through one process since its last compaction. */
 const COMPACT_EVERY_WRITES = 200;
 
@@ -51,7 +53,9 @@ export class PostListIndex {
   /** Decoded snapshot bodies; a body never changes, so a cached one is never stale. */
   private readonly bodies = new LRUCache<string, ListEntry[]>({ maxSize: 500_000, sizeCalculation: (v) => Math.max(v.length, 1) });
   private readonly running = new Map<number, Promise<void>>();
-  private readonly writes = new Map<number, number>();
+  /** Per workspace (bounded: the least recently written ones are forgotten): writes since the last compaction, and when that was. */
+  private readonly writes = new LRUCache<number, number>({ max: 10_000 });
+  private readonly compacted = new LRUCache<number, number>({ max: 10_000 });
 
   constructor(
     private readonly models: ListModels & { Post: PostsCollection },
@@ -121,7 +125,12 @@ export class PostListIndex {
 
   /** Compacts later, in this process, when the state read shows enough deltas. */
   compactIfDue(state: IndexState): void {
-    if (state.built && state.deltas.length > COMPACT_AFTER_DELTAS) this.inBackground(state.workspaceId, () => this.compact(state.workspaceId));
+    if (!state.built || state.deltas.length <= COMPACT_AFTER_DELTAS) return;
+    // Deltas outlive their compaction by the grace period: do not go over the same ones on every list.
+    const now = this.clock.now().getTime();
+    if (now - (this.compacted.get(state.workspaceId) ?? 0) < COMPACT_AGAIN_AFTER_MS) return;
+    this.compacted.set(state.workspaceId, now);
+    this.inBackground(state.workspaceId, () => this.compact(state.workspaceId));
   }
 
   /**

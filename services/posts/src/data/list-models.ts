@@ -40,10 +40,7 @@ export interface ListBodyDoc {
 export function registerListModels(connection: Connection) {
   const delta = new Schema({ _id: String, workspace_id: Number, post_id: Number, e: Schema.Types.Mixed }, { collection: 'post_list_deltas', versionKey: false });
   delta.index({ workspace_id: 1 });
-  const snapshot = new Schema(
-    { _id: String, workspace_id: Number, chunk: Number, seq: Number, body: String, created_at: Date },
-    { collection: 'post_list_snapshots', versionKey: false },
-  );
+  const snapshot = new Schema({ _id: String, workspace_id: Number, chunk: Number, seq: Number, body: String, created_at: Date }, { collection: 'post_list_snapshots', versionKey: false });
   snapshot.index({ workspace_id: 1 });
   // Bodies are read by `_id` only (its index, and its companion on FerretDB).
   const body = new Schema({ _id: String, workspace_id: Number, entries: String }, { collection: 'post_list_bodies', versionKey: false });
