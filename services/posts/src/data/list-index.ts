@@ -50,8 +50,8 @@ export interface IndexState {
 export type PostsCollection = Model<EntrySource & Record<string, unknown>>;
 
 export class PostListIndex {
-  /** Decoded snapshot bodies; a body never changes, so a cached one is never stale. */
-  private readonly bodies = new LRUCache<string, ListEntry[]>({ maxSize: 500_000, sizeCalculation: (v) => Math.max(v.length, 1) });
+  /** Decoded snapshot bodies (the entries of up to 250,000 posts); a body never changes, so a cached one is never stale. */
+  private readonly bodies = new LRUCache<string, ListEntry[]>({ maxSize: 250_000, sizeCalculation: (v) => Math.max(v.length, 1) });
   private readonly running = new Map<number, Promise<void>>();
   /** Per workspace (bounded: the least recently written ones are forgotten): writes since the last compaction, and when that was. */
   private readonly writes = new LRUCache<number, number>({ max: 10_000 });
