@@ -18,6 +18,7 @@ import { benchGeneration } from './generation.js';
 import { benchMedia } from './media.js';
 import { benchImageWeek } from './image-week.js';
 import { benchAnalytics } from './analytics.js';
+import { benchLists } from './lists.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   if (wanted('media')) await benchMedia();
   if (wanted('image-week')) await benchImageWeek();
   if (wanted('analytics')) await benchAnalytics();
+  if (wanted('lists')) await benchLists();
 }
 
 async function benchGateway(): Promise<void> {
@@ -48,8 +50,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing,media,generation,image-week,analytics picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'image-week' | 'analytics'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,generation,image-week,analytics,lists picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'image-week' | 'analytics' | 'lists'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }

@@ -126,6 +126,25 @@ describe('hot queries of the posts service (explained on FerretDB over PostgreSQ
     await expectIndexed(reads);
   });
 
+  it('a list (index snapshots, bodies, deltas, the page by id), its upkeep, compaction and backfill use indexes', async () => {
+    // The history workspace (HISTORY / 7 posts stored before the index): backfilled, then listed.
+    const ws = workspaceId + 1;
+    const backfill = await readsIssuedBy(connection, () => store.listIndex.backfill(ws));
+    // The backfill reads the workspace's posts once, by workspace (an indexed equality, whole set wanted).
+    await expectIndexed(backfill);
+    const q = { workspaceId: ws, statuses: ['posted' as const], sort: 'scheduled_at' as const, sortDirection: 'asc' as const, limit: 20, offset: 0 };
+    let listed = 0;
+    const list = await readsIssuedBy(connection, async () => (listed = (await store.list(q)).posts.length));
+    expect(listed).toBe(20);
+    await expectIndexed(list);
+    const [post] = (await store.list(q)).posts;
+    const upkeep = await readsIssuedBy(connection, async () => {
+      await store.transition(ws, post!.id, 'posted', { status: 'failed', updatedAt: new Date() });
+      await store.listIndex.compact(ws);
+    });
+    await expectIndexed(upkeep);
+  });
+
   it('the outbox relay (pending entries, the post of each, marking sent) uses indexes', async () => {
     const relay = new EventRelay(store.models, nc, createLogger('hot-queries-test', 'error'));
     const reads = await readsIssuedBy(connection, async () => {

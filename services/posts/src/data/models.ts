@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { registerListModels } from './list-models.js';
 import { registerOutbox } from './outbox.js';
 
 const postContentSchema = new Schema(
@@ -82,7 +83,7 @@ export function registerModels(connection: Connection) {
   );
   dispatchSchema.index({ job_sent: 1, claimed_at: 1 });
   const Dispatch = connection.model('Dispatch', dispatchSchema);
-  return { Post, Outbox: registerOutbox(connection), Dispatch };
+  return { Post, Outbox: registerOutbox(connection), Dispatch, ...registerListModels(connection) };
 }
 
 export type PostsModels = ReturnType<typeof registerModels>;

@@ -4,7 +4,10 @@ import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/voc
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { DEFAULT_RECURRENCE_INTERVAL_DAYS } from '../domain/recurrence.js';
+import { entryOfDoc, entryOfPost, tombstone } from './list-entries.js';
+import { PostListIndex, type PostsCollection } from './list-index.js';
 import { registerModels, type PostsModels } from './models.js';
+import { PostLists } from './post-lists.js';
 import { outboxEntry } from './outbox.js';
 
 export interface PostDoc {
@@ -175,20 +178,18 @@ function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unkno
   };
 }
 
-const SORT_FIELDS: Record<ListPostsQuery['sort'], string> = {
-  scheduled_at: 'scheduled_at',
-  created_at: 'created_at',
-  posted_at: 'posted_at',
-  id: '_id',
-};
-
 export class MongoPostsStore implements PostsStore {
   readonly models: PostsModels;
+  /** The list index, kept with every write below (list-index.ts). */
+  readonly listIndex: PostListIndex;
   private readonly ids: IdAllocator;
+  private readonly lists: PostLists<PostDoc>;
 
   constructor(private readonly connection: Connection) {
     this.models = registerModels(connection);
     this.ids = new IdAllocator(connection);
+    this.listIndex = new PostListIndex({ ...this.models, Post: this.models.Post as unknown as PostsCollection });
+    this.lists = new PostLists(this.models.Post as never, this.listIndex, toPost);
   }
 
   nextIds(sequence: string, count: number): Promise<number[]> {
@@ -204,6 +205,10 @@ export class MongoPostsStore implements PostsStore {
       await this.models.Post.deleteMany({ _id: { $in: posts.map((p) => p.id) }, workspace_id: posts[0]?.workspaceId });
       throw err;
     }
+    // The list index right after the posts (a crash in between is repaired by the relay from the outbox).
+    for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) {
+      await this.listIndex.record(workspaceId, posts.filter((p) => p.workspaceId === workspaceId).map(entryOfPost));
+    }
   }
 
   async insertOnce(post: Post, event: PostEvent): Promise<boolean> {
@@ -213,13 +218,18 @@ export class MongoPostsStore implements PostsStore {
       return null;
     };
     await this.models.Outbox.create(outboxEntry(event, post.updatedAt)).catch(once);
-    return (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
+    const inserted = (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
+    if (inserted) await this.listIndex.record(post.workspaceId, [entryOfPost(post)]);
+    return inserted;
   }
 
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
     const result = await this.models.Post.replaceOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, toDoc(next));
-    if (result.matchedCount === 1) return next;
+    if (result.matchedCount === 1) {
+      await this.listIndex.record(next.workspaceId, [entryOfPost(next)]);
+      return next;
+    }
     await this.models.Outbox.deleteOne({ _id: event.msgId });
     return null;
   }
@@ -227,7 +237,11 @@ export class MongoPostsStore implements PostsStore {
   async remove(current: Post, event: PostEvent): Promise<boolean> {
     await this.models.Outbox.create(outboxEntry(event, current.updatedAt));
     const result = await this.models.Post.deleteOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt });
-    if (result.deletedCount === 1) return true;
+    if (result.deletedCount === 1) {
+      // The tombstone's version is past the deleted post's, whatever the clock says.
+      await this.listIndex.record(current.workspaceId, [tombstone(current.id, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))]);
+      return true;
+    }
     await this.models.Outbox.deleteOne({ _id: event.msgId });
     return false;
   }
@@ -245,28 +259,8 @@ export class MongoPostsStore implements PostsStore {
     return doc ? toPost(doc) : null;
   }
 
-  async list(q: ListPostsQuery): Promise<ListPostsResult> {
-    const base: Record<string, unknown> = { workspace_id: q.workspaceId };
-    if (q.source) base.source = q.source;
-    if (q.scheduledAfter || q.scheduledBefore) {
-      base.scheduled_at = {
-        ...(q.scheduledAfter ? { $gte: q.scheduledAfter } : {}),
-        ...(q.scheduledBefore ? { $lte: q.scheduledBefore } : {}),
-      };
-    }
-    if (q.platform) base.$or = [{ 'post_accounts.platform': q.platform }, { 'post_contents.platform': q.platform }];
-    const filter = { ...base, status: { $in: q.statuses } };
-    const direction = q.sortDirection === 'asc' ? 1 : -1;
-    const sortField = SORT_FIELDS[q.sort];
-    const sort: Record<string, 1 | -1> = sortField === '_id' ? { _id: direction } : { [sortField]: direction, _id: direction };
-    const [docs, totalCount, grouped] = await Promise.all([
-      this.models.Post.find(filter).sort(sort).skip(q.offset).limit(q.limit).lean<PostDoc[]>(),
-      this.models.Post.countDocuments(filter),
-      this.models.Post.aggregate<{ _id: string; n: number }>([{ $match: base }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
-    ]);
-    const counts: Partial<Record<PostStatus, number>> = {};
-    for (const g of grouped) counts[g._id as PostStatus] = g.n;
-    return { posts: docs.map(toPost), totalCount, counts };
+  list(q: ListPostsQuery): Promise<ListPostsResult> {
+    return this.lists.list(q);
   }
 
   async transition(
@@ -287,6 +281,7 @@ export class MongoPostsStore implements PostsStore {
     if (event) await this.models.Outbox.create(outboxEntry(event, updatedAt));
     const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { new: true }).lean<PostDoc>();
     if (!doc && event) await this.models.Outbox.deleteOne({ _id: event.msgId });
+    if (doc) await this.listIndex.record(workspaceId, [entryOfDoc(doc)]);
     return doc ? toPost(doc) : null;
   }
 

@@ -65,6 +65,11 @@ export function encodeEvent(event: PostEvent): string {
   return Buffer.from(bytes).toString('base64');
 }
 
+/** The workspace of an entry's post (every posts event carries it as field 1). */
+export function entryWorkspaceId(entry: Pick<OutboxEntry, 'payload'>): number {
+  return PostDeleted.decode(Buffer.from(entry.payload, 'base64')).workspaceId;
+}
+
 export function outboxEntry(event: PostEvent, postUpdatedAt: Date): OutboxEntry {
   return {
     _id: event.msgId,

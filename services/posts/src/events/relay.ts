@@ -1,8 +1,10 @@
 import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
+import { ENTRY_SOURCE_FIELDS, entryOfDoc, tombstone, type EntrySource } from '../data/list-entries.js';
+import { PostListIndex, type PostsCollection } from '../data/list-index.js';
 import type { PostsModels } from '../data/models.js';
-import type { OutboxEntry } from '../data/outbox.js';
+import { entryWorkspaceId, type OutboxEntry } from '../data/outbox.js';
 
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;
@@ -16,13 +18,16 @@ export class EventRelay {
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly listIndex: PostListIndex;
 
   constructor(
     private readonly models: PostsModels,
     private readonly nc: NatsConnection,
     private readonly logger: Logger,
     private readonly clock: { now(): Date } = { now: () => new Date() },
-  ) {}
+  ) {
+    this.listIndex = new PostListIndex({ ...models, Post: models.Post as unknown as PostsCollection }, logger, clock);
+  }
 
   async start(intervalMs: number): Promise<void> {
     await ensureStream(this.nc, POSTS_STREAM);
@@ -57,7 +62,7 @@ export class EventRelay {
     const js = jetstream(this.nc);
     const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
     for (const entry of entries) {
-      const post = await this.models.Post.findById(entry.post_id, { updated_at: 1 }).lean<{ updated_at: Date }>();
+      const post = await this.models.Post.findById(entry.post_id, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
       const landed = entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
       if (!landed) {
         // The change has not landed (yet). Past the grace period it never will: the write failed.
@@ -67,8 +72,21 @@ export class EventRelay {
         }
         continue;
       }
+      await this.repairListIndex(entry, post);
       await resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id));
       await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'sent', sent_at: this.clock.now() } });
     }
+  }
+
+  /**
+   * The post's list index entry, derived again from the post as it is now (or its absence): the write
+   * that queued this event may have crashed before recording it. A repeat is a duplicate key; a stale
+   * derivation loses to the newer version already recorded; a deleted post's tombstone is dated after
+   * the post's last version, so no stale entry brings it back.
+   */
+  private async repairListIndex(entry: OutboxEntry, post: EntrySource | null): Promise<void> {
+    if (post) return this.listIndex.record(post.workspace_id, [entryOfDoc(post)]);
+    const at = Math.max(this.clock.now().getTime(), entry.post_updated_at.getTime() + 1);
+    await this.listIndex.record(entryWorkspaceId(entry), [tombstone(entry.post_id, new Date(at))]);
   }
 }
