@@ -51,7 +51,7 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.getDispatch(id);
   }
 
-  async startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
+  async startPublishing(posts: Post[], at: Date): Promise<number> {
     const moved = await this.inner.startPublishing(posts, at);
     // Which ones moved is not known when some did not: every workspace of the batch reads afresh.
     if (moved) for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) await this.bump(workspaceId);

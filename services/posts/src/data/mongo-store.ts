@@ -206,6 +206,11 @@ export class MongoPostsStore implements PostsStore {
       throw err;
     }
     // The list index right after the posts (a crash in between is repaired by the relay from the outbox).
+    await this.recordEntries(posts);
+  }
+
+  /** Records the posts' list entries, one write per workspace. */
+  private async recordEntries(posts: Post[]): Promise<void> {
     for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) {
       await this.listIndex.record(workspaceId, posts.filter((p) => p.workspaceId === workspaceId).map(entryOfPost));
     }
@@ -325,11 +330,16 @@ export class MongoPostsStore implements PostsStore {
 
   // The batch writes below are one command each, a statement per document by `_id` (FerretDB 1.x
   // pushes no `$in` down: an update over the ids would read every row).
-  startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number> {
-    return updateEach(
+  async startPublishing(posts: Post[], at: Date): Promise<number> {
+    const moved = await updateEach(
       this.models.Post,
-      posts.map((p) => ({ filter: { _id: p.postId, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } })),
+      posts.map((p) => ({ filter: { _id: p.id, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } })),
     );
+    // The list index follows. When every post moved, their entries are known; when some did not (edited, deleted
+    // or moved by a dead claimer meanwhile: rare), each is derived again from what is stored now.
+    if (moved === posts.length) await this.recordEntries(posts.map((p) => ({ ...p, status: 'publishing', updatedAt: at })));
+    else await Promise.all(posts.map((p) => this.listIndex.repair(p.workspaceId, p.id)));
+    return moved;
   }
 
   async markDispatchesSent(ids: string[], at: Date): Promise<void> {

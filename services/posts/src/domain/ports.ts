@@ -57,7 +57,7 @@ export interface PostsStore {
    * Moves the posts that are still scheduled to publishing (updated at `at`), in one write; answers
    * how many moved (one that is not scheduled any more is left as it is).
    */
-  startPublishing(posts: Array<{ workspaceId: number; postId: number }>, at: Date): Promise<number>;
+  startPublishing(posts: Post[], at: Date): Promise<number>;
   /** Marks the claims' jobs sent, in one write. */
   markDispatchesSent(ids: string[], at: Date): Promise<void>;
   /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */

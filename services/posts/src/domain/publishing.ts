@@ -30,10 +30,7 @@ export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[
   const won = await deps.store.claimDispatches(claims);
   const ours = await Promise.all(claims.map(async (claim, i) => won[i] || (await abandoned(deps, claim.id, now))));
   const mine = posts.filter((_, i) => ours[i]);
-  const moved = await deps.store.startPublishing(
-    mine.map((p) => ({ workspaceId: p.workspaceId, postId: p.id })),
-    now,
-  );
+  const moved = await deps.store.startPublishing(mine, now);
   // Not every one was still scheduled: each such post was either moved already by a dead claimer
   // (send its job) or edited or deleted meanwhile (nothing to publish). Rare: read those posts.
   const publishing =
