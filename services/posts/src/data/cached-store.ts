@@ -124,7 +124,8 @@ export class CachedPostsStore implements PostsStore {
     }
   }
 
-  private async bump(workspaceId: number): Promise<void> {
+  /** Makes every replica read the workspace's lists afresh (its version moves on). */
+  async bump(workspaceId: number): Promise<void> {
     try {
       await this.redis.incr(this.key(workspaceId));
     } catch (err) {

@@ -199,9 +199,12 @@ describe('post list index (real store)', () => {
     const all: ListPostsQuery = { workspaceId: ws, statuses: [...POST_STATUSES], sort: 'id', sortDirection: 'asc', limit: 200, offset: 0 };
     expect(page(await store.list(all))).not.toEqual(page(await reference.byQuery(all)));
 
-    const relay = new EventRelay(store.models, nc, createLogger('list-index-test', 'silent'));
+    const repairedWorkspaces = new Set<number>();
+    const relay = new EventRelay(store.models, nc, createLogger('list-index-test', 'silent'), undefined, async (w) => void repairedWorkspaces.add(w));
     await relay.start(60_000);
     await relay.stop();
+    // The list cache is told (a replica's cached pages of this workspace are stale).
+    expect(repairedWorkspaces.has(ws)).toBe(true);
     const repaired = await store.list(all);
     expect(page(repaired)).toEqual(page(await reference.byQuery(all)));
     expect(repaired.counts).toEqual({ draft: 1, scheduled: 1 });
@@ -216,7 +219,7 @@ describe('post list index (real store)', () => {
     const docs = ids.map((id) => randomPost(id, ws));
     // Stored straight into the collection, as the posts of a store that predates the index.
     const plain = await replica();
-    plain.listIndex.record = async () => undefined;
+    plain.listIndex.record = async () => false;
     await plain.insert(docs, []);
     const q: ListPostsQuery = { workspaceId: ws, statuses: ['scheduled', 'draft'], sort: 'scheduled_at', sortDirection: 'asc', limit: 20, offset: 0 };
     // Not built yet: the store's query answers, and the build starts in the background.

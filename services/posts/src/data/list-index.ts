@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, type Logger } from '@spa/logger';
-import { isDuplicateKeyError } from '@spa/mongo';
+import { insertEach, isDuplicateKeyError } from '@spa/mongo';
 import { LRUCache } from 'lru-cache';
-import type { Collection, Model } from 'mongoose';
+import type { Model } from 'mongoose';
 import { decodeEntry, encodeEntry, ENTRY_SOURCE_FIELDS, entryOfDoc, mergeEntry, newer, tombstone, type EncodedEntry, type EntrySource, type ListEntry } from './list-entries.js';
 import type { ListDeltaDoc, ListModels, ListSnapshotDoc } from './list-models.js';
 
@@ -63,20 +63,21 @@ export class PostListIndex {
     private readonly clock: { now(): Date } = { now: () => new Date() },
   ) {}
 
-  /** Records the entries of posts whose writes have landed (a repeat is harmless). */
-  async record(workspaceId: number, entries: ListEntry[]): Promise<void> {
-    if (!entries.length) return;
+  /** Records the entries of posts whose writes have landed (a repeat is harmless); true when one was not recorded before. */
+  async record(workspaceId: number, entries: ListEntry[]): Promise<boolean> {
+    if (!entries.length) return false;
     const docs: ListDeltaDoc[] = entries.map((e) => ({ _id: `${e.id}:${e.version}:${e.gone ? 'd' : 'l'}`, workspace_id: workspaceId, post_id: e.id, e: encodeEntry(e) }));
-    await insertIgnoringDuplicates(this.models.ListDelta.collection, docs);
+    const inserted = await insertEach(this.models.ListDelta, docs);
     const n = (this.writes.get(workspaceId) ?? 0) + entries.length;
     this.writes.set(workspaceId, n);
     if (n >= COMPACT_EVERY_WRITES) this.inBackground(workspaceId, () => this.compact(workspaceId));
+    return inserted.some(Boolean);
   }
 
-  /** Derives a post's entry again from what is stored now (the post, or its absence) and records it. */
-  async repair(workspaceId: number, postId: number): Promise<void> {
+  /** Derives a post's entry again from what is stored now (the post, or its absence) and records it; true when that changed the index. */
+  async repair(workspaceId: number, postId: number): Promise<boolean> {
     const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
-    await this.record(workspaceId, [doc ? entryOfDoc(doc) : tombstone(postId, this.clock.now())]);
+    return this.record(workspaceId, [doc ? entryOfDoc(doc) : tombstone(postId, this.clock.now())]);
   }
 
   /** Reads a workspace's index: snapshot claims first, then their bodies, then the deltas (see GRACE_MS). */
@@ -143,7 +144,7 @@ export class PostListIndex {
     if (state.built) return;
     const posts = await this.models.Post.find({ workspace_id: workspaceId }, ENTRY_SOURCE_FIELDS).lean<EntrySource[]>();
     await this.compactState(state, posts.map(entryOfDoc));
-    await insertIgnoringDuplicates(this.models.ListSnapshot.collection, [{ _id: `${workspaceId}:built`, workspace_id: workspaceId, chunk: -1, seq: 0, body: '', created_at: this.clock.now() }]);
+    await insertEach(this.models.ListSnapshot, [{ _id: `${workspaceId}:built`, workspace_id: workspaceId, chunk: -1, seq: 0, body: '', created_at: this.clock.now() }]);
   }
 
   /** Backfills a workspace in the background, once at a time per process. */
@@ -227,14 +228,4 @@ function merged(base: ListEntry[], changes: ListEntry[]): Map<number, ListEntry>
   const out = new Map(base.map((e) => [e.id, e]));
   for (const e of changes) mergeEntry(out, e);
   return out;
-}
-
-async function insertIgnoringDuplicates(collection: Collection, docs: object[]): Promise<void> {
-  try {
-    await collection.insertMany(docs as never[], { ordered: false });
-  } catch (err) {
-    const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
-    const all = Array.isArray(writeErrors) && writeErrors.length ? writeErrors : [err];
-    if (!all.every(isDuplicateKeyError)) throw err;
-  }
 }

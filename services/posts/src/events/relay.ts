@@ -25,6 +25,8 @@ export class EventRelay {
     private readonly nc: NatsConnection,
     private readonly logger: Logger,
     private readonly clock: { now(): Date } = { now: () => new Date() },
+    /** Called when a repair changed a workspace's list index (its write crashed first): cached pages of it are stale. */
+    private readonly onListRepaired: (workspaceId: number) => Promise<void> = async () => undefined,
   ) {
     this.listIndex = new PostListIndex({ ...models, Post: models.Post as unknown as PostsCollection }, logger, clock);
   }
@@ -85,8 +87,9 @@ export class EventRelay {
    * the post's last version, so no stale entry brings it back.
    */
   private async repairListIndex(entry: OutboxEntry, post: EntrySource | null): Promise<void> {
-    if (post) return this.listIndex.record(post.workspace_id, [entryOfDoc(post)]);
+    const workspaceId = post ? post.workspace_id : entryWorkspaceId(entry);
     const at = Math.max(this.clock.now().getTime(), entry.post_updated_at.getTime() + 1);
-    await this.listIndex.record(entryWorkspaceId(entry), [tombstone(entry.post_id, new Date(at))]);
+    const changed = await this.listIndex.record(workspaceId, [post ? entryOfDoc(post) : tombstone(entry.post_id, new Date(at))]);
+    if (changed) await this.onListRepaired(workspaceId);
   }
 }
