@@ -63,9 +63,7 @@ describe('the webhooks store batches the delivery path writes made at the same t
     expect(await store.claimAttempt({ deliveryId: ids[0]!, attempt: 1, claimedAt: at, claimedBy: 'earlier' })).toBe(true);
     let won: boolean[] = [];
     const commands = await commandsOf(async () => {
-      won = await Promise.all(
-        [...ids, ids[5]!, ids[5]!].map((deliveryId, i) => store.claimAttempt({ deliveryId, attempt: 1, claimedAt: at, claimedBy: `d${i}` })),
-      );
+      won = await Promise.all([...ids, ids[5]!, ids[5]!].map((deliveryId, i) => store.claimAttempt({ deliveryId, attempt: 1, claimedAt: at, claimedBy: `d${i}` })));
     });
     expect(commands).toEqual(['insert']);
     expect(won[0]).toBe(false); // claimed earlier
