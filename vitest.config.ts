@@ -42,6 +42,7 @@ export const INTEGRATION_TESTS = [
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',
   'services/webhooks/src/**/hot-queries.test.ts',
+  'services/webhooks/src/**/mongo-store.test.ts',
   'tests/bluesky-pds/**/*.test.ts',
   'tools/admin/src/**/help.test.ts',
 ];

@@ -1,8 +1,9 @@
 import { captureOrigin } from '@spa/telemetry';
-import { IdAllocator, isDuplicateKeyError, type Connection } from '@spa/mongo';
+import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, type Connection } from '@spa/mongo';
 import type { Attempt, AttemptOutcome, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
 import type { WebhooksStore } from '../domain/ports.js';
 import { registerModels, type WebhooksModels } from './models.js';
+import { WriteBatcher } from './write-batcher.js';
 
 interface WebhookDoc {
   _id: number;
@@ -120,6 +121,13 @@ function toUpdate(patch: object, fields: Record<string, string>): Record<string,
   return { ...(Object.keys($set).length ? { $set } : {}), ...(Object.keys($unset).length ? { $unset } : {}) };
 }
 
+type Update = { filter: Record<string, unknown>; update: Record<string, unknown> };
+
+/** The document without its undefined fields (the driver would store them as null). */
+function defined<D extends object>(doc: D): D {
+  return Object.fromEntries(Object.entries(doc).filter(([, v]) => v !== undefined)) as D;
+}
+
 function toAttempt(d: AttemptDoc): Attempt {
   return {
     deliveryId: d.delivery_id,
@@ -134,9 +142,30 @@ export class MongoWebhooksStore implements WebhooksStore {
   readonly models: WebhooksModels;
   private readonly ids: IdAllocator;
 
+  /**
+   * The writes of the delivery path, each batched with the same writes of other deliveries made at the
+   * same time (one event's deliveries, the claims of one pass, the outcomes of attempts that ended
+   * together): one store command for many deliveries, each caller still waiting for its own write.
+   */
+  private readonly deliveryInserts: WriteBatcher<DeliveryDoc, boolean>;
+  private readonly attemptClaims: WriteBatcher<AttemptDoc, boolean>;
+  private readonly deliveryUpdates: WriteBatcher<Update, void>;
+  private readonly attemptUpdates: WriteBatcher<Update, void>;
+
   constructor(connection: Connection) {
     this.models = registerModels(connection);
     this.ids = new IdAllocator(connection);
+    this.deliveryInserts = new WriteBatcher((docs) => insertEach(this.models.Delivery, docs));
+    this.attemptClaims = new WriteBatcher((docs) => insertEach(this.models.Attempt, docs));
+    // By `_id` equality, one multi-document statement each (FerretDB: see updateEach).
+    this.deliveryUpdates = new WriteBatcher(async (updates) => {
+      await updateEach(this.models.Delivery, updates);
+      return updates.map(() => undefined);
+    });
+    this.attemptUpdates = new WriteBatcher(async (updates) => {
+      await updateEach(this.models.Attempt, updates);
+      return updates.map(() => undefined);
+    });
   }
 
   nextWebhookId(): Promise<number> {
@@ -182,9 +211,11 @@ export class MongoWebhooksStore implements WebhooksStore {
     return docs.map(toWebhook);
   }
 
-  async insertDelivery(d: Delivery): Promise<boolean> {
-    try {
-      await this.models.Delivery.create({
+  /** Batched with the deliveries recorded at the same time (one event's, or concurrent events'). */
+  insertDelivery(d: Delivery): Promise<boolean> {
+    const origin = captureOrigin();
+    return this.deliveryInserts.add(
+      defined<DeliveryDoc>({
         _id: d.id,
         webhook_id: d.webhookId,
         workspace_id: d.workspaceId,
@@ -196,13 +227,9 @@ export class MongoWebhooksStore implements WebhooksStore {
         attempt_limit: d.attemptLimit,
         next_attempt_at: d.nextAttemptAt,
         created_at: d.createdAt,
-        origin: captureOrigin(),
-      });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+        origin: Object.keys(origin).length ? origin : undefined,
+      }),
+    );
   }
 
   async getDelivery(id: string): Promise<Delivery | null> {
@@ -222,8 +249,10 @@ export class MongoWebhooksStore implements WebhooksStore {
     return docs.map(toDelivery);
   }
 
+  /** Batched with the delivery updates made at the same time (claimed attempts moving on, outcomes). */
   async updateDelivery(id: string, patch: Partial<Delivery>): Promise<void> {
-    await this.models.Delivery.updateOne({ _id: id }, toUpdate(patch, DELIVERY_FIELDS));
+    const update = toUpdate(patch, DELIVERY_FIELDS);
+    if (Object.keys(update).length) await this.deliveryUpdates.add({ filter: { _id: id }, update });
   }
 
   async recentResults(webhookId: number, since: Date, limit: number): Promise<DeliveryStatus[]> {
@@ -234,14 +263,9 @@ export class MongoWebhooksStore implements WebhooksStore {
     return docs.map((d) => d.status);
   }
 
-  async claimAttempt(a: Attempt): Promise<boolean> {
-    try {
-      await this.models.Attempt.create({ _id: `${a.deliveryId}:${a.attempt}`, delivery_id: a.deliveryId, attempt: a.attempt, claimed_at: a.claimedAt, claimed_by: a.claimedBy });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  /** Batched with the claims made at the same time (one pass's attempts); each claim is still won once. */
+  claimAttempt(a: Attempt): Promise<boolean> {
+    return this.attemptClaims.add({ _id: `${a.deliveryId}:${a.attempt}`, delivery_id: a.deliveryId, attempt: a.attempt, claimed_at: a.claimedAt, claimed_by: a.claimedBy });
   }
 
   async getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null> {
@@ -249,7 +273,9 @@ export class MongoWebhooksStore implements WebhooksStore {
     return doc ? toAttempt(doc) : null;
   }
 
+  /** Batched with the outcomes of the attempts that ended at the same time. */
   async recordOutcome(deliveryId: string, attempt: number, o: AttemptOutcome): Promise<void> {
-    await this.models.Attempt.updateOne({ _id: `${deliveryId}:${attempt}` }, { $set: { outcome: { ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs } } });
+    const outcome = defined({ ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs });
+    await this.attemptUpdates.add({ filter: { _id: `${deliveryId}:${attempt}` }, update: { $set: { outcome } } });
   }
 }

@@ -79,7 +79,10 @@ export class Dispatcher {
     const limit = Math.max(free * 2, 50);
     const due = await this.deps.store.dueDeliveries(this.deps.clock.now(), limit, busy);
     this.backlog = busy.length > 0 || due.length === limit;
-    for (const delivery of due) if (!this.run(delivery)) this.backlog = true;
+    // The attempts of one webhook started by this pass share one read of it, made now as each would.
+    const webhooks = new Map<number, Promise<Webhook | null>>();
+    const webhookOf = (id: number) => webhooks.get(id) ?? webhooks.set(id, this.deps.store.getWebhook(id)).get(id)!;
+    for (const delivery of due) if (!this.run(delivery, () => webhookOf(delivery.webhookId))) this.backlog = true;
   }
 
   /**
@@ -90,18 +93,24 @@ export class Dispatcher {
   offer(delivery: Delivery, webhook: Webhook): void {
     // Only a delivery due now: a later attempt keeps its place on the retry schedule.
     if (this.stopped || (delivery.nextAttemptAt?.getTime() ?? Infinity) > this.deps.clock.now().getTime()) return;
-    if (!this.run(delivery, webhook)) {
+    if (!this.run(delivery, () => webhook)) {
       this.backlog = true;
       this.poke();
     }
   }
 
-  /** Starts one attempt if there is room for it; false when there is none (it stays due in the store). */
-  private run(delivery: Delivery, webhook?: Webhook): boolean {
+  /**
+   * Starts one attempt if there is room for it; false when there is none (it stays due in the store).
+   * `known` gives the webhook (or its read) once the attempt is started.
+   */
+  private run(delivery: Delivery, known: () => Webhook | Promise<Webhook | null>): boolean {
     if (this.inFlight.has(delivery.id)) return true;
     const running = this.perWebhook.get(delivery.webhookId) ?? 0;
     if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) return false;
     this.perWebhook.set(delivery.webhookId, running + 1);
+    const webhook = known();
+    // A failed shared read fails the attempts that share it (each stays scheduled), never unhandled.
+    if (webhook instanceof Promise) webhook.catch(() => undefined);
     const task = resumeOrigin(delivery.origin, () =>
       inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery, webhook)),
     )

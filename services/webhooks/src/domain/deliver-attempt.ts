@@ -16,11 +16,11 @@ import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
  *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number.
  * 4. The outcome is recorded on the attempt, then the delivery is finished or left for its retry.
  *
- * `known` is the webhook as just read to record the delivery (its first attempt, started from the event);
- * otherwise it is read here.
+ * `known` is the webhook as just read to record the delivery (its first attempt, started from the event),
+ * or its read just started for the attempts of one webhook started together; otherwise it is read here.
  */
-export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, known?: Webhook): Promise<void> {
-  const webhook = known ?? (await deps.store.getWebhook(delivery.webhookId));
+export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, known?: Webhook | Promise<Webhook | null>): Promise<void> {
+  const webhook = known ? await known : await deps.store.getWebhook(delivery.webhookId);
   if (!webhook || (!webhook.enabled && delivery.event !== 'webhook.test')) {
     await deps.store.updateDelivery(delivery.id, { status: 'canceled', nextAttemptAt: undefined, finishedAt: deps.clock.now(), lastError: 'webhook disabled' });
     return;

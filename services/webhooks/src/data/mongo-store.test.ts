@@ -1,0 +1,94 @@
+/**
+ * The delivery path's writes batched by the store (write-batcher.ts), on the real store: writes made at
+ * the same time go in one command each, and every caller still gets its own result, a duplicate claim
+ * or delivery included (only a unique insert is an atomic claim on FerretDB).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Delivery } from '../domain/model.js';
+import { MongoWebhooksStore } from './mongo-store.js';
+
+let connection: Connection;
+let store: MongoWebhooksStore;
+
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_webhooks_batch_${randomBytes(4).toString('hex')}`);
+  store = new MongoWebhooksStore(connection);
+  await syncIndexes(connection);
+}, 60_000);
+
+afterAll(async () => {
+  await connection?.dropDatabase();
+  await connection?.close();
+});
+
+/** The store commands `fn` sends, by name. */
+async function commandsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (event: { commandName: string }) => seen.push(event.commandName);
+  connection.getClient().on('commandStarted', listener);
+  try {
+    await fn();
+  } finally {
+    connection.getClient().off('commandStarted', listener);
+  }
+  return seen;
+}
+
+function delivery(webhookId: number, sourceKey: string): Delivery {
+  const now = new Date();
+  return { id: randomUUID(), webhookId, workspaceId: 1, event: 'post.published', sourceKey, payload: '{}', status: 'scheduled', attempts: 0, attemptLimit: 7, nextAttemptAt: now, createdAt: now };
+}
+
+describe('the webhooks store batches the delivery path writes made at the same time', () => {
+  it('records 20 deliveries in one insert; the duplicate (same webhook and source) is refused, the others stored whole', async () => {
+    const deliveries = Array.from({ length: 20 }, (_, i) => delivery(10 + i, 'event-a'));
+    const duplicate = delivery(10, 'event-a');
+    let inserted: boolean[] = [];
+    const commands = await commandsOf(async () => {
+      inserted = await Promise.all([...deliveries, duplicate].map((d) => store.insertDelivery(d)));
+    });
+    expect(inserted).toEqual([...deliveries.map(() => true), false]);
+    expect(commands).toEqual(['insert']);
+    const stored = await store.getDelivery(deliveries[7]!.id);
+    expect(stored).toMatchObject({ webhookId: 17, sourceKey: 'event-a', status: 'scheduled', attempts: 0, attemptLimit: 7 });
+    expect(stored?.origin).toBeUndefined();
+    expect(stored?.nextAttemptAt).toBeInstanceOf(Date);
+  });
+
+  it('claims attempts in one insert: each attempt is won exactly once, within the batch and against an earlier claim', async () => {
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const at = new Date();
+    expect(await store.claimAttempt({ deliveryId: ids[0]!, attempt: 1, claimedAt: at, claimedBy: 'earlier' })).toBe(true);
+    let won: boolean[] = [];
+    const commands = await commandsOf(async () => {
+      won = await Promise.all([...ids, ids[5]!, ids[5]!].map((deliveryId, i) => store.claimAttempt({ deliveryId, attempt: 1, claimedAt: at, claimedBy: `d${i}` })));
+    });
+    expect(commands).toEqual(['insert']);
+    expect(won[0]).toBe(false); // claimed earlier
+    expect(won.slice(1).filter((w) => w).length).toBe(19 - 1 + 1); // ids 1..19 once each, ids[5] once of its three claims
+    expect([won[5], won[20], won[21]].filter((w) => w)).toHaveLength(1);
+  });
+
+  it('records the outcomes and delivery updates of attempts that end together in one update each', async () => {
+    const deliveries = Array.from({ length: 20 }, (_, i) => delivery(100 + i, 'event-b'));
+    await Promise.all(deliveries.map((d) => store.insertDelivery(d)));
+    await Promise.all(deliveries.map((d) => store.claimAttempt({ deliveryId: d.id, attempt: 1, claimedAt: new Date(), claimedBy: 'test' })));
+    const finishedAt = new Date();
+    const commands = await commandsOf(() =>
+      Promise.all(
+        deliveries.flatMap((d, i) => [
+          store.recordOutcome(d.id, 1, i % 2 ? { ok: true, statusCode: 200, durationMs: i } : { ok: false, error: `boom ${i}`, durationMs: i }),
+          store.updateDelivery(d.id, { attempts: 1, status: i % 2 ? 'succeeded' : 'failed', nextAttemptAt: undefined, finishedAt, lastError: i % 2 ? undefined : `boom ${i}` }),
+        ]),
+      ),
+    );
+    expect(commands.sort()).toEqual(['update', 'update']);
+    for (const [i, d] of deliveries.entries()) {
+      const [stored, attempt] = await Promise.all([store.getDelivery(d.id), store.getAttempt(d.id, 1)]);
+      expect(stored).toMatchObject({ attempts: 1, status: i % 2 ? 'succeeded' : 'failed', finishedAt, nextAttemptAt: undefined, lastError: i % 2 ? undefined : `boom ${i}` });
+      expect(attempt?.outcome).toEqual(i % 2 ? { ok: true, statusCode: 200, error: undefined, durationMs: i } : { ok: false, statusCode: undefined, error: `boom ${i}`, durationMs: i });
+    }
+  });
+});
