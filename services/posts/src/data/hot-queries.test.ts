@@ -146,7 +146,7 @@ describe('hot queries of the posts service (explained on FerretDB over PostgreSQ
   });
 
   it('the outbox relay (pending entries, the post of each, marking sent) uses indexes', async () => {
-    const relay = new EventRelay(store.models, nc, createLogger('hot-queries-test', 'error'));
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('hot-queries-test', 'error') });
     const reads = await readsIssuedBy(connection, async () => {
       relay.flush();
       await relay.stop();

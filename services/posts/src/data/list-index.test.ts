@@ -200,7 +200,13 @@ describe('post list index (real store)', () => {
     expect(page(await store.list(all))).not.toEqual(page(await reference.byQuery(all)));
 
     const repairedWorkspaces = new Set<number>();
-    const relay = new EventRelay(store.models, nc, createLogger('list-index-test', 'silent'), undefined, async (w) => void repairedWorkspaces.add(w));
+    const relay = new EventRelay({
+      models: store.models,
+      listIndex: store.listIndex,
+      nc,
+      logger: createLogger('list-index-test', 'silent'),
+      onListRepaired: async (w) => void repairedWorkspaces.add(w),
+    });
     await relay.start(60_000);
     await relay.stop();
     // The list cache is told (a replica's cached pages of this workspace are stale).

@@ -55,7 +55,7 @@ async function eventsFor(postId: number): Promise<Array<{ subject: string; statu
 
 describe('event outbox and relay (real store and NATS)', () => {
   it('publishes created and reviewed events once each, and clears the outbox', async () => {
-    const relay = new EventRelay(store.models, nc, createLogger('relay-test', 'silent'));
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('relay-test', 'silent') });
     const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: { send: async () => undefined } };
     // Written while the relay is not running: the events wait in the outbox with the post.
     const post = await createPost(deps, { workspaceId, body: 'hello', postContents: [], socialAccountIds: [], source: 'api' });
@@ -79,7 +79,7 @@ describe('event outbox and relay (real store and NATS)', () => {
 describe('an event whose change never landed', () => {
   it('is not published, and is dropped after the grace period', async () => {
     let now = new Date();
-    const relay = new EventRelay(store.models, nc, createLogger('relay-test', 'silent'), { now: () => now });
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('relay-test', 'silent'), clock: { now: () => now } });
     const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => undefined, jobs: { send: async () => undefined } };
     const post = await createPost(deps, { workspaceId, body: 'x', postContents: [], socialAccountIds: [], source: 'api' });
     // As if a process crashed between writing an outbox entry and writing the change it announces.

@@ -2,7 +2,7 @@ import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import { ENTRY_SOURCE_FIELDS, entryOfDoc, tombstone, type EntrySource } from '../data/list-entries.js';
-import { PostListIndex, type PostsCollection } from '../data/list-index.js';
+import type { PostListIndex } from '../data/list-index.js';
 import type { PostsModels } from '../data/models.js';
 import { entryWorkspaceId, type OutboxEntry } from '../data/outbox.js';
 
@@ -18,17 +18,29 @@ export class EventRelay {
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly models: PostsModels;
+  private readonly nc: NatsConnection;
+  private readonly logger: Logger;
+  private readonly clock: { now(): Date };
   private readonly listIndex: PostListIndex;
+  private readonly onListRepaired: (workspaceId: number) => Promise<void>;
 
-  constructor(
-    private readonly models: PostsModels,
-    private readonly nc: NatsConnection,
-    private readonly logger: Logger,
-    private readonly clock: { now(): Date } = { now: () => new Date() },
+  constructor(deps: {
+    models: PostsModels;
+    /** The store's list index (one per process: its body cache and compaction counts are shared). */
+    listIndex: PostListIndex;
+    nc: NatsConnection;
+    logger: Logger;
+    clock?: { now(): Date };
     /** Called when a repair changed a workspace's list index (its write crashed first): cached pages of it are stale. */
-    private readonly onListRepaired: (workspaceId: number) => Promise<void> = async () => undefined,
-  ) {
-    this.listIndex = new PostListIndex({ ...models, Post: models.Post as unknown as PostsCollection }, logger, clock);
+    onListRepaired?: (workspaceId: number) => Promise<void>;
+  }) {
+    this.models = deps.models;
+    this.listIndex = deps.listIndex;
+    this.nc = deps.nc;
+    this.logger = deps.logger;
+    this.clock = deps.clock ?? { now: () => new Date() };
+    this.onListRepaired = deps.onListRepaired ?? (async () => undefined);
   }
 
   async start(intervalMs: number): Promise<void> {
