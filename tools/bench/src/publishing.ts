@@ -9,7 +9,7 @@
 import { createWorkspace, request, startStack, type Stack } from '@spa/testing';
 import { percentile } from './stats.js';
 import { seedHistory } from './history.js';
-import { databaseOf, perUnit, settleStats, storeDelta, storeSnapshot, type StoreSnapshot } from './store-stats.js';
+import { analyzeDatabases, databaseOf, perUnit, settleStats, storeDelta, storeSnapshot, type StoreSnapshot } from './store-stats.js';
 
 const PLATFORMS = ['twitter', 'mastodon', 'bluesky'] as const;
 /** Posts per bulk create: small enough to finish within the gateway's deadline on a loaded machine. */
@@ -52,6 +52,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const dbs = [...new Set((await Promise.all(pids.map(databaseOf))).filter((d): d is string => !!d))];
     const dbOf = async (name: string) => databaseOf(storeProcs.find((p) => p.name === name)!.child.pid!);
     await seedHistory({ postsDb: (await dbOf('posts'))!, publisherDb: (await dbOf('publisher'))!, posts: existing });
+    await analyzeDatabases(dbs);
     await request(stack.sandboxUrl!, '/_sandbox/latency', { body: { ms: 50 } });
     // Setup calls get a few tries: on a loaded machine a 5 s deadline is sometimes missed.
     const ws = await retried(() => createWorkspace(stack));
