@@ -5,6 +5,7 @@ export type { Connection };
 export { countStoreCommands, storeCommands } from './command-metrics.js';
 export { storeBackend, explainFind, type StoreBackend, type ExplainedPlan } from './store-backend.js';
 export { insertEach, updateEach } from './batch-writes.js';
+export { WriteBatcher, type WriteBatcherLimits } from './write-batcher.js';
 export { readsIssuedBy, explainReads, sequentialScans, type IssuedRead } from './issued-reads.js';
 
 /**

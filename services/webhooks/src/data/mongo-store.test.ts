@@ -1,5 +1,5 @@
 /**
- * The delivery path's writes batched by the store (write-batcher.ts), on the real store: writes made at
+ * The delivery path's writes batched by the store (@spa/mongo WriteBatcher), on the real store: writes made at
  * the same time go in one command each, and every caller still gets its own result, a duplicate claim
  * or delivery included (only a unique insert is an atomic claim on FerretDB).
  */

@@ -1,9 +1,8 @@
 import { captureOrigin } from '@spa/telemetry';
-import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, type Connection } from '@spa/mongo';
+import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, WriteBatcher, type Connection } from '@spa/mongo';
 import type { Attempt, AttemptOutcome, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
 import type { WebhooksStore } from '../domain/ports.js';
 import { registerModels, type WebhooksModels } from './models.js';
-import { WriteBatcher } from './write-batcher.js';
 
 interface WebhookDoc {
   _id: number;
