@@ -75,3 +75,4 @@ export function traceCarrierOfHeaders(headers: { get(key: string): string } | un
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 export { ANALYTICS_STREAM, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, metricSnapshotSubject } from './streams.js';
+export { consumeDurable, keepingInProgress, type DurableConsumerSpec, type JsMsg } from './consumers.js';

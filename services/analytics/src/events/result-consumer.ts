@@ -1,7 +1,6 @@
-import { AckPolicy, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { MetricFetchResult } from '@spa/contracts/events/v1/metrics';
 import type { Logger } from '@spa/logger';
-import { ensureStream, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricResultSubject, type NatsConnection } from '@spa/nats';
+import { consumeDurable, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricResultSubject, type JsMsg, type NatsConnection } from '@spa/nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalyticsDeps } from '../domain/ports.js';
 import { recordResult, type FetchResult } from '../domain/record-result.js';
@@ -29,33 +28,28 @@ export function decodeResult(data: Uint8Array): FetchResult | null {
  * overtake it); if this process dies, JetStream delivers it again after the ack wait.
  */
 export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, logger: Logger, namespace: string, ackWaitMs: number) {
-  await ensureStream(nc, METRICS_STREAM);
-  const jsm = await jetstreamManager(nc);
-  const js = jetstream(nc);
   const stops: Array<() => Promise<void>> = [];
   for (let p = 0; p < METRIC_RESULT_PARTITIONS; p += 1) {
-    const name = `analytics-results-${namespace}-${p}`;
-    await jsm.consumers.add(METRICS_STREAM.name, {
-      durable_name: name,
-      filter_subject: metricResultSubject(namespace, p),
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: ackWaitMs * 1_000_000,
-      max_ack_pending: 1,
-    });
-    const messages = await (await js.consumers.get(METRICS_STREAM.name, name)).consume({ max_messages: 1 });
     let stopping = false;
-    const loop = (async () => {
-      for await (const msg of messages) await handleOne(msg, () => stopping);
-    })();
+    const consumer = await consumeDurable(
+      nc,
+      { stream: METRICS_STREAM, durable: `analytics-results-${namespace}-${p}`, filterSubject: metricResultSubject(namespace, p), startAt: 'all', ackWaitMs, maxAckPending: 1, parallel: 1 },
+      (msg) => handleOne(msg, () => stopping),
+      (err, msg) => logger.warn({ err, seq: msg.seq }, 'metric result: not handled; will be redelivered'),
+    );
     stops.push(async () => {
       stopping = true;
-      await messages.close();
-      await loop;
+      await consumer.stop();
     });
   }
 
   async function handleOne(msg: JsMsg, stopping: () => boolean): Promise<void> {
-    const result = decodeResult(msg.data);
+    let result: FetchResult | null;
+    try {
+      result = decodeResult(msg.data);
+    } catch {
+      result = null;
+    }
     if (!result) {
       logger.error({ seq: msg.seq }, 'metric result: undecodable; dropped');
       msg.term();

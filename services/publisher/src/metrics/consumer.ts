@@ -1,9 +1,8 @@
 import { metricsFetches } from '@spa/telemetry';
-import { AckPolicy, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metrics';
 import type { Logger } from '@spa/logger';
 import { withRequestId } from '@spa/logger';
-import { ensureStream, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type NatsConnection } from '@spa/nats';
+import { consumeDurable, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type JsMsg, type NatsConnection } from '@spa/nats';
 import type { Platform } from '@spa/vocabulary';
 import type { PublisherDeps } from '../domain/ports.js';
 import { fetchTargetMetrics, type FetchOutcome } from './fetch-target-metrics.js';
@@ -30,18 +29,7 @@ export async function consumeMetricJobs(
   logger: Logger,
   opts: MetricsConsumerOptions,
 ): Promise<{ stop(): Promise<void> }> {
-  const name = `publisher-metrics-${opts.namespace}`;
-  await ensureStream(nc, METRICS_STREAM);
-  const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add(METRICS_STREAM.name, {
-    durable_name: name,
-    filter_subject: metricFetchSubject(opts.namespace),
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: opts.ackWaitMs * 1_000_000,
-    max_ack_pending: Math.max(opts.concurrency * 4, 64),
-  });
   const js = jetstream(nc);
-  const messages = await (await js.consumers.get(METRICS_STREAM.name, name)).consume({ max_messages: opts.concurrency });
   const pausedUntil = new Map<string, number>();
   const backoff = (deliveries: number) => Math.min(1_000 * 2 ** (deliveries - 1), opts.maxRetryWaitMs);
 
@@ -86,24 +74,19 @@ export async function consumeMetricJobs(
     message.nak(wait);
   };
 
-  const inFlight = new Set<Promise<void>>();
-  const loop = (async () => {
-    for await (const message of messages) {
-      while (inFlight.size >= opts.concurrency) await Promise.race(inFlight);
-      const task = withRequestId(message.headers?.get('x-request-id') || `metrics-${message.seq}`, () => handle(message))
-        .catch((err: unknown) => {
-          logger.warn({ err, seq: message.seq }, 'metric fetch job failed; it will be delivered again');
-          message.nak(2_000);
-        })
-        .finally(() => inFlight.delete(task));
-      inFlight.add(task);
-    }
-  })();
-  return {
-    stop: async () => {
-      await messages.close();
-      await loop;
-      await Promise.all(inFlight);
+  return consumeDurable(
+    nc,
+    {
+      stream: METRICS_STREAM,
+      durable: `publisher-metrics-${opts.namespace}`,
+      filterSubject: metricFetchSubject(opts.namespace),
+      startAt: 'all',
+      ackWaitMs: opts.ackWaitMs,
+      maxAckPending: Math.max(opts.concurrency * 4, 64),
+      parallel: opts.concurrency,
     },
-  };
+    (message) => withRequestId(message.headers?.get('x-request-id') || `metrics-${message.seq}`, () => handle(message)),
+    (err, message) => logger.warn({ err, seq: message.seq }, 'metric fetch job failed; it will be delivered again'),
+    2_000,
+  );
 }
