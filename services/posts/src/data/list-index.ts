@@ -76,8 +76,9 @@ export class PostListIndex {
 
   /** Derives a post's entry again from what is stored now (the post, or its absence) and records it; true when that changed the index. */
   async repair(workspaceId: number, postId: number): Promise<boolean> {
-    const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
-    return this.record(workspaceId, [doc ? entryOfDoc(doc) : tombstone(postId, this.clock.now())]);
+    // By `_id` alone (see mongo-store's `unchanged`), the workspace checked here.
+    const doc = await this.models.Post.findById(postId, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
+    return this.record(workspaceId, [doc?.workspace_id === workspaceId ? entryOfDoc(doc) : tombstone(postId, this.clock.now())]);
   }
 
   /** Reads a workspace's index: snapshot claims first, then their bodies, then the deltas (see GRACE_MS). */

@@ -178,6 +178,15 @@ function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unkno
   };
 }
 
+/**
+ * The filter of a write guarded by the post as it was read (by `_id` within its workspace): `_id` and
+ * `updated_at`, nothing else indexed. FerretDB on PostgreSQL turns each equality into a containment the
+ * planner may serve from any GIN companion; with `workspace_id` beside `_id` it served some lookups from
+ * the workspace's index (every post of the workspace read, then filtered) whenever its statistics lagged
+ * behind a burst of new posts. With `_id` the only indexed field, the plan is the `_id` index, always.
+ */
+const unchanged = (p: Post) => ({ _id: p.id, updated_at: p.updatedAt });
+
 export class MongoPostsStore implements PostsStore {
   readonly models: PostsModels;
   /** The list index, kept with every write below (list-index.ts). */
@@ -230,7 +239,7 @@ export class MongoPostsStore implements PostsStore {
 
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
-    const result = await this.models.Post.replaceOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, toDoc(next));
+    const result = await this.models.Post.replaceOne(unchanged(current), toDoc(next));
     if (result.matchedCount === 1) {
       await this.listIndex.record(next.workspaceId, [entryOfPost(next)]);
       return next;
@@ -241,7 +250,7 @@ export class MongoPostsStore implements PostsStore {
 
   async remove(current: Post, event: PostEvent): Promise<boolean> {
     await this.models.Outbox.create(outboxEntry(event, current.updatedAt));
-    const result = await this.models.Post.deleteOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt });
+    const result = await this.models.Post.deleteOne(unchanged(current));
     if (result.deletedCount === 1) {
       // The tombstone's version is past the deleted post's, whatever the clock says.
       await this.listIndex.record(current.workspaceId, [tombstone(current.id, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))]);
@@ -255,13 +264,13 @@ export class MongoPostsStore implements PostsStore {
     // The whole target list is set (FerretDB 1.x has no positional `$` update), guarded by the post's
     // updated_at so an edit that landed meanwhile is not overwritten; the metric leaves updated_at alone.
     const accounts = toDoc({ ...current, postAccounts: current.postAccounts.map((a) => (a.id === postAccountId ? { ...a, postMetric: metric } : a)) }).post_accounts;
-    const result = await this.models.Post.updateOne({ _id: current.id, workspace_id: current.workspaceId, updated_at: current.updatedAt }, { $set: { post_accounts: accounts } });
+    const result = await this.models.Post.updateOne(unchanged(current), { $set: { post_accounts: accounts } });
     return result.matchedCount === 1;
   }
 
   async get(workspaceId: number, postId: number): Promise<Post | null> {
-    const doc = await this.models.Post.findOne({ _id: postId, workspace_id: workspaceId }).lean<PostDoc>();
-    return doc ? toPost(doc) : null;
+    const doc = await this.models.Post.findById(postId).lean<PostDoc>();
+    return doc?.workspace_id === workspaceId ? toPost(doc) : null;
   }
 
   list(q: ListPostsQuery): Promise<ListPostsResult> {
@@ -333,7 +342,7 @@ export class MongoPostsStore implements PostsStore {
   async startPublishing(posts: Post[], at: Date): Promise<number> {
     const moved = await updateEach(
       this.models.Post,
-      posts.map((p) => ({ filter: { _id: p.id, workspace_id: p.workspaceId, status: 'scheduled' }, update: { $set: { status: 'publishing', updated_at: at } } })),
+      posts.map((p) => ({ filter: unchanged(p), update: { $set: { status: 'publishing', updated_at: at } } })),
     );
     // The list index follows. When every post moved, their entries are known; when some did not (edited, deleted
     // or moved by a dead claimer meanwhile: rare), each is derived again from what is stored now.

@@ -54,8 +54,8 @@ export interface PostsStore {
   claimDispatches(dispatches: Dispatch[]): Promise<boolean[]>;
   getDispatch(id: string): Promise<Dispatch | null>;
   /**
-   * Moves the posts that are still scheduled to publishing (updated at `at`), in one write; answers
-   * how many moved (one that is not scheduled any more is left as it is).
+   * Moves the posts that are still as read (unchanged since) to publishing (updated at `at`), in one
+   * write; answers how many moved (one that changed meanwhile is left as it is).
    */
   startPublishing(posts: Post[], at: Date): Promise<number>;
   /** Marks the claims' jobs sent, in one write. */

@@ -31,8 +31,9 @@ export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[
   const ours = await Promise.all(claims.map(async (claim, i) => won[i] || (await abandoned(deps, claim.id, now))));
   const mine = posts.filter((_, i) => ours[i]);
   const moved = await deps.store.startPublishing(mine, now);
-  // Not every one was still scheduled: each such post was either moved already by a dead claimer
-  // (send its job) or edited or deleted meanwhile (nothing to publish). Rare: read those posts.
+  // Not every one was still as read: each such post was either moved already by a dead claimer (send
+  // its job) or edited or deleted meanwhile (nothing to publish now; one edited but still due keeps its
+  // unsent claim and goes after the lease). Rare: read those posts.
   const publishing =
     moved === mine.length ? mine : (await Promise.all(mine.map(async (p) => ((await deps.store.get(p.workspaceId, p.id))?.status === 'publishing' ? p : null)))).filter((p): p is Post => p !== null);
   const sent = await sendJobs(
