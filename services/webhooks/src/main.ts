@@ -14,7 +14,7 @@ import { httpSender } from './delivery/http-sender.js';
 import { dnsResolver } from './delivery/resolver.js';
 import type { WebhooksDeps } from './domain/ports.js';
 import { recordPostTerminal } from './domain/record-event.js';
-import { PostTerminalConsumer } from './events/post-terminal-consumer.js';
+import { consumePostTerminal } from './events/post-terminal-consumer.js';
 import { webhooksService } from './grpc/handlers.js';
 
 runMain(async () => {
@@ -39,13 +39,6 @@ runMain(async () => {
   if (config.WEBHOOKS_ALLOW_PRIVATE) logger.warn('WEBHOOKS_ALLOW_PRIVATE is on: plain http and private addresses are allowed (never in production)');
 
   const dispatcher = new Dispatcher(deps, { concurrency: config.WEBHOOKS_CONCURRENCY, perWebhook: config.WEBHOOKS_CONCURRENCY_PER_WEBHOOK }, logger);
-  const consumer = new PostTerminalConsumer(
-    nc,
-    config.WEBHOOKS_CONSUMER,
-    // Each delivery's first attempt starts from the event; the poll is for retries and leftovers.
-    (event) => recordPostTerminal(deps, event, (delivery, webhook) => dispatcher.offer(delivery, webhook)),
-    logger,
-  );
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,
@@ -53,7 +46,13 @@ runMain(async () => {
     services: [webhooksService(deps, () => dispatcher.poke())],
     logger,
   });
-  await consumer.start();
+  const consumer = await consumePostTerminal(
+    nc,
+    config.WEBHOOKS_CONSUMER,
+    // Each delivery's first attempt starts from the event; the poll is for retries and leftovers.
+    (event) => recordPostTerminal(deps, event, (delivery, webhook) => dispatcher.offer(delivery, webhook)),
+    logger,
+  );
   dispatcher.start(config.WEBHOOKS_POLL_INTERVAL_MS);
   logger.info({ port: server.port }, 'webhooks listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);

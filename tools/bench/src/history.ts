@@ -76,3 +76,43 @@ export async function seedHistory({ postsDb, publisherDb, posts }: { postsDb: st
     await connection.close();
   }
 }
+
+/**
+ * A webhooks store's history: `deliveries` finished deliveries of other webhooks, each with its attempt,
+ * so the delivery path's lookups run against collections the size they reach in production (and
+ * PostgreSQL plans them from statistics of that size, as it does once autovacuum has seen a table).
+ */
+export async function seedWebhookHistory(webhooksDb: string, deliveries: number): Promise<void> {
+  if (deliveries <= 0) return;
+  const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
+  try {
+    const db = connection.useDb(webhooksDb).db!;
+    const at = new Date(Date.now() - 86_400_000);
+    for (let start = 0; start < deliveries; start += BATCH) {
+      const ids = Array.from({ length: Math.min(BATCH, deliveries - start) }, (_, i) => `history-${start + i}`);
+      await db.collection<{ _id: string }>('deliveries').insertMany(
+        ids.map((id, i) => ({
+          _id: id,
+          webhook_id: 900_000_000 + (i % 100),
+          workspace_id: HISTORY_WORKSPACE + (i % 100),
+          event: 'post.published',
+          source_key: id,
+          payload: '{}',
+          status: 'succeeded',
+          attempts: 1,
+          attempt_limit: 8,
+          created_at: at,
+          finished_at: at,
+          last_status_code: 200,
+        })),
+        { ordered: false },
+      );
+      await db.collection<{ _id: string }>('attempts').insertMany(
+        ids.map((id) => ({ _id: `${id}:1`, delivery_id: id, attempt: 1, claimed_at: at, claimed_by: 'history', outcome: { ok: true, status_code: 200, duration_ms: 5 } })),
+        { ordered: false },
+      );
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -12,7 +12,8 @@ import { createClient } from '@spa/grpc';
 import { connectNats, jetstream, publishEvent } from '@spa/nats';
 import { dropDatabases, startProcess, TEST_INFRA, uniqueName } from '@spa/testing';
 import { percentile } from './stats.js';
-import { perUnit, settleStats, storeDelta, storeSnapshot } from './store-stats.js';
+import { seedWebhookHistory } from './history.js';
+import { analyzeDatabases, perUnit, settleStats, storeDelta, storeSnapshot } from './store-stats.js';
 
 const HEALTHY = 100;
 
@@ -31,7 +32,8 @@ async function receiver(onRequest: (body: string, res: http.ServerResponse) => v
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
 }
 
-export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10)): Promise<void> {
+/** BENCH_WEBHOOK_EVENTS events per receiver; BENCH_WEBHOOK_HISTORY finished deliveries stored before the burst. */
+export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10), history = Number(process.env.BENCH_WEBHOOK_HISTORY ?? 20_000)): Promise<void> {
   const db = uniqueName('bench_webhooks');
   const consumer = uniqueName('bench_webhooks_consumer');
   const publishedAt = new Map<string, number>();
@@ -79,6 +81,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
   try {
     // One workspace per receiver; healthy workspaces are base..base+99, then the slow and the dead one.
     for (const [i, r] of receivers.entries()) await client.createWebhook({ workspaceId: base + i, url: r.url, events: [] });
+    // A store that has been delivering for a while, with PostgreSQL's statistics of it (as autovacuum keeps them).
+    await seedWebhookHistory(db, history);
+    await analyzeDatabases([db]);
     const js = jetstream(nc);
     const pids = [webhooks.child.pid!];
     await settleStats();
@@ -100,7 +105,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     await settleStats();
     const store = perUnit(storeDelta(before, await storeSnapshot(pids, [db])), receivers.length * eventsPerWorkspace);
     const sorted = Float64Array.from(firstAttemptMs).sort();
-    console.log(`\nwebhooks: ${total} events to ${HEALTHY} healthy receivers (+${eventsPerWorkspace} each to one 4.9 s and one dead receiver), FerretDB at ${TEST_INFRA.mongoUrl}\n`);
+    console.log(
+      `\nwebhooks: ${total} events to ${HEALTHY} healthy receivers (+${eventsPerWorkspace} each to one 4.9 s and one dead receiver), ${history} finished deliveries stored before, FerretDB at ${TEST_INFRA.mongoUrl}\n`,
+    );
     console.log('| measure | value |');
     console.log('|---|---|');
     console.log(`| healthy deliveries completed | ${healthyDone} / ${total} |`);

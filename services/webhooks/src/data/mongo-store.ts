@@ -150,6 +150,7 @@ export class MongoWebhooksStore implements WebhooksStore {
   private readonly attemptClaims: WriteBatcher<AttemptDoc, boolean>;
   private readonly deliveryUpdates: WriteBatcher<Update, void>;
   private readonly attemptUpdates: WriteBatcher<Update, void>;
+  private readonly subscriberReads = new Map<string, Promise<Webhook[]>>();
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
@@ -205,9 +206,21 @@ export class MongoWebhooksStore implements WebhooksStore {
     return doc ? toWebhook(doc) : null;
   }
 
-  async subscribers(workspaceId: number, event: string): Promise<Webhook[]> {
-    const docs = await this.models.Webhook.find({ workspace_id: workspaceId, enabled: true, events: event }).sort({ _id: 1 }).lean<WebhookDoc[]>();
-    return docs.map(toWebhook);
+  /**
+   * Concurrent events of one workspace and kind share the read in flight (single flight): a caller may
+   * get the webhooks as read a moment before it asked, never a copy kept beyond the read.
+   */
+  subscribers(workspaceId: number, event: string): Promise<Webhook[]> {
+    const key = `${workspaceId}:${event}`;
+    const inFlight = this.subscriberReads.get(key);
+    if (inFlight) return inFlight;
+    const read = this.models.Webhook.find({ workspace_id: workspaceId, enabled: true, events: event })
+      .sort({ _id: 1 })
+      .lean<WebhookDoc[]>()
+      .then((docs) => docs.map(toWebhook))
+      .finally(() => this.subscriberReads.delete(key));
+    this.subscriberReads.set(key, read);
+    return read;
   }
 
   /** Batched with the deliveries recorded at the same time (one event's, or concurrent events'). */

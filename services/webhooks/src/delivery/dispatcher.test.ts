@@ -5,7 +5,7 @@ import { AppError } from '@spa/errors';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { verifySignature } from '@spa/webhook-signature';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSecretBox, newWebhookSecret } from '../crypto/secret-box.js';
 import { MongoWebhooksStore } from '../data/mongo-store.js';
 import { redeliver, sendTestEvent } from '../domain/deliveries.js';
@@ -158,6 +158,22 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     expect((await store.dueDeliveries(clock.now(), 10, [])).length).toBe(1);
     await runAt(T0);
     expect(hits).toHaveLength(1);
+  });
+
+  it('starts offered deliveries that waited for room as attempts end, oldest webhook first, with no pass', async () => {
+    answer = 200;
+    const [a, b] = [nextWorkspace++, nextWorkspace++];
+    await createWebhook(deps, { workspaceId: a, url: `${receiverUrl}?a`, events: [] });
+    await createWebhook(deps, { workspaceId: b, url: `${receiverUrl}?b`, events: [] });
+    const one = new Dispatcher(deps, { concurrency: 1, perWebhook: 1 }, createLogger('dispatcher-test', 'silent'));
+    const passes = vi.spyOn(store, 'dueDeliveries');
+    const offer = (workspaceId: number) => recordPostTerminal(deps, terminal(workspaceId, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+    await Promise.all([offer(a), offer(a), offer(b)]);
+    await one.settle();
+    passes.mockRestore();
+    expect(hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '1', '1']);
+    expect(new Set(hits.map((h) => JSON.parse(h.body).id)).size).toBe(3);
+    expect(passes).not.toHaveBeenCalled();
   });
 });
 

@@ -6,6 +6,20 @@ import type { WebhooksDeps } from '../domain/ports.js';
 
 /** Least time between two passes started by wake-ups (the timer's passes are further apart). */
 const PASS_GAP_MS = 50;
+/**
+ * Deliveries offered from events while there was no room, held here to start as room frees. Each is
+ * already stored and due, so one dropped past this bound (or lost in a crash) waits for a pass instead.
+ */
+const MAX_WAITING = 10_000;
+/** Waiting deliveries start with their webhook as read at most this long ago (read again, once per webhook, past it). */
+const REREAD_AFTER_MS = 1_000;
+
+/** One webhook's waiting deliveries, oldest first, and the webhook as last read for them. */
+interface WaitingQueue {
+  deliveries: Map<string, Delivery>;
+  webhook: Webhook | Promise<Webhook | null>;
+  readAt: number;
+}
 
 export interface DispatcherLimits {
   /** Attempts in flight at once in this process. */
@@ -29,6 +43,13 @@ export class Dispatcher {
   private stopped = false;
   /** The last pass left due work behind (no room): look again as soon as an attempt ends. */
   private backlog = false;
+  /**
+   * Offered deliveries waiting for room, per webhook, oldest first, with the webhook as read for the
+   * event: started as attempts end, without a pass (a pass reads every scheduled delivery, since FerretDB
+   * pushes down neither sort nor limit). Per webhook, so a slow receiver's queue is passed over whole.
+   */
+  private readonly waiting = new Map<number, WaitingQueue>();
+  private waitingCount = 0;
 
   constructor(
     private readonly deps: WebhooksDeps,
@@ -45,6 +66,9 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    // What waited is stored and due: the next dispatcher's pass finds it.
+    this.waiting.clear();
+    this.waitingCount = 0;
     await this.passing;
     await this.idle();
   }
@@ -93,10 +117,44 @@ export class Dispatcher {
   offer(delivery: Delivery, webhook: Webhook): void {
     // Only a delivery due now: a later attempt keeps its place on the retry schedule.
     if (this.stopped || (delivery.nextAttemptAt?.getTime() ?? Infinity) > this.deps.clock.now().getTime()) return;
-    if (!this.run(delivery, () => webhook)) {
+    if (this.run(delivery, () => webhook)) return;
+    if (this.waitingCount >= MAX_WAITING) {
       this.backlog = true;
       this.poke();
+      return;
     }
+    const queue = this.waiting.get(webhook.id) ?? this.waiting.set(webhook.id, { deliveries: new Map(), webhook, readAt: this.deps.clock.now().getTime() }).get(webhook.id)!;
+    queue.deliveries.set(delivery.id, delivery);
+    this.waitingCount++;
+  }
+
+  /**
+   * Starts the waiting deliveries there is room for now, webhook by webhook (one at its limit keeps its
+   * queue). The webhook is read again when its queue's copy is older than REREAD_AFTER_MS (it may have
+   * been disabled or changed meanwhile): one read per webhook, shared by what it starts.
+   */
+  private startWaiting(): void {
+    const now = this.deps.clock.now().getTime();
+    for (const [webhookId, queue] of this.waiting) {
+      const known = () => {
+        if (now - queue.readAt >= REREAD_AFTER_MS) {
+          queue.webhook = this.deps.store.getWebhook(webhookId);
+          queue.readAt = now;
+        }
+        return queue.webhook;
+      };
+      for (const delivery of queue.deliveries.values()) {
+        if (this.stopped || this.inFlight.size >= this.limits.concurrency) return;
+        if (!this.run(delivery, known)) break; // this webhook is at its limit
+      }
+    }
+  }
+
+  private forget(delivery: Delivery): void {
+    const queue = this.waiting.get(delivery.webhookId);
+    if (!queue?.deliveries.delete(delivery.id)) return;
+    this.waitingCount--;
+    if (!queue.deliveries.size) this.waiting.delete(delivery.webhookId);
   }
 
   /**
@@ -107,6 +165,8 @@ export class Dispatcher {
     if (this.inFlight.has(delivery.id)) return true;
     const running = this.perWebhook.get(delivery.webhookId) ?? 0;
     if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) return false;
+    // Started now (from the queue, or found by a pass while it waited there): not again later.
+    this.forget(delivery);
     this.perWebhook.set(delivery.webhookId, running + 1);
     const webhook = known();
     // A failed shared read fails the attempts that share it (each stays scheduled), never unhandled.
@@ -120,6 +180,7 @@ export class Dispatcher {
         const left = (this.perWebhook.get(delivery.webhookId) ?? 1) - 1;
         if (left > 0) this.perWebhook.set(delivery.webhookId, left);
         else this.perWebhook.delete(delivery.webhookId);
+        this.startWaiting();
         if (this.backlog) this.poke();
       });
     this.inFlight.set(delivery.id, task);
