@@ -8,7 +8,7 @@ import { entryOfDoc, entryOfPost, tombstone } from './list-entries.js';
 import { PostListIndex, type PostsCollection } from './list-index.js';
 import { registerModels, type PostsModels } from './models.js';
 import { PostLists } from './post-lists.js';
-import { outboxEntry } from './outbox.js';
+import { LandedWrites, outboxEntry } from './outbox.js';
 
 export interface PostDoc {
   origin?: { request_id?: string; traceparent?: string; tracestate?: string } | null;
@@ -191,6 +191,8 @@ export class MongoPostsStore implements PostsStore {
   readonly models: PostsModels;
   /** The list index, kept with every write below (list-index.ts). */
   readonly listIndex: PostListIndex;
+  /** The outbox entries of the writes below that landed, list entry recorded: the relay need not check them. */
+  readonly landed = new LandedWrites();
   private readonly ids: IdAllocator;
   private readonly lists: PostLists<PostDoc>;
 
@@ -216,6 +218,7 @@ export class MongoPostsStore implements PostsStore {
     }
     // The list index right after the posts (a crash in between is repaired by the relay from the outbox).
     await this.recordEntries(posts);
+    for (const e of events) this.landed.add(e.msgId);
   }
 
   /** Records the posts' list entries, one write per workspace. */
@@ -233,7 +236,10 @@ export class MongoPostsStore implements PostsStore {
     };
     await this.models.Outbox.create(outboxEntry(event, post.updatedAt)).catch(once);
     const inserted = (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
-    if (inserted) await this.listIndex.record(post.workspaceId, [entryOfPost(post)]);
+    if (inserted) {
+      await this.listIndex.record(post.workspaceId, [entryOfPost(post)]);
+      this.landed.add(event.msgId);
+    }
     return inserted;
   }
 
@@ -242,6 +248,7 @@ export class MongoPostsStore implements PostsStore {
     const result = await this.models.Post.replaceOne(unchanged(current), toDoc(next));
     if (result.matchedCount === 1) {
       await this.listIndex.record(next.workspaceId, [entryOfPost(next)]);
+      this.landed.add(event.msgId);
       return next;
     }
     await this.models.Outbox.deleteOne({ _id: event.msgId });
@@ -254,6 +261,7 @@ export class MongoPostsStore implements PostsStore {
     if (result.deletedCount === 1) {
       // The tombstone's version is past the deleted post's, whatever the clock says.
       await this.listIndex.record(current.workspaceId, [tombstone(current.id, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))]);
+      this.landed.add(event.msgId);
       return true;
     }
     await this.models.Outbox.deleteOne({ _id: event.msgId });
@@ -293,10 +301,12 @@ export class MongoPostsStore implements PostsStore {
     const updatedAt = patch.updatedAt ?? event?.occurredAt ?? new Date();
     set.updated_at = updatedAt;
     if (event) await this.models.Outbox.create(outboxEntry(event, updatedAt));
-    const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { new: true }).lean<PostDoc>();
+    const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { returnDocument: 'after' }).lean<PostDoc>();
     if (!doc && event) await this.models.Outbox.deleteOne({ _id: event.msgId });
-    if (doc) await this.listIndex.record(workspaceId, [entryOfDoc(doc)]);
-    return doc ? toPost(doc) : null;
+    if (!doc) return null;
+    await this.listIndex.record(workspaceId, [entryOfDoc(doc)]);
+    if (event) this.landed.add(event.msgId);
+    return toPost(doc);
   }
 
   async scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]> {

@@ -1,5 +1,6 @@
 import { captureOrigin, type WorkOrigin } from '@spa/telemetry';
 import type { Connection } from 'mongoose';
+import { LRUCache } from 'lru-cache';
 import { Schema } from 'mongoose';
 import { PostCreated, PostDeleted, PostReviewed, PostUpdated } from '@spa/contracts/events/v1/posts';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
@@ -81,4 +82,25 @@ export function outboxEntry(event: PostEvent, postUpdatedAt: Date): OutboxEntry 
     created_at: event.occurredAt,
     origin: captureOrigin(),
   };
+}
+
+/**
+ * The outbox entries whose writes this process saw land, list entry recorded: the relay publishes them
+ * without reading their posts again. Bounded (the oldest forgotten first: a forgotten entry is checked
+ * the usual way), and in memory only (after a crash every entry is checked).
+ */
+export class LandedWrites {
+  private readonly ids = new LRUCache<string, true>({ max: 100_000 });
+
+  add(id: string): void {
+    this.ids.set(id, true);
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  delete(id: string): void {
+    this.ids.delete(id);
+  }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvePost } from '../domain/review-post.js';
@@ -100,5 +100,24 @@ describe('an event whose change never landed', () => {
     await relay.stop();
     expect((await store.models.Outbox.findById(`post-reviewed-${post.id}-never`).lean())?.state).toBe('abandoned');
     expect((await eventsFor(post.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
+  });
+});
+
+describe('an event whose write this process saw land', () => {
+  it('is published without reading its post again; one from another process (or before a crash) is checked', async () => {
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, landed: store.landed, nc, logger: createLogger('relay-test', 'silent') });
+    const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => undefined, jobs: { send: async () => undefined } };
+    const seen = await createPost(deps, { workspaceId, body: 'landed here', postContents: [], socialAccountIds: [], source: 'api' });
+    // As if another process (or this one before a restart) had written it: not seen landing here.
+    const unseen = await createPost(deps, { workspaceId, body: 'landed elsewhere', postContents: [], socialAccountIds: [], source: 'api' });
+    store.landed.delete(`post-created-${unseen.id}-${unseen.createdAt.getTime()}`);
+    const reads = await readsIssuedBy(connection, async () => {
+      relay.flush();
+      await relay.stop();
+    });
+    const postReads = reads.filter((r) => r.collection === 'posts').map((r) => r.filter._id);
+    expect(postReads).toEqual([unseen.id]);
+    expect((await eventsFor(seen.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
+    expect((await eventsFor(unseen.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
   });
 });

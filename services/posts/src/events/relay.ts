@@ -1,10 +1,11 @@
 import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
+import { updateEach } from '@spa/mongo';
 import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import { ENTRY_SOURCE_FIELDS, entryOfDoc, tombstone, type EntrySource } from '../data/list-entries.js';
 import type { PostListIndex } from '../data/list-index.js';
 import type { PostsModels } from '../data/models.js';
-import { entryWorkspaceId, type OutboxEntry } from '../data/outbox.js';
+import { entryWorkspaceId, LandedWrites, type OutboxEntry } from '../data/outbox.js';
 
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;
@@ -24,6 +25,7 @@ export class EventRelay {
   private readonly clock: { now(): Date };
   private readonly listIndex: PostListIndex;
   private readonly onListRepaired: (workspaceId: number) => Promise<void>;
+  private readonly landed: LandedWrites;
 
   constructor(deps: {
     models: PostsModels;
@@ -34,6 +36,8 @@ export class EventRelay {
     clock?: { now(): Date };
     /** Called when a repair changed a workspace's list index (its write crashed first): cached pages of it are stale. */
     onListRepaired?: (workspaceId: number) => Promise<void>;
+    /** The entries whose writes this process saw land, list entry included (the store's). */
+    landed?: LandedWrites;
   }) {
     this.models = deps.models;
     this.listIndex = deps.listIndex;
@@ -41,6 +45,7 @@ export class EventRelay {
     this.logger = deps.logger;
     this.clock = deps.clock ?? { now: () => new Date() };
     this.onListRepaired = deps.onListRepaired ?? (async () => undefined);
+    this.landed = deps.landed ?? new LandedWrites();
   }
 
   async start(intervalMs: number): Promise<void> {
@@ -72,24 +77,39 @@ export class EventRelay {
       });
   }
 
+  /**
+   * One pass over the pending entries, oldest first. An entry whose write this process saw land (and
+   * record its list entry) is published as it is; any other has its post read (concurrently, by `_id`)
+   * to tell whether its change landed, and its list entry derived again. The landed ones are published
+   * in order, then marked sent in one write; an entry whose change never landed is marked abandoned.
+   */
   private async drain(): Promise<void> {
     const js = jetstream(this.nc);
     const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
-    for (const entry of entries) {
-      const post = await this.models.Post.findById(entry.post_id, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
-      const landed = entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
-      if (!landed) {
-        // The change has not landed (yet). Past the grace period it never will: the write failed.
-        if (this.clock.now().getTime() - entry.created_at.getTime() > ABANDON_AFTER_MS) {
-          await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'abandoned' } });
-          this.logger.warn({ event: entry._id }, 'event relay: change never landed; event dropped');
-        }
-        continue;
-      }
-      await this.repairListIndex(entry, post);
-      await resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id));
-      await this.models.Outbox.updateOne({ _id: entry._id }, { $set: { state: 'sent', sent_at: this.clock.now() } });
-    }
+    const checked = await Promise.all(entries.map((entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry))));
+    const now = this.clock.now();
+    // A change that has not landed (yet) past the grace period never will: its write failed.
+    const abandoned = checked.filter((c) => !c.landed && now.getTime() - c.entry.created_at.getTime() > ABANDON_AFTER_MS).map((c) => c.entry._id);
+    const publish = checked.filter((c) => c.landed).map((c) => c.entry);
+    // Issued in order, so the stream keeps the entries' order; Nats-Msg-Id makes a repeat harmless.
+    const published = await Promise.allSettled(publish.map((entry) => resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id))));
+    const sent = publish.filter((_, i) => published[i]!.status === 'fulfilled').map((e) => e._id);
+    await updateEach(this.models.Outbox, [
+      ...sent.map((id) => ({ filter: { _id: id }, update: { $set: { state: 'sent', sent_at: this.clock.now() } } })),
+      ...abandoned.map((id) => ({ filter: { _id: id }, update: { $set: { state: 'abandoned' } } })),
+    ]);
+    for (const id of sent) this.landed.delete(id);
+    for (const id of abandoned) this.logger.warn({ event: id }, 'event relay: change never landed; event dropped');
+    const failed = published.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Whether an entry's change has landed (its post shows it), its list entry repaired if so. */
+  private async check(entry: OutboxEntry): Promise<{ entry: OutboxEntry; landed: boolean }> {
+    const post = await this.models.Post.findById(entry.post_id, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
+    const landed = entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
+    if (landed) await this.repairListIndex(entry, post);
+    return { entry, landed };
   }
 
   /**
