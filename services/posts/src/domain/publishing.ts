@@ -58,13 +58,24 @@ async function sendJobs(deps: PostsDeps, jobs: Array<{ claim: Dispatch; origin: 
 }
 
 /**
- * One pass of the scheduler: dispatches the posts due by the database's clock (so replicas with
- * skewed clocks agree) as one batch, and re-sends jobs of claims whose holder died.
+ * Due posts one scheduler pass takes at most. The local store reads every scheduled post to answer
+ * (FerretDB pushes down neither sort nor limit), so a pass dispatches all it read rather than a few per
+ * read; the bound keeps a pass's memory in check.
  */
-export async function dispatchDuePosts(deps: PostsDeps, limit = 100): Promise<number> {
+const PASS_LIMIT = 5_000;
+/** Posts dispatched per batch of writes (claims, the move to publishing, the sent marks): one command each. */
+const DISPATCH_BATCH = 200;
+
+/**
+ * One pass of the scheduler: dispatches the posts due by the database's clock (so replicas with
+ * skewed clocks agree) in batches, each batch's jobs sent as it is moved, and re-sends jobs of claims
+ * whose holder died.
+ */
+export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT): Promise<number> {
   const now = await deps.store.databaseNow();
-  const handed = await dispatch(deps, await deps.store.duePosts(now, limit));
-  let sent = handed.filter(Boolean).length;
+  const due = await deps.store.duePosts(now, limit);
+  let sent = 0;
+  for (let i = 0; i < due.length; i += DISPATCH_BATCH) sent += (await dispatch(deps, due.slice(i, i + DISPATCH_BATCH))).filter(Boolean).length;
   const stale = await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit);
   const posts = await Promise.all(stale.map((s) => deps.store.get(s.workspaceId, s.postId)));
   const resend = stale.flatMap((claim, i) => (posts[i]?.status === 'publishing' ? [{ claim, origin: posts[i].origin }] : []));
