@@ -16,19 +16,23 @@ export interface TrackingOptions extends ScheduleOptions {
 export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number): Promise<number> {
   const targets = await deps.posts.postedTargets(workspaceId, postId);
   const now = deps.clock.now().getTime();
-  for (const t of targets) {
-    const dubLinkIds = deps.links ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
-    const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}) };
-    await deps.store.insertTrack(track);
-    const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({
-      id: `${t.postAccountId}:${f.n}`,
-      postAccountId: t.postAccountId,
-      n: f.n,
-      dueAt: f.dueAt,
-      slot: Math.floor(f.dueAt.getTime() / o.slotMs),
-    }));
-    await deps.store.insertFetches(fetches);
-    for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
-  }
+  // Every target's track first (together), then all their fetches in one write: a fetch never exists without its track.
+  const tracked = await Promise.all(
+    targets.map(async (t) => {
+      const dubLinkIds = deps.links ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
+      const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}) };
+      await deps.store.insertTrack(track);
+      const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({
+        id: `${t.postAccountId}:${f.n}`,
+        postAccountId: t.postAccountId,
+        n: f.n,
+        dueAt: f.dueAt,
+        slot: Math.floor(f.dueAt.getTime() / o.slotMs),
+      }));
+      return { track, fetches };
+    }),
+  );
+  await deps.store.insertFetches(tracked.flatMap((t) => t.fetches));
+  for (const { track, fetches } of tracked) for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
   return targets.length;
 }
