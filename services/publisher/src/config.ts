@@ -23,7 +23,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
     .default('default'),
-  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
+  /** Jobs in flight per process: each mostly waits on the platform and the store, so many at once keep both busy. */
+  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** Tries per target before it fails (transient errors and rate limits are retried). */
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   /** An attempt without an outcome this old belongs to a publisher that died (longer than any platform call). */
