@@ -202,7 +202,7 @@ export class MongoWebhooksStore implements WebhooksStore {
   }
 
   async updateWebhook(id: number, patch: Partial<Webhook>): Promise<Webhook | null> {
-    const doc = await this.models.Webhook.findByIdAndUpdate(id, toUpdate(patch, WEBHOOK_FIELDS), { new: true }).lean<WebhookDoc>();
+    const doc = await this.models.Webhook.findByIdAndUpdate(id, toUpdate(patch, WEBHOOK_FIELDS), { returnDocument: 'after' }).lean<WebhookDoc>();
     return doc ? toWebhook(doc) : null;
   }
 
