@@ -116,3 +116,55 @@ export async function seedWebhookHistory(webhooksDb: string, deliveries: number)
     await connection.close();
   }
 }
+
+/**
+ * `posts` scheduled posts of one workspace, all due at `due`, each to the given accounts, written
+ * straight into the posts database as the service stores them (ids far above the service's own), for a
+ * run larger than creating posts through the API allows here (~150 ms a post).
+ */
+export async function seedDuePosts({
+  postsDb,
+  workspaceId,
+  accounts,
+  posts,
+  due,
+}: {
+  postsDb: string;
+  workspaceId: number;
+  accounts: Array<{ id: number; platform: string; username: string }>;
+  posts: number;
+  due: Date;
+}): Promise<void> {
+  const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
+  try {
+    const db = connection.useDb(postsDb).db!;
+    const now = new Date();
+    const base = 600_000_000;
+    for (let start = 0; start < posts; start += BATCH) {
+      const ids = Array.from({ length: Math.min(BATCH, posts - start) }, (_, i) => start + i);
+      await db.collection<{ _id: number }>('posts').insertMany(
+        ids.map((i) => ({
+          _id: base + i,
+          workspace_id: workspaceId,
+          status: 'scheduled',
+          flexible: false,
+          scheduled_at: due,
+          disconnected: false,
+          source: 'api',
+          recurrence_jitter_enabled: false,
+          evergreen: false,
+          evergreen_variations: [],
+          created_at: now,
+          updated_at: now,
+          body: `bench ${i}`,
+          dry_run: false,
+          post_contents: [],
+          post_accounts: accounts.map((a, k) => ({ id: 2_000_000_000 + i * accounts.length + k, social_account_id: a.id, platform: a.platform, username: a.username })),
+        })),
+        { ordered: false },
+      );
+    }
+  } finally {
+    await connection.close();
+  }
+}
