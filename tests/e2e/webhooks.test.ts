@@ -37,7 +37,14 @@ async function publishTerminal(workspaceId: number, postId: number, status: stri
     status,
     occurredAt: '2026-03-01T10:00:00.000Z',
     platforms: [
-      { platform: 'twitter', platformStatus: status === 'posted' ? 'posted' : 'error', platformPostId: status === 'posted' ? '99' : '', platformError: status === 'posted' ? undefined : 'boom' },
+      {
+        postAccountId: postId * 10,
+        socialAccountId: 1,
+        platform: 'twitter',
+        platformStatus: status === 'posted' ? 'posted' : 'error',
+        platformPostId: status === 'posted' ? '99' : '',
+        platformError: status === 'posted' ? undefined : 'boom',
+      },
     ],
   }).finish();
   await publishEvent(jetstream(nc), 'posts.post.terminal', payload, msgId);

@@ -79,7 +79,7 @@ export interface LinkSettingsPort {
 
 /** What analytics needs from the posts service: a post's targets once it reached a terminal state. */
 export interface PostsPort {
-  postedTargets(workspaceId: number, postId: number): Promise<Array<{ postAccountId: number; socialAccountId: number; platform: Platform; platformPostId: string; postedAt: Date }>>;
+  postedTargets(workspaceId: number, postId: number): Promise<PostedTarget[]>;
 }
 
 /** Sends fetch jobs to the publisher and announces snapshots (JetStream). */
@@ -102,4 +102,13 @@ export interface AnalyticsDeps {
   links?: ShortLinkDeps | undefined;
   /** Told of a Dub clicks read that failed (the snapshot keeps the clicks known); optional. */
   onLinkError?: (err: unknown) => void;
+}
+
+/** A target the platform accepted (platform status posted, with its platform post id). */
+export interface PostedTarget {
+  postAccountId: number;
+  socialAccountId: number;
+  platform: Platform;
+  platformPostId: string;
+  postedAt: Date;
 }

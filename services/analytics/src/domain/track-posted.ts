@@ -1,4 +1,4 @@
-import type { AnalyticsDeps } from './ports.js';
+import type { AnalyticsDeps, PostedTarget } from './ports.js';
 import { fetchTimes, type ScheduleOptions } from './schedule.js';
 
 export interface TrackingOptions extends ScheduleOptions {
@@ -9,12 +9,12 @@ export interface TrackingOptions extends ScheduleOptions {
 }
 
 /**
- * After a post reached a terminal state: every target the platform accepted is tracked and its
- * fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
+ * After a post reached a terminal state: every target the platform accepted (as the event named them,
+ * or else as the posts service answers) is tracked and its fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
  * changes nothing; a fetch already due (a late event) is sent at once.
  */
-export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number): Promise<number> {
-  const targets = await deps.posts.postedTargets(workspaceId, postId);
+export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number, known?: PostedTarget[]): Promise<number> {
+  const targets = known ?? (await deps.posts.postedTargets(workspaceId, postId));
   const now = deps.clock.now().getTime();
   // Every target's track first (together), then all their fetches in one write: a fetch never exists without its track.
   const tracked = await Promise.all(

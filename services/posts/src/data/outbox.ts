@@ -59,7 +59,15 @@ export function encodeEvent(event: PostEvent): string {
       PostTerminal.encode({
         ...common,
         dryRun: event.dryRun ?? false,
-        platforms: (event.platforms ?? []).map((p) => ({ platform: p.platform, platformStatus: p.platformStatus, platformPostId: p.platformPostId, platformError: p.platformError })),
+        recyclable: event.recyclable,
+        platforms: (event.platforms ?? []).map((p) => ({
+          postAccountId: p.postAccountId,
+          socialAccountId: p.socialAccountId,
+          platform: p.platform,
+          platformStatus: p.platformStatus,
+          platformPostId: p.platformPostId,
+          platformError: p.platformError,
+        })),
       }).finish(),
   } satisfies Record<PostEvent['subject'], () => Uint8Array>;
   const bytes = encoders[event.subject]();

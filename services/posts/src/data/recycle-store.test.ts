@@ -133,4 +133,17 @@ describe('recycling a posting (real store)', () => {
     expect(await recyclePosting(deps(), { workspaceId: 999, postId: original.id, status: 'posted' })).toBe('not_recycled');
     expect(await seriesOf(104, original.id)).toEqual([]);
   });
+
+  it('passes over a posting whose event says it is not recyclable without reading the post; an event without the field reads it', async () => {
+    const original = await postedEvergreen(105);
+    const reads: number[] = [];
+    const counting = () => {
+      const d = deps();
+      return { ...d, store: Object.assign(Object.create(d.store) as typeof d.store, { get: (ws: number, id: number) => (reads.push(id), d.store.get(ws, id)) }) };
+    };
+    expect(await recyclePosting(counting(), { workspaceId: 105, postId: original.id, status: 'posted', recyclable: false })).toBe('not_recycled');
+    expect(reads).toEqual([]);
+    expect(await recyclePosting(counting(), { workspaceId: 105, postId: original.id, status: 'posted' })).toBe('recycled');
+    expect(reads[0]).toBe(original.id);
+  });
 });

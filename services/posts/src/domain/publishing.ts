@@ -178,7 +178,15 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
     status,
     occurredAt: now,
     dryRun: current.dryRun,
-    platforms: postAccounts.map((a) => ({ platform: a.platform, platformStatus: a.platformStatus, platformPostId: a.platformPostId ?? '', platformError: a.platformError })),
+    recyclable: current.evergreen || current.recycledFromId !== undefined,
+    platforms: postAccounts.map((a) => ({
+      postAccountId: a.id,
+      socialAccountId: a.socialAccountId,
+      platform: a.platform,
+      platformStatus: a.platformStatus,
+      platformPostId: a.platformPostId ?? '',
+      platformError: a.platformError,
+    })),
   });
   if (!saved) return getPost(deps, workspaceId, postId);
   deps.flushEvents();

@@ -140,8 +140,9 @@ async function createRecycledPost(deps: RecycleDeps, original: Post, claim: Recy
  * writes ends with one post. The series stops when the original is deleted, evergreen is turned off,
  * a target account is disconnected, or the plan no longer allows recurring posts.
  */
-export async function recyclePosting(deps: RecycleDeps, event: { workspaceId: number; postId: number; status: string }): Promise<RecycleOutcome> {
-  if (event.status !== 'posted') return 'not_recycled';
+export async function recyclePosting(deps: RecycleDeps, event: { workspaceId: number; postId: number; status: string; recyclable?: boolean | undefined }): Promise<RecycleOutcome> {
+  // The event says whether the post is evergreen or a recycle (events from before that field: read it).
+  if (event.status !== 'posted' || event.recyclable === false) return 'not_recycled';
   const post = await deps.store.get(event.workspaceId, event.postId);
   if (!post || (!post.evergreen && post.recycledFromId === undefined)) return 'not_recycled';
   const original = post.recycledFromId === undefined ? post : await deps.store.get(post.workspaceId, post.recycledFromId);

@@ -1,12 +1,14 @@
 import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
-import { updateEach } from '@spa/mongo';
+import { inWaves, updateEach } from '@spa/mongo';
 import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import { ENTRY_SOURCE_FIELDS, entryOfDoc, tombstone, type EntrySource } from '../data/list-entries.js';
 import type { PostListIndex } from '../data/list-index.js';
 import type { PostsModels } from '../data/models.js';
 import { entryWorkspaceId, LandedWrites, type OutboxEntry } from '../data/outbox.js';
 
+/** Entries checked at once (a read of the post each, a repair insert when it landed). */
+const CHECKS_AT_ONCE = 16;
 /** How long an entry may wait for its change to show before it is taken as never having happened. */
 const ABANDON_AFTER_MS = 60_000;
 
@@ -86,7 +88,7 @@ export class EventRelay {
   private async drain(): Promise<void> {
     const js = jetstream(this.nc);
     const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
-    const checked = await Promise.all(entries.map((entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry))));
+    const checked = await inWaves(entries, CHECKS_AT_ONCE, async (entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry)));
     const now = this.clock.now();
     // A change that has not landed (yet) past the grace period never will: its write failed.
     const abandoned = checked.filter((c) => !c.landed && now.getTime() - c.entry.created_at.getTime() > ABANDON_AFTER_MS).map((c) => c.entry._id);
