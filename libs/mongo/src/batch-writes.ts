@@ -36,3 +36,15 @@ export async function updateEach(model: Pick<Model<unknown>, 'bulkWrite'>, updat
   );
   return result.matchedCount;
 }
+
+/**
+ * Runs `call` for every item, at most `width` at a time (in waves), answering in order: many equality
+ * reads at once without flooding the store. FerretDB 1.x serves every command from a pool of 50
+ * PostgreSQL connections, and a burst of hundreds of commands from one process queues every other
+ * client behind it.
+ */
+export async function inWaves<T, R>(items: readonly T[], width: number, call: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(call))));
+  return out;
+}

@@ -23,8 +23,12 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
     .default('default'),
-  /** Jobs in flight per process: each mostly waits on the platform and the store, so many at once keep both busy. */
-  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  /**
+   * Jobs in flight per process. Each job's result is a single-document write in the posts service, and
+   * FerretDB 1.x hangs every client once ~50 of those run at once (each holds a PostgreSQL connection of
+   * its pool of 50 and waits for another); 64 per publisher x 2 publishers did, in the 10,000-post bench.
+   */
+  PUBLISHER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
   /** Tries per target before it fails (transient errors and rate limits are retried). */
   PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
   /** An attempt without an outcome this old belongs to a publisher that died (longer than any platform call). */
