@@ -158,7 +158,8 @@ export async function seedDuePosts({
           updated_at: now,
           body: `bench ${i}`,
           dry_run: false,
-          post_contents: [],
+          // What the service composes from a body: one text content per targeted platform.
+          post_contents: accounts.map((a, k) => ({ id: 2_000_000_000 + i * accounts.length + k, platform: a.platform, body: `bench ${i}`, content_type: 'text', position: 0, metadata: {} })),
           post_accounts: accounts.map((a, k) => ({ id: 2_000_000_000 + i * accounts.length + k, social_account_id: a.id, platform: a.platform, username: a.username })),
         })),
         { ordered: false },

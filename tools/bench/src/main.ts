@@ -38,7 +38,9 @@ async function benchGateway(): Promise<void> {
   const rateLimitPrefix = uniqueName('bench_rl');
   progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
   // BENCH_GATEWAY_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  const profile: Record<string, string> = process.env.BENCH_GATEWAY_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}` } : {};
+  // BENCH_GATEWAY_NODE_OPTIONS: Node options for the gateway alone (e.g. V8 heap sizing, to compare its memory).
+  const nodeOptions = [process.env.BENCH_GATEWAY_NODE_OPTIONS, process.env.BENCH_GATEWAY_CPU_PROF && `--cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}`].filter(Boolean).join(' ');
+  const profile: Record<string, string> = nodeOptions ? { NODE_OPTIONS: nodeOptions } : {};
   const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, ...profile } });
   let hello: RunningProcess | undefined;
   try {
