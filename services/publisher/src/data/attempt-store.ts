@@ -1,8 +1,10 @@
-import { insertEach, updateEach } from '@spa/mongo';
+import { insertEach, updateEach, WriteBatcher } from '@spa/mongo';
 import { Schema, type Connection } from 'mongoose';
 import type { Attempt, AttemptKey, AttemptStore } from '../domain/ports.js';
 
 const attemptId = (a: AttemptKey): string => `${a.postAccountId}:${a.n}`;
+
+type Update = { filter: Record<string, unknown>; update: Record<string, unknown> };
 
 interface AttemptDoc {
   _id: string;
@@ -17,6 +19,14 @@ interface AttemptDoc {
 export class MongoAttemptStore implements AttemptStore {
   private readonly model;
 
+  /**
+   * Claims and attempt updates, each batched with the same writes of the other jobs running at the
+   * same time (up to PUBLISHER_CONCURRENCY): one store command for many jobs' targets, each caller
+   * still waiting for its own write and, for a claim, learning whether its insert won.
+   */
+  private readonly claims: WriteBatcher<AttemptDoc, boolean>;
+  private readonly updates: WriteBatcher<Update, void>;
+
   constructor(connection: Connection) {
     const schema = new Schema(
       { _id: String, post_account_id: { type: Number, required: true }, n: { type: Number, required: true }, started_at: { type: Date, required: true }, alive_at: Date, outcome: Schema.Types.Mixed },
@@ -24,6 +34,12 @@ export class MongoAttemptStore implements AttemptStore {
     );
     schema.index({ post_account_id: 1, n: 1 });
     this.model = connection.model('Attempt', schema);
+    this.claims = new WriteBatcher((docs) => insertEach(this.model, docs));
+    // By `_id` equality, one multi-document statement each (FerretDB: see updateEach).
+    this.updates = new WriteBatcher(async (updates) => {
+      await updateEach(this.model, updates);
+      return updates.map(() => undefined);
+    });
   }
 
   async attempts(postAccountId: number): Promise<Attempt[]> {
@@ -32,25 +48,16 @@ export class MongoAttemptStore implements AttemptStore {
   }
 
   claim(attempts: Attempt[]): Promise<boolean[]> {
-    return insertEach(
-      this.model,
-      attempts.map((a) => ({ _id: attemptId(a), post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt })),
-    );
+    return Promise.all(attempts.map((a) => this.claims.add({ _id: attemptId(a), post_account_id: a.postAccountId, n: a.n, started_at: a.startedAt })));
   }
 
-  // One command each, a statement per attempt by `_id` (FerretDB 1.x does not push an `$in` down, so
-  // an update over the ids would read every attempt).
+  // A statement per attempt by `_id` (FerretDB 1.x does not push an `$in` down, so an update over the
+  // ids would read every attempt).
   async touch(attempts: AttemptKey[], at: Date): Promise<void> {
-    await updateEach(
-      this.model,
-      attempts.map((a) => ({ filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } })),
-    );
+    await Promise.all(attempts.map((a) => this.updates.add({ filter: { _id: attemptId(a), outcome: null }, update: { $set: { alive_at: at } } })));
   }
 
   async record(outcomes: Array<AttemptKey & { outcome: NonNullable<Attempt['outcome']> }>): Promise<void> {
-    await updateEach(
-      this.model,
-      outcomes.map((o) => ({ filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } })),
-    );
+    await Promise.all(outcomes.map((o) => this.updates.add({ filter: { _id: attemptId(o) }, update: { $set: { outcome: o.outcome } } })));
   }
 }

@@ -61,4 +61,26 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
     expect(reads.map((r) => r.command)).toEqual(['find', 'update', 'update', 'update', 'update', 'find']);
     expect(await sequentialScans(connection, reads)).toEqual([]);
   });
+
+  it('the claims and outcomes of jobs running at the same time share one command each, and a claim made twice is won once', async () => {
+    const commands: string[] = [];
+    const count = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && commands.push(e.commandName);
+    connection.getClient().on('commandStarted', count);
+    // Three jobs of three targets each, the third a redelivery of the first.
+    const jobs = [
+      [50, 51, 52],
+      [60, 61, 62],
+      [50, 51, 52],
+    ].map((ids) => ids.map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })));
+    const claimed = await Promise.all(jobs.map((job) => store.claim(job)));
+    await Promise.all(jobs.slice(0, 2).map((job) => store.record(job.map((a) => ({ ...a, outcome: { kind: 'posted' as const, platformPostId: 'x', permalink: '' } })))));
+    connection.getClient().off('commandStarted', count);
+    expect(claimed).toEqual([
+      [true, true, true],
+      [true, true, true],
+      [false, false, false],
+    ]);
+    expect(commands).toEqual(['insert', 'update']);
+    expect((await store.attempts(61)).map((a) => a.outcome?.kind)).toEqual(['posted']);
+  });
 });
