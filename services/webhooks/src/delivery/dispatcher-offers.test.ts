@@ -1,0 +1,105 @@
+/**
+ * First attempts started from the event, without a pass (a pass reads every scheduled delivery, since
+ * FerretDB pushes down neither sort nor limit): at once when there is room, else waiting in the
+ * dispatcher for room (real store, real HTTP, injected clock).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { createWebhook } from '../domain/manage-webhooks.js';
+import { recordPostTerminal } from '../domain/record-event.js';
+import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
+
+const fx = dispatcherHarness();
+
+describe('first attempts start from the event (real store, real HTTP)', () => {
+  it('attempts a delivery offered as the event is recorded, with no pass, once; its retry stays on the schedule', async () => {
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    fx.clock.set(T0);
+    const offered: string[] = [];
+    expect(
+      await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => {
+        offered.push(delivery.id);
+        fx.dispatcher.offer(delivery, webhook);
+      }),
+    ).toBe(1);
+    await fx.dispatcher.settle();
+    expect(fx.hits).toHaveLength(1);
+    expect(fx.hits[0]?.headers['x-service-event-id']).toBe(offered[0]);
+    // Offered again once attempted (its next attempt is scheduled later): nothing is sent before its time.
+    fx.dispatcher.offer((await fx.store.getDelivery(offered[0]!))!, (await fx.store.getWebhook((await fx.store.getDelivery(offered[0]!))!.webhookId))!);
+    await fx.dispatcher.settle();
+    expect(fx.hits).toHaveLength(1);
+    // The receiver failed (500): the second attempt comes from a pass at its scheduled time, as before.
+    await fx.runAt(T0 + 10 * S - 1);
+    expect(fx.hits).toHaveLength(1);
+    await fx.runAt(T0 + 10 * S);
+    expect(fx.hits).toHaveLength(2);
+  });
+
+  it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const full = fx.newDispatcher(fx.deps, { concurrency: 0, perWebhook: 1 });
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => full.offer(delivery, webhook));
+    await full.settle();
+    expect(fx.hits).toHaveLength(0);
+    expect((await fx.store.dueDeliveries(fx.clock.now(), 10, [])).length).toBe(1);
+    await fx.runAt(T0);
+    expect(fx.hits).toHaveLength(1);
+  });
+
+  it('starts offered deliveries that waited for room as attempts end, oldest webhook first, with no pass', async () => {
+    fx.answer = 200;
+    const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+    await createWebhook(fx.deps, { workspaceId: a, url: `${fx.receiverUrl}?a`, events: [] });
+    await createWebhook(fx.deps, { workspaceId: b, url: `${fx.receiverUrl}?b`, events: [] });
+    const one = fx.newDispatcher(fx.deps, { concurrency: 1, perWebhook: 1 });
+    const passes = vi.spyOn(fx.store, 'dueDeliveries');
+    const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+    await Promise.all([offer(a), offer(a), offer(b)]);
+    await one.settle();
+    // Asked before mockRestore, which also forgets the calls.
+    expect(passes).not.toHaveBeenCalled();
+    passes.mockRestore();
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '1', '1']);
+    expect(new Set(fx.hits.map((h) => JSON.parse(h.body).id)).size).toBe(3);
+  });
+
+  it("never lets a busy webhook's waiting deliveries hold back another webhook's", async () => {
+    fx.answer = 200;
+    // A receiver that holds each request until the test answers it.
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
+      const two = fx.newDispatcher(fx.deps, { concurrency: 2, perWebhook: 1 });
+      const passes = vi.spyOn(fx.store, 'dueDeliveries');
+      const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => two.offer(delivery, webhook));
+      // The held webhook's three offers come first: one attempt in flight, two waiting ahead of b's.
+      await Promise.all([offer(a), offer(a), offer(a)]);
+      await Promise.all([offer(b), offer(b), offer(b)]);
+      await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(3);
+      expect(held).toHaveLength(1);
+      // Released one at a time: the held webhook's waiting deliveries start as its own attempts end.
+      for (let n = 1; n <= 3; n++) {
+        await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(n);
+        held[n - 1]!.writeHead(200).end();
+      }
+      await two.settle();
+      expect(passes).not.toHaveBeenCalled();
+      passes.mockRestore();
+      expect(held).toHaveLength(3);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+});
