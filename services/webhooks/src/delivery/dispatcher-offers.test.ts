@@ -102,4 +102,29 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       await new Promise((resolve) => slow.close(resolve));
     }
   });
+
+  it('sends an attempt while its delivery moves on to it, and writes the outcome only after the move', async () => {
+    fx.answer = 200;
+    const workspaceId = fx.nextWorkspace++;
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const updates: string[] = [];
+    const update = fx.store.updateDelivery.bind(fx.store);
+    // The real write, made to land only once the receiver has the request.
+    const spy = vi.spyOn(fx.store, 'updateDelivery').mockImplementation(async (id, patch) => {
+      if (patch.attempts === 1 && !patch.status) await held;
+      updates.push(patch.status ?? `attempts ${patch.attempts}`);
+      return update(id, patch);
+    });
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, known) => fx.dispatcher.offer(delivery, known));
+    await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(1);
+    expect(updates).toEqual([]);
+    release();
+    await fx.dispatcher.settle();
+    spy.mockRestore();
+    expect(updates).toEqual(['attempts 1', 'succeeded']);
+    const [delivery] = await fx.store.listDeliveries(webhook.id, 1);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, nextAttemptAt: undefined });
+  });
 });
