@@ -127,4 +127,39 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     const [delivery] = await fx.store.listDeliveries(webhook.id, 1);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, nextAttemptAt: undefined });
   });
+
+  it('looks for due work again when a webhook left out at its limit has room, not on every other attempt end', async () => {
+    fx.answer = 200;
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
+      const one = fx.newDispatcher(fx.deps, { concurrency: 64, perWebhook: 1 });
+      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await one.pass(); // a's first attempt, held by its receiver
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
+      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await one.pass(); // a is at its limit: its second delivery is left in the store
+      const passes = vi.spyOn(fx.store, 'dueDeliveries');
+      const offer = () => recordPostTerminal(fx.deps, fx.terminal(b, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+      await Promise.all([offer(), offer(), offer()]);
+      await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(3);
+      expect(passes).not.toHaveBeenCalled();
+      held[0]!.writeHead(200).end(); // a has room: a pass finds its second delivery, which only the store has
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(2);
+      expect(passes).toHaveBeenCalled();
+      passes.mockRestore();
+      held[1]!.writeHead(200).end();
+      await one.settle();
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
 });
