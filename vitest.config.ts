@@ -41,8 +41,10 @@ export const INTEGRATION_TESTS = [
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',
+  'services/webhooks/src/**/dispatcher-offers.test.ts',
   'services/webhooks/src/**/hot-queries.test.ts',
   'services/webhooks/src/**/mongo-store.test.ts',
+  'services/webhooks/src/**/webhook-rules.test.ts',
   'tests/bluesky-pds/**/*.test.ts',
   'tools/admin/src/**/help.test.ts',
 ];

@@ -8,7 +8,7 @@ import { INTEGRATION_TESTS, UNIT_TESTS } from '../../vitest.config.js';
 // NATS, the S3-compatible server, a real third-party server or a child process belongs to `integration`
 // (listed in vitest.config.ts), and one that starts the stack belongs in tests/e2e.
 const INFRASTRUCTURE: Array<[RegExp, string]> = [
-  [/\bconnectMongo\b|from 'mongoose'|from 'mongodb'|openAccountsStore/, 'the store'],
+  [/\bconnectMongo\b|from 'mongoose'|from 'mongodb'|openAccountsStore|support\/webhooks-dispatcher(\.js)?'/, 'the store'],
   [/from 'ioredis'/, 'Redis'],
   [/\bconnectNats\b|from '@nats-io\//, 'NATS'],
   [/local-s3(\.js)?'/, 'the S3-compatible server'],

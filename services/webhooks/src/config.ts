@@ -19,8 +19,12 @@ export const configSchema = z.object({
     .default('webhooks-post-terminal'),
   /** How often the dispatcher looks for due attempts (it is also woken by new events). */
   WEBHOOKS_POLL_INTERVAL_MS: env.millis(1_000),
-  /** Attempts in flight at once, in all and per webhook (a slow receiver holds only its own slots). */
-  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
+  /**
+   * Attempts in flight at once, in all and per webhook (a slow receiver holds only its own slots). Each
+   * attempt mostly waits (store round trips, the receiver), so 512 at once; 128 left a burst of 100
+   * healthy receivers queued in the dispatcher.
+   */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(512),
   WEBHOOKS_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1_000).default(8),
 });
 

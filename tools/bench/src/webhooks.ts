@@ -74,6 +74,8 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     WEBHOOKS_CONSUMER: consumer,
     LOG_LEVEL: 'error',
+    // BENCH_WEBHOOKS_CPU_PROF=<dir>: the webhooks process writes a V8 CPU profile there when it stops.
+    ...(process.env.BENCH_WEBHOOKS_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_WEBHOOKS_CPU_PROF}` } : {}),
   });
   const client = createClient(WebhooksServiceClient, webhooks.address);
   const nc = await connectNats(TEST_INFRA.natsUrl, 'bench-webhooks');

@@ -92,3 +92,39 @@ describe('the webhooks store batches the delivery path writes made at the same t
     }
   });
 });
+
+describe('the webhooks store shares the subscribers reads asked for at the same time', () => {
+  async function webhook(id: number, workspaceId: number, events: string[], enabled = true): Promise<void> {
+    const at = new Date();
+    await store.insertWebhook({ id, workspaceId, url: `https://hooks.example/${id}`, events: events as never, enabled, enabledAt: at, secret: 'sealed', createdAt: at }, id % 5);
+  }
+
+  it("answers the events of 3 workspaces with one find, each with only its own workspace's enabled subscribers of its kind", async () => {
+    const base = 5_000 + Math.floor(Math.random() * 1_000) * 10;
+    await webhook(base + 1, base, ['post.published']);
+    await webhook(base + 2, base, ['post.failed']);
+    await webhook(base + 3, base, ['post.published', 'post.failed'], false);
+    await webhook(base + 4, base + 1, ['post.published', 'post.failed']);
+    let answers: number[][] = [];
+    const commands = await commandsOf(async () => {
+      const asks: Array<[number, string]> = [
+        [base, 'post.published'],
+        [base, 'post.failed'],
+        [base, 'post.published'],
+        [base + 1, 'post.failed'],
+        [base + 2, 'post.published'],
+      ];
+      answers = (await Promise.all(asks.map(([w, e]) => store.subscribers(w, e)))).map((hooks) => hooks.map((h) => h.id));
+    });
+    expect(commands).toEqual(['find']);
+    expect(answers).toEqual([[base + 1], [base + 2], [base + 1], [base + 4], []]);
+  });
+
+  it('keeps nothing once read: a webhook disabled after one read is left out of the next', async () => {
+    const id = 9_000_000 + Math.floor(Math.random() * 100_000);
+    await webhook(id, id, ['post.published']);
+    expect((await store.subscribers(id, 'post.published')).map((h) => h.id)).toEqual([id]);
+    await store.updateWebhook(id, { enabled: false });
+    expect(await store.subscribers(id, 'post.published')).toEqual([]);
+  });
+});

@@ -44,6 +44,13 @@ export class Dispatcher {
   /** The last pass left due work behind (no room): look again as soon as an attempt ends. */
   private backlog = false;
   /**
+   * Webhooks the last pass left out because they were at their own limit, with nothing waiting here: look
+   * again once one of them has room, not on every attempt's end while a slow or dead receiver stays at
+   * its limit for seconds. One with deliveries waiting here starts those as it frees; anything of it that
+   * only the store has (a retry) is found by the timer's pass.
+   */
+  private excluded = new Set<number>();
+  /**
    * Offered deliveries waiting for room, per webhook, oldest first, with the webhook as read for the
    * event: started as attempts end, without a pass (a pass reads every scheduled delivery, since FerretDB
    * pushes down neither sort nor limit). Per webhook, so a slow receiver's queue is passed over whole.
@@ -102,7 +109,8 @@ export class Dispatcher {
     const busy = [...this.perWebhook].filter(([, n]) => n >= this.limits.perWebhook).map(([id]) => id);
     const limit = Math.max(free * 2, 50);
     const due = await this.deps.store.dueDeliveries(this.deps.clock.now(), limit, busy);
-    this.backlog = busy.length > 0 || due.length === limit;
+    this.excluded = new Set(busy.filter((id) => !this.waiting.has(id)));
+    this.backlog = due.length === limit;
     // The attempts of one webhook started by this pass share one read of it, made now as each would.
     const webhooks = new Map<number, Promise<Webhook | null>>();
     const webhookOf = (id: number) => webhooks.get(id) ?? webhooks.set(id, this.deps.store.getWebhook(id)).get(id)!;
@@ -181,7 +189,7 @@ export class Dispatcher {
         if (left > 0) this.perWebhook.set(delivery.webhookId, left);
         else this.perWebhook.delete(delivery.webhookId);
         this.startWaiting();
-        if (this.backlog) this.poke();
+        if (this.excluded.delete(delivery.webhookId) || this.backlog) this.poke();
       });
     this.inFlight.set(delivery.id, task);
     return true;

@@ -12,8 +12,9 @@ import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
  * 1. The last allowed attempt is used up but the delivery was left scheduled (its dispatcher died):
  *    the delivery is finished from that attempt's record.
  * 2. The attempt is claimed by inserting `<delivery>:<n>`; the unique id lets one dispatcher win.
- * 3. Before sending, the delivery moves to attempt n with its next attempt already scheduled, so a
- *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number.
+ * 3. As it sends, the delivery moves to attempt n with its next attempt already scheduled, so a
+ *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number (killed before the
+ *    move landed, the claim stands, and the next dispatcher moves the delivery on once its lease is over).
  * 4. The outcome is recorded on the attempt, then the delivery is finished or left for its retry.
  *
  * `known` is the webhook as just read to record the delivery (its first attempt, started from the event),
@@ -36,9 +37,13 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
   if (!(await deps.store.claimAttempt({ deliveryId: delivery.id, attempt: n, claimedAt: startedAt, claimedBy: deps.instanceId }))) {
     return catchUpLostClaim(deps, delivery, n);
   }
-  await deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
-
+  // Sent while the delivery moves on: the claim already makes attempt n this dispatcher's alone, and a
+  // dispatcher killed before the move lands leaves the claim, which the next one catches up from once the
+  // lease is over (catchUpLostClaim). Awaited before the outcome's writes, so those land after it.
+  const moved = deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
+  moved.catch(() => undefined); // awaited below; never unhandled while the request is out
   const outcome = await send(deps, webhook, delivery, n);
+  await moved;
   deps.observer?.attempted(outcome.ok ? 'delivered' : /timed? ?out|timeout/i.test(outcome.error ?? '') ? 'timeout' : 'failed');
   const recorded = deps.store.recordOutcome(delivery.id, n, outcome);
   if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, { ...delivery, attempts: n }, outcome);

@@ -6,10 +6,11 @@ import { inSpan, SpanKind } from '@spa/telemetry';
 import type { PostTerminalEvent } from '../domain/payload.js';
 
 /**
- * Events handled at once. Each is a `subscribers` read (shared by concurrent events of a workspace) and
- * its deliveries' insert (batched with concurrent events'), so more at once means fewer, larger writes.
+ * Events handled at once. Each is a `subscribers` read and its deliveries' insert, both shared with the
+ * events handled at the same time (one find, one insert per batch), so more at once means fewer, larger
+ * store commands; JetStream's max_ack_pending (1,000) stays above it.
  */
-const PARALLEL = 128;
+const PARALLEL = 256;
 
 function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>): PostTerminalEvent {
   const e = PostTerminal.decode(msg.data);

@@ -1,0 +1,165 @@
+/**
+ * First attempts started from the event, without a pass (a pass reads every scheduled delivery, since
+ * FerretDB pushes down neither sort nor limit): at once when there is room, else waiting in the
+ * dispatcher for room (real store, real HTTP, injected clock).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { createWebhook } from '../domain/manage-webhooks.js';
+import { recordPostTerminal } from '../domain/record-event.js';
+import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
+
+const fx = dispatcherHarness();
+
+describe('first attempts start from the event (real store, real HTTP)', () => {
+  it('attempts a delivery offered as the event is recorded, with no pass, once; its retry stays on the schedule', async () => {
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    fx.clock.set(T0);
+    const offered: string[] = [];
+    expect(
+      await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => {
+        offered.push(delivery.id);
+        fx.dispatcher.offer(delivery, webhook);
+      }),
+    ).toBe(1);
+    await fx.dispatcher.settle();
+    expect(fx.hits).toHaveLength(1);
+    expect(fx.hits[0]?.headers['x-service-event-id']).toBe(offered[0]);
+    // Offered again once attempted (its next attempt is scheduled later): nothing is sent before its time.
+    fx.dispatcher.offer((await fx.store.getDelivery(offered[0]!))!, (await fx.store.getWebhook((await fx.store.getDelivery(offered[0]!))!.webhookId))!);
+    await fx.dispatcher.settle();
+    expect(fx.hits).toHaveLength(1);
+    // The receiver failed (500): the second attempt comes from a pass at its scheduled time, as before.
+    await fx.runAt(T0 + 10 * S - 1);
+    expect(fx.hits).toHaveLength(1);
+    await fx.runAt(T0 + 10 * S);
+    expect(fx.hits).toHaveLength(2);
+  });
+
+  it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const full = fx.newDispatcher(fx.deps, { concurrency: 0, perWebhook: 1 });
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => full.offer(delivery, webhook));
+    await full.settle();
+    expect(fx.hits).toHaveLength(0);
+    expect((await fx.store.dueDeliveries(fx.clock.now(), 10, [])).length).toBe(1);
+    await fx.runAt(T0);
+    expect(fx.hits).toHaveLength(1);
+  });
+
+  it('starts offered deliveries that waited for room as attempts end, oldest webhook first, with no pass', async () => {
+    fx.answer = 200;
+    const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+    await createWebhook(fx.deps, { workspaceId: a, url: `${fx.receiverUrl}?a`, events: [] });
+    await createWebhook(fx.deps, { workspaceId: b, url: `${fx.receiverUrl}?b`, events: [] });
+    const one = fx.newDispatcher(fx.deps, { concurrency: 1, perWebhook: 1 });
+    const passes = vi.spyOn(fx.store, 'dueDeliveries');
+    const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+    await Promise.all([offer(a), offer(a), offer(b)]);
+    await one.settle();
+    // Asked before mockRestore, which also forgets the calls.
+    expect(passes).not.toHaveBeenCalled();
+    passes.mockRestore();
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '1', '1']);
+    expect(new Set(fx.hits.map((h) => JSON.parse(h.body).id)).size).toBe(3);
+  });
+
+  it("never lets a busy webhook's waiting deliveries hold back another webhook's", async () => {
+    fx.answer = 200;
+    // A receiver that holds each request until the test answers it.
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
+      const two = fx.newDispatcher(fx.deps, { concurrency: 2, perWebhook: 1 });
+      const passes = vi.spyOn(fx.store, 'dueDeliveries');
+      const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => two.offer(delivery, webhook));
+      // The held webhook's three offers come first: one attempt in flight, two waiting ahead of b's.
+      await Promise.all([offer(a), offer(a), offer(a)]);
+      await Promise.all([offer(b), offer(b), offer(b)]);
+      await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(3);
+      expect(held).toHaveLength(1);
+      // Released one at a time: the held webhook's waiting deliveries start as its own attempts end.
+      for (let n = 1; n <= 3; n++) {
+        await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(n);
+        held[n - 1]!.writeHead(200).end();
+      }
+      await two.settle();
+      expect(passes).not.toHaveBeenCalled();
+      passes.mockRestore();
+      expect(held).toHaveLength(3);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  it('sends an attempt while its delivery moves on to it, and writes the outcome only after the move', async () => {
+    fx.answer = 200;
+    const workspaceId = fx.nextWorkspace++;
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const updates: string[] = [];
+    const update = fx.store.updateDelivery.bind(fx.store);
+    // The real write, made to land only once the receiver has the request.
+    const spy = vi.spyOn(fx.store, 'updateDelivery').mockImplementation(async (id, patch) => {
+      if (patch.attempts === 1 && !patch.status) await held;
+      updates.push(patch.status ?? `attempts ${patch.attempts}`);
+      return update(id, patch);
+    });
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, known) => fx.dispatcher.offer(delivery, known));
+    await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(1);
+    expect(updates).toEqual([]);
+    release();
+    await fx.dispatcher.settle();
+    spy.mockRestore();
+    expect(updates).toEqual(['attempts 1', 'succeeded']);
+    const [delivery] = await fx.store.listDeliveries(webhook.id, 1);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, nextAttemptAt: undefined });
+  });
+
+  it('looks for due work again when a webhook left out at its limit has room, not on every other attempt end', async () => {
+    fx.answer = 200;
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
+      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
+      const one = fx.newDispatcher(fx.deps, { concurrency: 64, perWebhook: 1 });
+      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await one.pass(); // a's first attempt, held by its receiver
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
+      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await one.pass(); // a is at its limit: its second delivery is left in the store
+      const passes = vi.spyOn(fx.store, 'dueDeliveries');
+      const offer = () => recordPostTerminal(fx.deps, fx.terminal(b, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+      await Promise.all([offer(), offer(), offer()]);
+      await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(3);
+      expect(passes).not.toHaveBeenCalled();
+      held[0]!.writeHead(200).end(); // a has room: a pass finds its second delivery, which only the store has
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(2);
+      expect(passes).toHaveBeenCalled();
+      passes.mockRestore();
+      held[1]!.writeHead(200).end();
+      await one.settle();
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+});
