@@ -25,7 +25,8 @@ export interface GatewayDeps {
   idempotency: Idempotency;
   logger: Logger;
   routes: readonly Route[];
-  openapi: object;
+  /** Builds the OpenAPI document: called on the first GET /openapi.json, whose JSON is then kept (not the object). */
+  openapi: () => object;
   trustProxy: number;
   /** The media service's HTTP server, relayed at /media/<r2_key>. */
   mediaHttpUrl?: string;
@@ -129,8 +130,9 @@ export function createApp(deps: GatewayDeps): express.Express {
     await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
     next();
   });
-  const openapiJson = JSON.stringify(deps.openapi);
+  let openapiJson: string | undefined;
   api.get('/openapi.json', compress, (_req, res) => {
+    openapiJson ??= JSON.stringify(deps.openapi());
     res.type('json').send(openapiJson);
   });
   for (const route of deps.routes) {
