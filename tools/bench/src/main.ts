@@ -38,8 +38,9 @@ async function benchGateway(): Promise<void> {
   const rateLimitPrefix = uniqueName('bench_rl');
   progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
   // BENCH_GATEWAY_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  const profile: Record<string, string> = process.env.BENCH_GATEWAY_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}` } : {};
-  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, ...profile } });
+  const profile = process.env.BENCH_GATEWAY_CPU_PROF ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}` : '';
+  progress(`gateway NODE_OPTIONS: ${settings.gatewayNodeOptions}${profile}`);
+  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, NODE_OPTIONS: `${settings.gatewayNodeOptions}${profile}` } });
   let hello: RunningProcess | undefined;
   try {
     hello = await startProcess('hello', 'tools/bench/dist/hello-server.js', {});
@@ -91,6 +92,7 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   for (const failure of formatFailures(rows)) console.log(failure);
   console.log(formatTargets(gatewayRun.measured, helloRun.measured));
   console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
+  console.log(`gateway NODE_OPTIONS: ${settings.gatewayNodeOptions || '(none)'}`);
   console.log(`gateway memory before the gateway run: ${gatewayIdle ?? 'unknown (no pid)'}`);
   console.log(`gateway memory after it: ${gatewayRss ?? 'unknown (no pid)'}`);
 }
