@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
 import compression from 'compression';
-import express, { type Request, type Response, type NextFunction } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { httpServerDuration, SpanKind, startSpan } from '@spa/telemetry';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Clients } from './clients.js';
@@ -25,7 +25,8 @@ export interface GatewayDeps {
   idempotency: Idempotency;
   logger: Logger;
   routes: readonly Route[];
-  openapi: object;
+  /** Builds the OpenAPI document: called on the first GET /openapi.json, whose JSON is then kept (not the object). */
+  openapi: () => object;
   trustProxy: number;
   /** The media service's HTTP server, relayed at /media/<r2_key>. */
   mediaHttpUrl?: string;
@@ -80,6 +81,33 @@ function handlerFor(route: Route, deps: GatewayDeps) {
   };
 }
 
+/** /api/v1: the global limit, the OpenAPI document, then every route of the table; anything else is NOT_FOUND. */
+function apiRouter(deps: GatewayDeps, compress: RequestHandler): express.Router {
+  const api = express.Router();
+  api.use(async (req: Request, res: Response, next: NextFunction) => {
+    await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
+    next();
+  });
+  let openapiJson: string | undefined;
+  api.get('/openapi.json', compress, (_req, res) => {
+    openapiJson ??= JSON.stringify(deps.openapi());
+    res.type('json').send(openapiJson);
+  });
+  for (const route of deps.routes) {
+    const upload = uploadSpecOf(route);
+    if (upload) {
+      api[route.method](expressPath(route.path), tagRoute(route.path), streamedUploadHandler(route, upload, deps));
+      continue;
+    }
+    const handlers = route.body ? [express.json({ limit: route.bodyLimit ?? '1mb', type: () => true })] : [];
+    api[route.method](expressPath(route.path), tagRoute(route.path), ...handlers, handlerFor(route, deps));
+  }
+  api.use((req: Request) => {
+    throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} /api/v1${req.path}`);
+  });
+  return api;
+}
+
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** Builds the gateway's Express app from the route table. */
@@ -119,33 +147,13 @@ export function createApp(deps: GatewayDeps): express.Express {
   });
   // The reference (document and docs page) is large and compresses well; API answers stay uncompressed.
   const compress = compression();
+  // The API before the other surfaces: it is the hot path (each layer passed costs a match per request),
+  // and none of the mounts below serves a path under /api/v1.
+  app.use('/api/v1', apiRouter(deps, compress));
   mountDocs(app, compress);
   app.use(oauthCallbackRouter(deps.clients, deps.logger));
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);
-
-  const api = express.Router();
-  api.use(async (req: Request, res: Response, next: NextFunction) => {
-    await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
-    next();
-  });
-  const openapiJson = JSON.stringify(deps.openapi);
-  api.get('/openapi.json', compress, (_req, res) => {
-    res.type('json').send(openapiJson);
-  });
-  for (const route of deps.routes) {
-    const upload = uploadSpecOf(route);
-    if (upload) {
-      api[route.method](expressPath(route.path), tagRoute(route.path), streamedUploadHandler(route, upload, deps));
-      continue;
-    }
-    const handlers = route.body ? [express.json({ limit: route.bodyLimit ?? '1mb', type: () => true })] : [];
-    api[route.method](expressPath(route.path), tagRoute(route.path), ...handlers, handlerFor(route, deps));
-  }
-  api.use((req: Request) => {
-    throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} /api/v1${req.path}`);
-  });
-  app.use('/api/v1', api);
   app.use((req: Request) => {
     throw new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.path}; the API lives under /api/v1`);
   });

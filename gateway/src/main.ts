@@ -47,7 +47,8 @@ runMain(async () => {
     idempotency: new Idempotency(redis, config.RATE_LIMIT_PREFIX),
     logger,
     routes: ROUTES,
-    openapi: buildOpenApi(ROUTES),
+    // Built when first asked for (3 MiB and ~100 ms that most replicas never need).
+    openapi: () => buildOpenApi(ROUTES),
     trustProxy: config.TRUST_PROXY,
     mediaHttpUrl: config.MEDIA_HTTP_URL,
     readiness: () => ({ ready: readiness.healthy(), failures: readiness.failures() }),

@@ -53,6 +53,31 @@ describe('the contract limits table', () => {
   }
 });
 
+describe('requests arriving together', () => {
+  it('send their limiter commands in one socket write and are still counted one by one', async () => {
+    const limit = { points: 30, durationSec: 60 };
+    await limits.consume('together', limit, 'warm-up'); // loads the limiter's script: its own round trip
+    // Socket flushes: one _write per unbuffered write, one _writev per batch (Node's stream implementation hooks).
+    const socket = redis.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const flushes: number[] = [];
+    for (const hook of ['_write', '_writev'] as const) {
+      const original = socket[hook].bind(socket);
+      socket[hook] = (...args: unknown[]) => {
+        flushes.push(hook === '_writev' ? (args[0] as unknown[]).length : 1);
+        original(...args);
+      };
+    }
+    const answers = await Promise.allSettled(Array.from({ length: 40 }, () => limits.consume('together', limit, 'key:1')));
+    delete (socket as Partial<typeof socket>)._write;
+    delete (socket as Partial<typeof socket>)._writev;
+    expect(flushes).toEqual([40]);
+    const allowed = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value.remaining] : []));
+    expect(allowed.sort((a, b) => b - a)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
+    expect(answers.filter((a) => a.status === 'rejected').map((a) => (a.reason as { code: string }).code)).toEqual(Array(10).fill('RATE_LIMIT_EXCEEDED'));
+    expect(await redis.get(`${prefix}:rl:together:key:1`)).toBe('40');
+  });
+});
+
 describe('mostRestrictive', () => {
   it('describes the limiter with the fewest requests left, then the longest wait', () => {
     const global = { limit: 100, remaining: 40, resetSec: 30 };

@@ -2,6 +2,7 @@ import { AppError } from '@spa/errors';
 import type { Logger } from '@spa/logger';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { WriteCoalescer } from './write-coalescer.js';
 
 export interface Limit {
   points: number;
@@ -37,12 +38,15 @@ export interface LimitState {
  */
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly writes: WriteCoalescer;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.writes = new WriteCoalescer(redis);
+  }
 
   private limiter(name: string, limit: Limit): RateLimiterAbstract {
     let limiter = this.limiters.get(name);
@@ -62,6 +66,7 @@ export class RateLimits {
   /** Consumes one point for `key`; throws RATE_LIMIT_EXCEEDED (with the state) when none is left. */
   async consume(name: string, limit: Limit, key: string): Promise<LimitState> {
     try {
+      this.writes.hold();
       const res = await this.limiter(name, limit).consume(key, 1);
       return state(limit, res);
     } catch (rejection) {

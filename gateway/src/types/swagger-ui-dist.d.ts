@@ -1,6 +1,5 @@
-declare module 'swagger-ui-dist' {
+declare module 'swagger-ui-dist/absolute-path.js' {
   /** Folder holding the Swagger UI static assets. */
-  export function getAbsoluteFSPath(): string;
-  const swaggerUiDist: { getAbsoluteFSPath(): string };
-  export default swaggerUiDist;
+  function getAbsoluteFSPath(): string;
+  export default getAbsoluteFSPath;
 }

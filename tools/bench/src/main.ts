@@ -4,9 +4,9 @@
  */
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
-import { createWorkspace, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
+import { createWorkspace, freePort, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
 import { ClientIps } from './client-ips.js';
-import { rssBreakdown } from './memory.js';
+import { heapBreakdown, rssBreakdown } from './memory.js';
 import { countRedisKeys } from './redis-keys.js';
 import { formatFailures, formatLimiterCheck, formatTable, formatTargets, type ReportRow } from './report.js';
 import { benchGatewayList, benchHello, benchListPostsGrpc, listPostsPath } from './scenarios.js';
@@ -38,14 +38,17 @@ async function benchGateway(): Promise<void> {
   const rateLimitPrefix = uniqueName('bench_rl');
   progress('starting accounts, posts and gateway (TRUST_PROXY=1) and the node:http baseline');
   // BENCH_GATEWAY_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  // BENCH_GATEWAY_NODE_OPTIONS: Node options for the gateway alone (e.g. V8 heap sizing, to compare its memory).
-  const nodeOptions = [process.env.BENCH_GATEWAY_NODE_OPTIONS, process.env.BENCH_GATEWAY_CPU_PROF && `--cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}`].filter(Boolean).join(' ');
-  const profile: Record<string, string> = nodeOptions ? { NODE_OPTIONS: nodeOptions } : {};
-  const stack = await startStack({ gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, ...profile } });
+  const profile = process.env.BENCH_GATEWAY_CPU_PROF ? ` --cpu-prof --cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}` : '';
+  progress(`gateway NODE_OPTIONS: ${settings.gatewayNodeOptions}${profile}`);
+  // A known operations port: the bench reads the gateway's heap figures from its /metrics.
+  const metricsPort = await freePort();
+  const stack = await startStack({
+    gatewayEnv: { TRUST_PROXY: '1', RATE_LIMIT_PREFIX: rateLimitPrefix, METRICS_PORT: String(metricsPort), NODE_OPTIONS: `${settings.gatewayNodeOptions}${profile}` },
+  });
   let hello: RunningProcess | undefined;
   try {
     hello = await startProcess('hello', 'tools/bench/dist/hello-server.js', {});
-    await run(settings, stack, hello, rateLimitPrefix);
+    await run(settings, stack, hello, rateLimitPrefix, `http://127.0.0.1:${metricsPort}/metrics`);
   } finally {
     await hello?.stop();
     await stack.stop();
@@ -58,7 +61,7 @@ function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generat
   return !only || only.split(',').includes(part);
 }
 
-async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess, rateLimitPrefix: string): Promise<void> {
+async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess, rateLimitPrefix: string, gatewayMetricsUrl: string): Promise<void> {
   const workspace = await createWorkspace(stack, { tier: 'pro' });
   await seedPosts(stack, workspace.apiKey, settings.seedPosts);
   const pageDescription = await describeListPage(stack, workspace.apiKey, listPostsPath(settings));
@@ -73,10 +76,12 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
 
   const gatewayPid = gatewayProcess(stack).child.pid;
   const gatewayIdle = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
+  const gatewayIdleHeap = await heapBreakdown(gatewayMetricsUrl).catch((err: unknown) => `V8 heap unknown (${String(err)})`);
   progress(`gateway GET /api/v1${listPostsPath(settings)} (${each})`);
   const clientIps = new ClientIps();
   const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps);
   const gatewayRss = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
+  const gatewayHeap = await heapBreakdown(gatewayMetricsUrl).catch((err: unknown) => `V8 heap unknown (${String(err)})`);
   const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
 
   const gatewayResponses = gatewayRun.warmup.completed + gatewayRun.measured.completed;
@@ -93,8 +98,9 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   for (const failure of formatFailures(rows)) console.log(failure);
   console.log(formatTargets(gatewayRun.measured, helloRun.measured));
   console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
-  console.log(`gateway memory before the gateway run: ${gatewayIdle ?? 'unknown (no pid)'}`);
-  console.log(`gateway memory after it: ${gatewayRss ?? 'unknown (no pid)'}`);
+  console.log(`gateway NODE_OPTIONS: ${settings.gatewayNodeOptions || '(none)'}`);
+  console.log(`gateway memory before the gateway run: ${gatewayIdle ?? 'unknown (no pid)'}; ${gatewayIdleHeap}`);
+  console.log(`gateway memory after it: ${gatewayRss ?? 'unknown (no pid)'}; ${gatewayHeap}`);
 }
 
 function gatewayProcess(stack: Stack): RunningProcess {

@@ -21,3 +21,25 @@ export async function rssBreakdown(pid: number): Promise<string> {
   const part = (field: string) => (statusField(status, field) ?? 0).toFixed(0);
   return `RSS ${part('VmRSS')} MiB = anonymous ${part('RssAnon')} + file-backed ${part('RssFile')} + shared memory ${part('RssShmem')}; peak ${part('VmHWM')} MiB`;
 }
+
+/**
+ * What the V8 heap holds, from a process's Prometheus metrics (prom-client's default metrics): the size of each
+ * heap space (committed, MiB; used in brackets) and the memory held outside it by Buffers and other external
+ * objects. Set against the anonymous RSS, the rest is native memory (malloc, thread stacks, code the V8 heap
+ * does not count).
+ */
+export async function heapBreakdown(metricsUrl: string): Promise<string> {
+  const text = await (await fetch(metricsUrl)).text();
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const spaces = new Map<string, { total: number; used: number }>();
+  for (const [, kind, labels, value] of text.matchAll(/^nodejs_heap_space_size_(total|used)_bytes\{([^}]*)\} (\S+)$/gm)) {
+    const space = /space="(\w+)"/.exec(labels!)?.[1] ?? 'unknown';
+    const entry = spaces.get(space) ?? { total: 0, used: 0 };
+    entry[kind as 'total' | 'used'] = Number(value);
+    spaces.set(space, entry);
+  }
+  const heapTotal = [...spaces.values()].reduce((sum, s) => sum + s.total, 0);
+  const shown = [...spaces.entries()].filter(([, s]) => s.total >= 1024 * 1024).map(([name, s]) => `${name.replace(/_space$/, '')} ${mib(s.total)} (${mib(s.used)})`);
+  const external = Number(/^nodejs_external_memory_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN);
+  return `V8 heap ${mib(heapTotal)} MiB = ${shown.join(' + ')}; external (Buffers) ${Number.isNaN(external) ? 'unknown' : mib(external)} MiB`;
+}

@@ -5,7 +5,11 @@ export interface BenchSettings {
   connections: number;
   seedPosts: number;
   pageSize: number;
+  /** V8 flags of the measured gateway: those it is deployed with (deploy/base/gateway.yaml) unless BENCH_GATEWAY_NODE_OPTIONS says otherwise. */
+  gatewayNodeOptions: string;
 }
+
+export const GATEWAY_DEPLOYED_NODE_OPTIONS = '--max-semi-space-size=16 --max-old-space-size=256';
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
   return {
@@ -14,6 +18,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     connections: 50,
     seedPosts: 50,
     pageSize: 20,
+    gatewayNodeOptions: env.BENCH_GATEWAY_NODE_OPTIONS ?? GATEWAY_DEPLOYED_NODE_OPTIONS,
   };
 }
 
