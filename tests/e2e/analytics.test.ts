@@ -214,7 +214,9 @@ describe('SIGKILL during a fetch wave', () => {
     await sandbox('/_sandbox/latency', { ms: 300 }); // keep fetches in flight when the kill lands
     const accounts = await Promise.all([0, 1, 2, 3].map((i) => connect('twitter', `wave_${i}`)));
     const ids = await Promise.all(accounts.map((a, i) => publish(`wave post ${i}`, [a])));
-    await metricsOf(ids[0]!, (ts) => ts.every((t) => t.post_metric !== null));
+    // As long as the waits below: with the whole suite on two cores, this first wave (two publishers and two
+    // analytics replicas starting their consumers, 300 ms per platform call) has taken over 45 s.
+    await metricsOf(ids[0]!, (ts) => ts.every((t) => t.post_metric !== null), ws, 90_000);
     await Promise.all([firstPublisher.stop('SIGKILL'), extraAnalytics.stop('SIGKILL')]);
     await stack.startPublisher();
     // Every target reaches its last scheduled fetch (15 s after posting) despite the kills.
