@@ -37,7 +37,7 @@ export async function consumeDurable(
   onError: (err: unknown, msg: JsMsg) => void,
   retryDelayMs = 1_000,
 ): Promise<{ stop(): Promise<void> }> {
-  await ensureStream(nc, spec.stream);
+  await ensuredOnce(nc, spec.stream);
   const jsm = await jetstreamManager(nc);
   const config = {
     durable_name: spec.durable,
@@ -72,6 +72,19 @@ export async function consumeDurable(
       await loop;
     },
   };
+}
+
+/**
+ * Each stream ensured once per connection: a process that opens many consumers of one stream (analytics:
+ * one per result partition) would otherwise update the stream's configuration once per consumer.
+ */
+const ensured = new WeakMap<NatsConnection, Map<string, Promise<void>>>();
+function ensuredOnce(nc: NatsConnection, stream: StreamSpec): Promise<void> {
+  const streams = ensured.get(nc) ?? ensured.set(nc, new Map()).get(nc)!;
+  const done = streams.get(stream.name) ?? ensureStream(nc, stream);
+  streams.set(stream.name, done);
+  done.catch(() => streams.delete(stream.name));
+  return done;
 }
 
 /** Runs `work` while telling JetStream every third of the ack wait that the message is still in hand. */
