@@ -8,6 +8,7 @@
  */
 import mongoose from 'mongoose';
 import { createWorkspace, request, startStack, TEST_INFRA, type Stack } from '@spa/testing';
+import { cpuDelta, cpuPerUnit, cpuSnapshot, type CpuSnapshot } from './cpu.js';
 import { percentile } from './stats.js';
 import { seedDuePosts, seedHistory } from './history.js';
 import { analyzeDatabases, databaseOf, perUnit, settleStats, storeDelta, storeSnapshot, type StoreSnapshot } from './store-stats.js';
@@ -28,9 +29,19 @@ interface Run {
   /** The store commands of each service process (several publishers add up under one name). */
   byProcess: Record<string, StoreSnapshot>;
   exactlyOnce: { once: number; missing: number; duplicated: number };
+  /** CPU seconds from due time until every post was terminal: the stack's processes and the local store's. */
+  cpu: CpuSnapshot;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * When analytics fetches each published target's metrics (BENCH_METRICS_FETCH_OFFSETS): by default the
+ * production schedule (services/analytics' METRICS_FETCH_OFFSETS default), whose first fetch comes an
+ * hour after posting, so the run measures publishing alone. The test stack's own schedule fetches 2, 6
+ * and 15 s after posting ('2s,6s,15s'): set it to measure publishing with three metric waves on top.
+ */
+const METRICS_FETCH_OFFSETS = process.env.BENCH_METRICS_FETCH_OFFSETS ?? '1h,6h,24h,72h,7d,14d,21d,28d';
 
 async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
   for (let i = 1; ; i++) {
@@ -45,7 +56,13 @@ async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
 
 async function runOnce(posts: number, publishers: number, existing: number): Promise<Run> {
   // Client addresses vary per request (X-Forwarded-For), so the per-IP limit does not throttle the bench.
-  const stack: Stack = await startStack({ publishing: true, gatewayEnv: { TRUST_PROXY: '1' } });
+  const stack: Stack = await startStack({
+    publishing: true,
+    gatewayEnv: { TRUST_PROXY: '1' },
+    analyticsEnv: { METRICS_FETCH_OFFSETS },
+    // BENCH_CPU_PROF=<dir>: every service process writes a V8 CPU profile there when it stops.
+    ...(process.env.BENCH_CPU_PROF ? { serviceEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } } : {}),
+  });
   try {
     for (let i = 1; i < publishers; i++) await stack.startPublisher();
     const storeProcs = stack.processes.filter((p) => ['posts', 'publisher', 'accounts'].includes(p.name));
@@ -88,9 +105,12 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const wait = due.getTime() - Date.now();
     if (wait < 11_000) process.stderr.write(`bench: warning: creation ran late, only ${wait} ms before due\n`);
     await sleep(Math.max(0, wait - 1_000));
+    const cpuOf = () => cpuSnapshot(stack.processes.map((p) => ({ name: p.name, pid: p.child.pid! })));
     const before = await storeSnapshot(pids, dbs);
     const processesBefore = await Promise.all(storeProcs.map((p) => storeSnapshot([p.child.pid!], [])));
     await sleep(Math.max(0, due.getTime() - Date.now()));
+    const cpuBefore = await cpuOf();
+    process.stderr.write(`bench: ${posts} posts due now (${due.toISOString()})\n`);
     // Wait on the sandbox (no store work), then on the API for the posts' terminal status.
     const created = async () => {
       let n = 0;
@@ -111,6 +131,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
       if (Date.now() - due.getTime() > 600_000) throw new Error(`only ${done}/${posts} terminal after 10 minutes`);
     }
     const seconds = (Date.now() - due.getTime()) / 1000;
+    const cpu = cpuDelta(cpuBefore, await cpuOf());
     await settleStats();
     const store = storeDelta(before, await storeSnapshot(pids, dbs));
     const byProcess: Record<string, StoreSnapshot> = {};
@@ -134,7 +155,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const counts = [...perTarget.values()];
     const exactlyOnce = { once: counts.filter((c) => c === 1).length, duplicated: counts.filter((c) => c > 1).length, missing: posts * PLATFORMS.length - perTarget.size };
     const sorted = Float64Array.from(lags).sort();
-    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, byProcess, exactlyOnce };
+    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, byProcess, exactlyOnce, cpu };
   } finally {
     await stack.stop();
   }
@@ -142,17 +163,17 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
 
 /**
  * BENCH_PUBLISH_POSTS posts due at once; BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts);
- * BENCH_PUBLISHERS publisher counts; BENCH_CREATE_MS_PER_POST the time allowed to create each post before all are due.
+ * BENCH_PUBLISHERS publisher counts; BENCH_METRICS_FETCH_OFFSETS analytics' schedule; BENCH_CREATE_MS_PER_POST the time allowed to create each post before all are due.
  */
 export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_POSTS ?? 300)): Promise<void> {
   const sizes = (process.env.BENCH_PUBLISH_EXISTING ?? '1000,200000').split(',').map(Number);
   const publisherCounts = (process.env.BENCH_PUBLISHERS ?? '1,2').split(',').map(Number);
   const targets = posts * PLATFORMS.length;
-  console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms)\n`);
+  console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms); analytics fetches metrics at ${METRICS_FETCH_OFFSETS} after posting\n`);
   console.log(
-    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) |',
+    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) | CPU ms / target (store and every process) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).
   for (const existing of sizes) {
     for (const publishers of publisherCounts) {
@@ -164,7 +185,7 @@ export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_P
         .join('; ');
       const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
       console.log(
-        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} |`,
+        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} | ${cpuPerUnit(r.cpu, targets)} |`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { inWaves, isDuplicateKeyError, type Connection } from '@spa/mongo';
+import { insertEach, inWaves, WriteBatcher, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
 import type { BestTimeBucket, Metrics, MonthBucket, ScheduledFetch, Snapshot, Track } from '../domain/model.js';
 import type { AnalyticsStore } from '../domain/ports.js';
@@ -52,26 +52,33 @@ const toTrackDoc = (t: Track): TrackDoc => ({
   ...(t.dubLinkIds?.length ? { dub_link_ids: t.dubLinkIds } : {}),
 });
 
-async function insertOnce(insert: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await insert();
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
+interface FetchDoc {
+  _id: string;
+  post_account_id: number;
+  n: number;
+  due_at: Date;
+  slot: number;
 }
 
-/** The analytics store in MongoDB (or FerretDB): claims and snapshots by unique id, buckets as single-document writes. */
+/**
+ * The analytics store in MongoDB (or FerretDB): claims and snapshots by unique id, buckets as
+ * single-document writes. Tracks and fetches are group-committed: the inserts of the terminal events
+ * handled at once (16 in parallel) go to the store together, one command per kind (an insert by id,
+ * so a repeated event's are duplicates, and nothing is written twice).
+ */
 export class MongoAnalyticsStore implements AnalyticsStore {
   readonly models: AnalyticsModels;
+  private readonly trackInserts: WriteBatcher<TrackDoc, boolean>;
+  private readonly fetchInserts: WriteBatcher<FetchDoc, boolean>;
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
+    this.trackInserts = new WriteBatcher((docs) => insertEach(this.models.Track, docs), { maxBatch: 200, maxInFlight: 2 });
+    this.fetchInserts = new WriteBatcher((docs) => insertEach(this.models.Fetch, docs), { maxBatch: 1_000, maxInFlight: 2 });
   }
 
   insertTrack(track: Track): Promise<boolean> {
-    return insertOnce(() => this.models.Track.create(toTrackDoc(track)));
+    return this.trackInserts.add(toTrackDoc(track));
   }
 
   async getTrack(postAccountId: number): Promise<Track | null> {
@@ -92,16 +99,9 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     await this.models.Track.replaceOne({ _id: track.postAccountId }, toTrackDoc(track));
   }
 
+  /** Inserts the fetches not stored yet (those of a repeated event already are). */
   async insertFetches(fetches: Array<ScheduledFetch & { slot: number }>): Promise<void> {
-    if (!fetches.length) return;
-    const docs = fetches.map((f) => ({ _id: f.id, post_account_id: f.postAccountId, n: f.n, due_at: f.dueAt, slot: f.slot }));
-    try {
-      await this.models.Fetch.insertMany(docs, { ordered: false });
-    } catch (err) {
-      // Some (or all) were already there: a repeated event. Anything else is a real failure.
-      const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
-      if (!isDuplicateKeyError(err) && !(Array.isArray(writeErrors) && writeErrors.every((e) => isDuplicateKeyError((e as { err?: unknown }).err ?? e)))) throw err;
-    }
+    await Promise.all(fetches.map((f) => this.fetchInserts.add({ _id: f.id, post_account_id: f.postAccountId, n: f.n, due_at: f.dueAt, slot: f.slot })));
   }
 
   async fetchesInSlot(slot: number): Promise<ScheduledFetch[]> {
@@ -118,20 +118,20 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     await this.models.Cursor.updateOne({ _id: 'dispatch' }, { $set: { slot } }, { upsert: true });
   }
 
-  insertSnapshot(s: Snapshot): Promise<boolean> {
-    return insertOnce(() =>
-      this.models.Snapshot.create({
-        _id: s.id,
-        workspace_id: s.workspaceId,
-        post_id: s.postId,
-        post_account_id: s.postAccountId,
-        social_account_id: s.socialAccountId,
-        platform: s.platform,
-        n: s.n,
-        ...s.metrics,
-        fetched_at: s.fetchedAt,
-      }),
-    );
+  /** Inserts the snapshot unless it is stored already (false then). */
+  async insertSnapshot(s: Snapshot): Promise<boolean> {
+    const doc = {
+      _id: s.id,
+      workspace_id: s.workspaceId,
+      post_id: s.postId,
+      post_account_id: s.postAccountId,
+      social_account_id: s.socialAccountId,
+      platform: s.platform,
+      n: s.n,
+      ...s.metrics,
+      fetched_at: s.fetchedAt,
+    };
+    return (await insertEach(this.models.Snapshot, [doc]))[0]!;
   }
 
   async snapshot(id: string): Promise<Snapshot | null> {

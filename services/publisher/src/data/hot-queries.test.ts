@@ -56,9 +56,10 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
       expect((await store.attempts(42)).map((a) => a.outcome?.kind)).toEqual(['posted']);
     });
     connection.getClient().off('commandStarted', count);
-    // One command per batch: each update command carries one statement per attempt, each by `_id`.
-    expect(commands).toEqual(['find', 'insert', 'update', 'update', 'find']);
-    expect(reads.map((r) => r.command)).toEqual(['find', 'update', 'update', 'update', 'update', 'find']);
+    // One command per batch: the renewals' update carries one statement per attempt, each by `_id`; the
+    // outcomes are one insert, which reads nothing.
+    expect(commands).toEqual(['find', 'insert', 'update', 'insert', 'find']);
+    expect(reads.map((r) => r.command)).toEqual(['find', 'update', 'update', 'find']);
     expect(await sequentialScans(connection, reads)).toEqual([]);
   });
 
@@ -80,7 +81,21 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
       [true, true, true],
       [false, false, false],
     ]);
-    expect(commands).toEqual(['insert', 'update']);
+    expect(commands).toEqual(['insert', 'insert']);
     expect((await store.attempts(61)).map((a) => a.outcome?.kind)).toEqual(['posted']);
+  });
+
+  it('the first outcome recorded stands; a claim stored with its outcome inside (before outcomes had their own documents) reads the same', async () => {
+    const [claimed] = await store.claim([{ postAccountId: 70, n: 1, startedAt: new Date('2026-11-26T10:00:00Z') }]);
+    expect(claimed).toBe(true);
+    await store.record([{ postAccountId: 70, n: 1, outcome: { kind: 'unknown', error: 'no answer' } }]);
+    await store.record([{ postAccountId: 70, n: 1, outcome: { kind: 'posted', platformPostId: 'late', permalink: '' } }]);
+    expect(await store.attempts(70)).toEqual([{ postAccountId: 70, n: 1, startedAt: new Date('2026-11-26T10:00:00Z'), aliveAt: undefined, outcome: { kind: 'unknown', error: 'no answer' } }]);
+    // History: attempt 1 of target 1,000,000 was stored with its outcome inside (beforeAll); a second try gets its own documents.
+    expect(await store.claim([{ postAccountId: 1_000_000, n: 2, startedAt: new Date() }])).toEqual([true]);
+    expect((await store.attempts(1_000_000)).map((a) => [a.n, a.outcome?.kind])).toEqual([
+      [1, 'posted'],
+      [2, undefined],
+    ]);
   });
 });

@@ -179,7 +179,7 @@ describe("a job's targets together (one claim insert, one outcome write)", () =>
   it('publishes new targets with one insert for their claims and one write for their outcomes', async () => {
     const job = targets(['a', 'b', 'c']);
     let outcomes: Awaited<ReturnType<typeof publishTargets>> = [];
-    expect(await commandsOf(async () => (outcomes = await publishTargets(deps, job)))).toEqual(['insert', 'update']);
+    expect(await commandsOf(async () => (outcomes = await publishTargets(deps, job)))).toEqual(['insert', 'insert']);
     expect(outcomes.map((o) => o?.platformStatus)).toEqual(['posted', 'posted', 'posted']);
     expect(
       sandbox.state
