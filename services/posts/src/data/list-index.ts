@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, type Logger } from '@spa/logger';
-import { insertEach, isDuplicateKeyError } from '@spa/mongo';
+import { insertEach, isDuplicateKeyError, WriteBatcher } from '@spa/mongo';
 import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import { decodeEntry, encodeEntry, ENTRY_SOURCE_FIELDS, entryOfDoc, mergeEntry, newer, tombstone, type EncodedEntry, type EntrySource, type ListEntry } from './list-entries.js';
@@ -56,18 +56,22 @@ export class PostListIndex {
   /** Per workspace (bounded: the least recently written ones are forgotten): writes since the last compaction, and when that was. */
   private readonly writes = new LRUCache<number, number>({ max: 10_000 });
   private readonly compacted = new LRUCache<number, number>({ max: 10_000 });
+  /** The deltas of the writes made at the same time (any workspace), inserted together (group commit). */
+  private readonly deltaInserts: WriteBatcher<ListDeltaDoc, boolean>;
 
   constructor(
     private readonly models: ListModels & { Post: PostsCollection },
     private readonly logger: Logger = createLogger('posts-list-index'),
     private readonly clock: { now(): Date } = { now: () => new Date() },
-  ) {}
+  ) {
+    this.deltaInserts = new WriteBatcher((docs) => insertEach(this.models.ListDelta, docs), { maxBatch: 500, maxInFlight: 2 });
+  }
 
   /** Records the entries of posts whose writes have landed (a repeat is harmless); true when one was not recorded before. */
   async record(workspaceId: number, entries: ListEntry[]): Promise<boolean> {
     if (!entries.length) return false;
     const docs: ListDeltaDoc[] = entries.map((e) => ({ _id: `${e.id}:${e.version}:${e.gone ? 'd' : 'l'}`, workspace_id: workspaceId, post_id: e.id, e: encodeEntry(e) }));
-    const inserted = await insertEach(this.models.ListDelta, docs);
+    const inserted = await Promise.all(docs.map((d) => this.deltaInserts.add(d)));
     const n = (this.writes.get(workspaceId) ?? 0) + entries.length;
     this.writes.set(workspaceId, n);
     if (n >= COMPACT_EVERY_WRITES) this.inBackground(workspaceId, () => this.compact(workspaceId));

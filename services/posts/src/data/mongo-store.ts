@@ -1,5 +1,5 @@
 import { captureOrigin } from '@spa/telemetry';
-import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, type Connection } from '@spa/mongo';
+import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, WriteBatcher, type Connection } from '@spa/mongo';
 import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/vocabulary';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
@@ -8,7 +8,7 @@ import { entryOfDoc, entryOfPost, tombstone } from './list-entries.js';
 import { PostListIndex, type PostsCollection } from './list-index.js';
 import { registerModels, type PostsModels } from './models.js';
 import { PostLists } from './post-lists.js';
-import { LandedWrites, outboxEntry } from './outbox.js';
+import { LandedWrites, outboxEntry, type OutboxEntry } from './outbox.js';
 
 export interface PostDoc {
   origin?: { request_id?: string; traceparent?: string; tracestate?: string } | null;
@@ -195,12 +195,25 @@ export class MongoPostsStore implements PostsStore {
   readonly landed = new LandedWrites();
   private readonly ids: IdAllocator;
   private readonly lists: PostLists<PostDoc>;
+  /** The outbox entries of the writes made at the same time, inserted together (group commit); true for a new entry. */
+  private readonly outboxInserts: WriteBatcher<OutboxEntry, boolean>;
 
   constructor(private readonly connection: Connection) {
     this.models = registerModels(connection);
+    this.outboxInserts = new WriteBatcher((entries) => insertEach(this.models.Outbox, entries), { maxBatch: 200, maxInFlight: 2 });
     this.ids = new IdAllocator(connection);
     this.listIndex = new PostListIndex({ ...this.models, Post: this.models.Post as unknown as PostsCollection });
     this.lists = new PostLists(this.models.Post as never, this.listIndex, toPost);
+  }
+
+  /** Writes the event's outbox entry, before the change it announces (the relay drops it if the change never lands). */
+  private async queueEvent(event: PostEvent, postUpdatedAt: Date): Promise<boolean> {
+    return this.outboxInserts.add(outboxEntry(event, postUpdatedAt));
+  }
+
+  /** As queueEvent, for an event made once: one already queued is a defect, not a repeat. */
+  private async queueNewEvent(event: PostEvent, postUpdatedAt: Date): Promise<void> {
+    if (!(await this.queueEvent(event, postUpdatedAt))) throw new Error(`outbox: event ${event.msgId} is queued already`);
   }
 
   nextIds(sequence: string, count: number): Promise<number[]> {
@@ -208,7 +221,7 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async insert(posts: Post[], events: PostEvent[]): Promise<void> {
-    if (events.length) await this.models.Outbox.insertMany(events.map((e) => outboxEntry(e, posts.find((p) => p.id === e.postId)!.updatedAt)));
+    await Promise.all(events.map((e) => this.queueNewEvent(e, posts.find((p) => p.id === e.postId)!.updatedAt)));
     try {
       await this.models.Post.insertMany(posts.map(toDoc), { ordered: true });
     } catch (err) {
@@ -234,7 +247,7 @@ export class MongoPostsStore implements PostsStore {
       if (!isDuplicateKeyError(err)) throw err;
       return null;
     };
-    await this.models.Outbox.create(outboxEntry(event, post.updatedAt)).catch(once);
+    await this.queueEvent(event, post.updatedAt);
     const inserted = (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
     if (inserted) {
       await this.listIndex.record(post.workspaceId, [entryOfPost(post)]);
@@ -244,7 +257,7 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async replace(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
-    await this.models.Outbox.create(outboxEntry(event, next.updatedAt));
+    await this.queueNewEvent(event, next.updatedAt);
     const result = await this.models.Post.replaceOne(unchanged(current), toDoc(next));
     if (result.matchedCount === 1) {
       await this.listIndex.record(next.workspaceId, [entryOfPost(next)]);
@@ -256,7 +269,7 @@ export class MongoPostsStore implements PostsStore {
   }
 
   async remove(current: Post, event: PostEvent): Promise<boolean> {
-    await this.models.Outbox.create(outboxEntry(event, current.updatedAt));
+    await this.queueNewEvent(event, current.updatedAt);
     const result = await this.models.Post.deleteOne(unchanged(current));
     if (result.deletedCount === 1) {
       // The tombstone's version is past the deleted post's, whatever the clock says.
@@ -300,7 +313,7 @@ export class MongoPostsStore implements PostsStore {
     if (patch.updatedAt !== undefined) set.updated_at = patch.updatedAt;
     const updatedAt = patch.updatedAt ?? event?.occurredAt ?? new Date();
     set.updated_at = updatedAt;
-    if (event) await this.models.Outbox.create(outboxEntry(event, updatedAt));
+    if (event) await this.queueNewEvent(event, updatedAt);
     const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { returnDocument: 'after' }).lean<PostDoc>();
     if (!doc && event) await this.models.Outbox.deleteOne({ _id: event.msgId });
     if (!doc) return null;

@@ -1,0 +1,102 @@
+/**
+ * The posts service's writes made at the same time share store commands (group commit): the outbox
+ * entries of concurrent post writes go in one insert, the list index deltas of concurrent records in
+ * one insert, each caller still learning its own answer.
+ */
+import { randomBytes } from 'node:crypto';
+import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Post, PostEvent } from '../domain/model.js';
+import type { ListEntry } from './list-entries.js';
+import { MongoPostsStore } from './mongo-store.js';
+
+const workspaceId = 42;
+let connection: Connection;
+let store: MongoPostsStore;
+
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_posts_batches_${randomBytes(4).toString('hex')}`);
+  store = new MongoPostsStore(connection);
+  await syncIndexes(connection);
+}, 60_000);
+
+afterAll(async () => {
+  await store?.listIndex.settled();
+  await connection?.dropDatabase();
+  await connection?.close();
+});
+
+const at = new Date('2026-11-26T12:00:00Z');
+const post = (id: number): Post => ({
+  id,
+  workspaceId,
+  status: 'publishing',
+  flexible: false,
+  scheduledAt: at,
+  disconnected: false,
+  source: 'api',
+  recurrenceJitterEnabled: false,
+  evergreen: false,
+  evergreenVariations: [],
+  recurrenceIntervalDays: 30,
+  createdAt: at,
+  updatedAt: at,
+  body: `post ${id}`,
+  dryRun: false,
+  postContents: [],
+  postAccounts: [],
+});
+const terminal = (p: Post, occurredAt: Date): PostEvent => ({ subject: 'posts.post.terminal', msgId: `t-${p.id}-${occurredAt.getTime()}`, workspaceId, postId: p.id, status: 'posted', occurredAt });
+
+/** The insert commands sent to this test's database while `work` runs, by collection. */
+async function insertsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listen = (e: { databaseName: string; commandName: string; command: Record<string, unknown> }) => {
+    if (e.databaseName === connection.db!.databaseName && e.commandName === 'insert') seen.push(String(e.command.insert));
+  };
+  connection.getClient().on('commandStarted', listen);
+  try {
+    await work();
+  } finally {
+    connection.getClient().off('commandStarted', listen);
+  }
+  return seen;
+}
+
+describe('posts write path: group commit', () => {
+  it('concurrent post writes insert their outbox entries in one command, and every write lands with its event', async () => {
+    const posts = Array.from({ length: 8 }, (_, i) => post(100 + i));
+    await store.insert(posts, []);
+    const later = new Date(at.getTime() + 1_000);
+    let saved: Array<Post | null> = [];
+    const inserts = await insertsDuring(async () => {
+      saved = await Promise.all(posts.map((p) => store.replace(p, { ...p, status: 'posted', postedAt: later, updatedAt: later }, terminal(p, later))));
+    });
+    expect(inserts.filter((c) => c === 'outbox')).toEqual(['outbox']);
+    expect(saved.map((p) => p?.status)).toEqual(posts.map(() => 'posted'));
+    const pending = await store.models.Outbox.find({ state: 'pending', subject: 'posts.post.terminal' }).lean();
+    expect(pending.map((e) => e.post_id).sort()).toEqual(posts.map((p) => p.id));
+    // A write that lost its race (the post changed meanwhile) leaves no event behind.
+    expect(await store.replace(posts[0]!, { ...posts[0]!, status: 'failed', updatedAt: new Date(later.getTime() + 1) }, terminal(posts[0]!, new Date(later.getTime() + 1)))).toBeNull();
+    expect(await store.models.Outbox.countDocuments({ post_id: posts[0]!.id, state: 'pending' })).toBe(1);
+  });
+
+  it('concurrent list records insert their deltas in one command, each answering whether it was new', async () => {
+    const entries: ListEntry[] = [200, 201, 202, 203].map((id) => ({
+      id,
+      version: at.getTime(),
+      status: 'scheduled',
+      source: 'api',
+      platforms: [],
+      scheduledAt: at.getTime(),
+      createdAt: at.getTime(),
+      postedAt: null,
+    }));
+    let answers: boolean[] = [];
+    const inserts = await insertsDuring(async () => {
+      answers = await Promise.all([...entries.map((e) => store.listIndex.record(workspaceId, [e])), store.listIndex.record(workspaceId, [entries[0]!])]);
+    });
+    expect(inserts).toEqual(['post_list_deltas']);
+    expect(answers).toEqual([true, true, true, true, false]);
+  });
+});
