@@ -48,11 +48,11 @@ const post = (id: number): Post => ({
 });
 const terminal = (p: Post, occurredAt: Date): PostEvent => ({ subject: 'posts.post.terminal', msgId: `t-${p.id}-${occurredAt.getTime()}`, workspaceId, postId: p.id, status: 'posted', occurredAt });
 
-/** The insert commands sent to this test's database while `work` runs, by collection. */
-async function insertsDuring(work: () => Promise<unknown>): Promise<string[]> {
+/** The `kind` commands (insert, find) sent to this test's database while `work` runs, by collection. */
+async function commandsDuring(kind: 'insert' | 'find', work: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
   const listen = (e: { databaseName: string; commandName: string; command: Record<string, unknown> }) => {
-    if (e.databaseName === connection.db!.databaseName && e.commandName === 'insert') seen.push(String(e.command.insert));
+    if (e.databaseName === connection.db!.databaseName && e.commandName === kind) seen.push(String(e.command[kind]));
   };
   connection.getClient().on('commandStarted', listen);
   try {
@@ -69,7 +69,7 @@ describe('posts write path: group commit', () => {
     await store.insert(posts, []);
     const later = new Date(at.getTime() + 1_000);
     let saved: Array<Post | null> = [];
-    const inserts = await insertsDuring(async () => {
+    const inserts = await commandsDuring('insert', async () => {
       saved = await Promise.all(posts.map((p) => store.replace(p, { ...p, status: 'posted', postedAt: later, updatedAt: later }, terminal(p, later))));
     });
     expect(inserts.filter((c) => c === 'outbox')).toEqual(['outbox']);
@@ -93,10 +93,37 @@ describe('posts write path: group commit', () => {
       postedAt: null,
     }));
     let answers: boolean[] = [];
-    const inserts = await insertsDuring(async () => {
+    const inserts = await commandsDuring('insert', async () => {
       answers = await Promise.all([...entries.map((e) => store.listIndex.record(workspaceId, [e])), store.listIndex.record(workspaceId, [entries[0]!])]);
     });
     expect(inserts).toEqual(['post_list_deltas']);
     expect(answers).toEqual([true, true, true, true, false]);
+  });
+
+  it('compacts after 200 writes, or after as many as the deltas its last compaction read: a burst is not read again and again', async () => {
+    const ws = 43;
+    await store.listIndex.backfill(ws); // an empty workspace: built at once
+    const entries = (from: number, n: number): ListEntry[] =>
+      Array.from({ length: n }, (_, i) => ({
+        id: from + i,
+        version: at.getTime(),
+        status: 'scheduled',
+        source: 'api',
+        platforms: [],
+        scheduledAt: at.getTime(),
+        createdAt: at.getTime(),
+        postedAt: null,
+      }));
+    const deltaReads = (work: () => Promise<unknown>) =>
+      commandsDuring('find', async () => {
+        await work();
+        await store.listIndex.settled();
+      }).then((finds) => finds.filter((c) => c === 'post_list_deltas').length);
+    // 250 writes: past 200, so a compaction reads the 250 deltas (they stay for the grace period).
+    expect(await deltaReads(() => store.listIndex.record(ws, entries(10_000, 250)))).toBe(1);
+    // 220 more: past 200 but not past the 250 the last compaction read: no compaction.
+    expect(await deltaReads(() => store.listIndex.record(ws, entries(20_000, 220)))).toBe(0);
+    // 40 more: 260 since the last compaction: the next one.
+    expect(await deltaReads(() => store.listIndex.record(ws, entries(30_000, 40)))).toBe(1);
   });
 });
