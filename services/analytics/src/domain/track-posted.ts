@@ -15,7 +15,6 @@ export interface TrackingOptions extends ScheduleOptions {
  */
 export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number, known?: PostedTarget[]): Promise<number> {
   const targets = known ?? (await deps.posts.postedTargets(workspaceId, postId));
-  const now = deps.clock.now().getTime();
   // Every target's track first (together), then all their fetches in one write: a fetch never exists without its track.
   const tracked = await Promise.all(
     targets.map(async (t) => {
@@ -33,6 +32,9 @@ export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions
     }),
   );
   await deps.store.insertFetches(tracked.flatMap((t) => t.fetches));
+  // Read the clock once the fetches are stored: the dispatcher may have walked past a fetch's slot while
+  // the insert was on its way (a slow store), and only a fetch due before now can be in such a slot.
+  const now = deps.clock.now().getTime();
   for (const { track, fetches } of tracked) for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
   return targets.length;
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { dispatchDueFetches } from './dispatch-fetches.js';
+import type { ScheduledFetch, Track } from './model.js';
+import type { AnalyticsDeps } from './ports.js';
+import { trackPostedTargets } from './track-posted.js';
+
+const SLOT = 500;
+const POSTED = 1_000_000;
+
+/**
+ * A slow store: the fetches' insert takes `insertMs` of the clock, while the dispatcher walks the slots
+ * that end meanwhile (it cannot see a fetch before the insert lands).
+ */
+function slowStore(insertMs: number) {
+  let now = POSTED + 100;
+  let cursor: number | undefined;
+  const stored: Array<ScheduledFetch & { slot: number }> = [];
+  const sent = new Set<string>();
+  const tracks: Track[] = [];
+  const deps = {
+    clock: { now: () => new Date(now) },
+    links: undefined,
+    posts: { postedTargets: async () => [] },
+    store: {
+      insertTrack: async (t: Track) => void tracks.push(t) ?? true,
+      tracks: async (ids: number[]) => tracks.filter((t) => ids.includes(t.postAccountId)),
+      dispatchCursor: async () => cursor,
+      setDispatchCursor: async (slot: number) => void (cursor = slot),
+      fetchesInSlot: async (slot: number) => stored.filter((f) => f.slot === slot),
+      insertFetches: async (fetches: Array<ScheduledFetch & { slot: number }>) => {
+        // The dispatcher ticks every 250 ms while the insert is on its way.
+        for (let t = 0; t < insertMs; t += 250) {
+          now += 250;
+          await dispatchDueFetches(deps, SLOT);
+        }
+        stored.push(...fetches);
+      },
+    },
+    messaging: { sendFetch: async (_t: Track, f: ScheduledFetch) => void sent.add(f.id) },
+  } as unknown as AnalyticsDeps;
+  return {
+    deps,
+    sent,
+    /** The dispatcher's ticks after the insert, until `untilMs` after posting. */
+    async tickUntil(untilMs: number) {
+      while (now < POSTED + untilMs) {
+        now += 250;
+        await dispatchDueFetches(deps, SLOT);
+      }
+    },
+  };
+}
+
+const target = { postAccountId: 7, socialAccountId: 3, platform: 'twitter' as const, platformPostId: 'p', postedAt: new Date(POSTED) };
+const options = { offsetsMs: [2_000, 6_000], jitterFraction: 0, maxJitterMs: 0, slotMs: SLOT, sendAheadMs: 500 };
+
+describe('tracking a posted target', () => {
+  it('sends every fetch once due, even one whose slot the dispatcher walked past while the slow insert was on its way', async () => {
+    const s = slowStore(3_000);
+    expect(await trackPostedTargets(s.deps, options, 1, 1, [target])).toBe(1);
+    // Fetch 1 (due 2 s after posting) came due during the 3 s insert: sent at once, not left to a passed slot.
+    expect([...s.sent]).toEqual(['7:1']);
+    await s.tickUntil(8_000);
+    expect([...s.sent].sort()).toEqual(['7:1', '7:2']);
+  });
+
+  it('leaves a fetch not yet due to the dispatcher', async () => {
+    const s = slowStore(0);
+    await trackPostedTargets(s.deps, options, 1, 1, [target]);
+    expect(s.sent.size).toBe(0);
+    await s.tickUntil(8_000);
+    expect([...s.sent].sort()).toEqual(['7:1', '7:2']);
+  });
+});
