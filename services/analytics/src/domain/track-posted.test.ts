@@ -22,7 +22,10 @@ function slowStore(insertMs: number) {
     links: undefined,
     posts: { postedTargets: async () => [] },
     store: {
-      insertTrack: async (t: Track) => void tracks.push(t) ?? true,
+      insertTrack: async (t: Track) => {
+        tracks.push(t);
+        return true;
+      },
       tracks: async (ids: number[]) => tracks.filter((t) => ids.includes(t.postAccountId)),
       dispatchCursor: async () => cursor,
       setDispatchCursor: async (slot: number) => void (cursor = slot),
