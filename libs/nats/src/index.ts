@@ -45,8 +45,22 @@ function isStreamNotFound(err: unknown): boolean {
  * Publishes an event into JetStream with a Nats-Msg-Id (duplicates within the stream's window
  * are dropped) and the current request id as a header.
  */
-export async function publishEvent(js: JetStreamClient, subject: string, payload: Uint8Array, msgId: string): Promise<void> {
+/**
+ * The header naming the deployment (its JOBS_NAMESPACE) whose service published an event. Event subjects
+ * are not per deployment (`posts.post.terminal`), so deployments sharing a NATS server (test stacks side
+ * by side, staging beside production) see each other's events: a consumer skips those of another one.
+ */
+export const DEPLOYMENT_HEADER = 'spa-deployment';
+
+/** Whether the message names a deployment other than `namespace` (one that names none is taken as ours). */
+export function fromOtherDeployment(msg: { headers?: { get(key: string): string } | undefined }, namespace: string): boolean {
+  const from = msg.headers?.get(DEPLOYMENT_HEADER);
+  return !!from && from !== namespace;
+}
+
+export async function publishEvent(js: JetStreamClient, subject: string, payload: Uint8Array, msgId: string, deployment?: string): Promise<void> {
   const h = natsHeaders();
+  if (deployment) h.set(DEPLOYMENT_HEADER, deployment);
   const requestId = currentRequestId();
   if (requestId) h.set('x-request-id', requestId);
   for (const [key, value] of Object.entries(currentTraceCarrier())) h.set(key, value);

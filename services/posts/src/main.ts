@@ -33,7 +33,15 @@ runMain(async () => {
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
   const cache = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : undefined;
   const store = cache ?? mongoStore;
-  const relay = new EventRelay({ models: mongoStore.models, listIndex: mongoStore.listIndex, landed: mongoStore.landed, nc, logger, onListRepaired: async (workspaceId) => cache?.bump(workspaceId) });
+  const relay = new EventRelay({
+    models: mongoStore.models,
+    listIndex: mongoStore.listIndex,
+    landed: mongoStore.landed,
+    deployment: config.JOBS_NAMESPACE,
+    nc,
+    logger,
+    onListRepaired: async (workspaceId) => cache?.bump(workspaceId),
+  });
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };

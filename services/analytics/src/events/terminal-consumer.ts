@@ -1,6 +1,6 @@
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import type { Logger } from '@spa/logger';
-import { consumeDurable, POSTS_STREAM, type NatsConnection } from '@spa/nats';
+import { consumeDurable, fromOtherDeployment, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import type { AnalyticsDeps, PostedTarget } from '../domain/ports.js';
 import { trackPostedTargets, type TrackingOptions } from '../domain/track-posted.js';
@@ -27,6 +27,8 @@ export function consumePostTerminal(nc: NatsConnection, deps: AnalyticsDeps, o: 
     nc,
     { stream: POSTS_STREAM, durable: `analytics-${namespace}`, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs: 30_000, parallel: 16 },
     async (msg) => {
+      // Another deployment's post (one sharing this NATS server): not ours to track.
+      if (fromOtherDeployment(msg, namespace)) return msg.ack();
       const e = PostTerminal.decode(msg.data);
       if (e.status === 'posted' || e.status === 'partial') await trackPostedTargets(deps, o, e.workspaceId, e.postId, postedTargetsOf(e));
       msg.ack();

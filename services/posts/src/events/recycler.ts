@@ -1,5 +1,5 @@
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
-import { consumeDurable, POSTS_STREAM, type NatsConnection } from '@spa/nats';
+import { consumeDurable, fromOtherDeployment, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { recyclePosting, type RecycleDeps } from '../domain/recycle-post.js';
 
 /** Delay before a failed posting is offered again (e.g. the generation service was down or over quota). */
@@ -17,6 +17,8 @@ export function startRecycler(nc: NatsConnection, deps: RecycleDeps, namespace: 
     // 8 postings at once (each is a few reads and writes, at most one generation call); postings from the first start on.
     { stream: POSTS_STREAM, durable: `posts-recycler-${namespace}`, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs, parallel: 8, prefetch: 64 },
     async (msg) => {
+      // Another deployment's post (one sharing this NATS server): its id may name a post of ours.
+      if (fromOtherDeployment(msg, namespace)) return msg.ack();
       let event;
       try {
         event = PostTerminal.decode(msg.data);

@@ -3,7 +3,7 @@ import { jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { PostCreated, PostReviewed } from '@spa/contracts/events/v1/posts';
 import { createLogger } from '@spa/logger';
 import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
-import { connectNats, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
+import { connectNats, DEPLOYMENT_HEADER, fromOtherDeployment, jetstream, POSTS_STREAM, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvePost } from '../domain/review-post.js';
 import { createPost } from '../domain/create-post.js';
@@ -37,25 +37,26 @@ afterAll(async () => {
   await nc.drain();
 });
 
-async function eventsFor(postId: number): Promise<Array<{ subject: string; status: string }>> {
+async function eventsFor(postId: number): Promise<Array<{ subject: string; status: string; deployment?: string }>> {
   const jsm = await jetstreamManager(nc);
   const name = `t_relay_${randomBytes(3).toString('hex')}`;
   await jsm.consumers.add(POSTS_STREAM.name, { name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All, filter_subject: 'posts.post.>' });
   const consumer = await jetstream(nc).consumers.get(POSTS_STREAM.name, name);
-  const out: Array<{ subject: string; status: string }> = [];
+  const out: Array<{ subject: string; status: string; deployment?: string }> = [];
   const info = await jsm.streams.info(POSTS_STREAM.name);
   const batch = await consumer.fetch({ max_messages: info.state.messages, expires: 2_000 });
   for await (const m of batch) {
     const decoded = m.subject === 'posts.post.reviewed' ? PostReviewed.decode(m.data) : PostCreated.decode(m.data);
-    if (decoded.postId === postId && decoded.workspaceId === workspaceId) out.push({ subject: m.subject, status: decoded.status });
+    const deployment = m.headers?.get(DEPLOYMENT_HEADER);
+    if (decoded.postId === postId && decoded.workspaceId === workspaceId) out.push({ subject: m.subject, status: decoded.status, ...(deployment ? { deployment } : {}) });
   }
   await jsm.consumers.delete(POSTS_STREAM.name, name);
   return out;
 }
 
 describe('event outbox and relay (real store and NATS)', () => {
-  it('publishes created and reviewed events once each, and clears the outbox', async () => {
-    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('relay-test', 'silent') });
+  it('publishes created and reviewed events once each, named after the deployment, and clears the outbox', async () => {
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('relay-test', 'silent'), deployment: 'relay-test-ns' });
     const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: { send: async () => undefined } };
     // Written while the relay is not running: the events wait in the outbox with the post.
     const post = await createPost(deps, { workspaceId, body: 'hello', postContents: [], socialAccountIds: [], source: 'api' });
@@ -70,9 +71,12 @@ describe('event outbox and relay (real store and NATS)', () => {
     await relay.stop();
 
     expect(await eventsFor(post.id)).toEqual([
-      { subject: 'posts.post.created', status: 'pending_review' },
-      { subject: 'posts.post.reviewed', status: 'draft' },
+      { subject: 'posts.post.created', status: 'pending_review', deployment: 'relay-test-ns' },
+      { subject: 'posts.post.reviewed', status: 'draft', deployment: 'relay-test-ns' },
     ]);
+    // A consumer of this deployment takes them; one of another deployment skips them.
+    const sent = { headers: { get: (k: string) => (k === DEPLOYMENT_HEADER ? 'relay-test-ns' : '') } };
+    expect([fromOtherDeployment(sent, 'relay-test-ns'), fromOtherDeployment(sent, 'elsewhere'), fromOtherDeployment({}, 'elsewhere')]).toEqual([false, true, false]);
   });
 });
 

@@ -28,6 +28,7 @@ export class EventRelay {
   private readonly listIndex: PostListIndex;
   private readonly onListRepaired: (workspaceId: number) => Promise<void>;
   private readonly landed: LandedWrites;
+  private readonly deployment: string | undefined;
 
   constructor(deps: {
     models: PostsModels;
@@ -40,7 +41,10 @@ export class EventRelay {
     onListRepaired?: (workspaceId: number) => Promise<void>;
     /** The entries whose writes this process saw land, list entry included (the store's). */
     landed?: LandedWrites;
+    /** The deployment's JOBS_NAMESPACE, named on every event (consumers of other deployments skip it). */
+    deployment?: string;
   }) {
+    this.deployment = deps.deployment;
     this.models = deps.models;
     this.listIndex = deps.listIndex;
     this.nc = deps.nc;
@@ -94,7 +98,9 @@ export class EventRelay {
     const abandoned = checked.filter((c) => !c.landed && now.getTime() - c.entry.created_at.getTime() > ABANDON_AFTER_MS).map((c) => c.entry._id);
     const publish = checked.filter((c) => c.landed).map((c) => c.entry);
     // Issued in order, so the stream keeps the entries' order; Nats-Msg-Id makes a repeat harmless.
-    const published = await Promise.allSettled(publish.map((entry) => resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id))));
+    const published = await Promise.allSettled(
+      publish.map((entry) => resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id, this.deployment))),
+    );
     const sent = publish.filter((_, i) => published[i]!.status === 'fulfilled').map((e) => e._id);
     await updateEach(this.models.Outbox, [
       ...sent.map((id) => ({ filter: { _id: id }, update: { $set: { state: 'sent', sent_at: this.clock.now() } } })),
