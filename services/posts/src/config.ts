@@ -27,7 +27,7 @@ export const configSchema = z.object({
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),
-  /** Names this deployment's publish jobs (the publisher must use the same). */
+  /** Names this deployment's publish jobs and, in the spa-deployment header, its posts events (the publisher and analytics must use the same). */
   JOBS_NAMESPACE: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
