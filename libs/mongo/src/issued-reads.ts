@@ -36,17 +36,13 @@ function readsOf(event: mongo.CommandStartedEvent): IssuedRead[] {
   }
 }
 
-/**
- * Runs `work` and answers every read the connection's driver sent to the server meanwhile (needs
- * `monitorCommands`, which connectMongo sets): what a test explains to prove the work's queries are
- * served by an index. Taken from the wire, so a query changed in the code is the query explained.
- */
-export async function readsIssuedBy(connection: Connection, work: () => Promise<unknown>): Promise<IssuedRead[]> {
+/** Runs `work` and answers what `pick` takes from each command the connection's driver sent to this database meanwhile. */
+async function issuedDuring<T>(connection: Connection, work: () => Promise<unknown>, pick: (event: mongo.CommandStartedEvent) => T[]): Promise<T[]> {
   const client = connection.getClient();
-  const seen: IssuedRead[] = [];
+  const seen: T[] = [];
   const dbName = connection.db?.databaseName;
   const listener = (event: mongo.CommandStartedEvent): void => {
-    if (event.databaseName === dbName) seen.push(...readsOf(event));
+    if (event.databaseName === dbName) seen.push(...pick(event));
   };
   client.on('commandStarted', listener);
   try {
@@ -55,6 +51,24 @@ export async function readsIssuedBy(connection: Connection, work: () => Promise<
     client.off('commandStarted', listener);
   }
   return seen;
+}
+
+/**
+ * Runs `work` and answers every read the connection's driver sent to the server meanwhile (needs
+ * `monitorCommands`, which connectMongo sets): what a test explains to prove the work's queries are
+ * served by an index. Taken from the wire, so a query changed in the code is the query explained.
+ */
+export function readsIssuedBy(connection: Connection, work: () => Promise<unknown>): Promise<IssuedRead[]> {
+  return issuedDuring(connection, work, readsOf);
+}
+
+/**
+ * Runs `work` and answers, in order, the collection named by each `command` command (`insert`, `find`...)
+ * the connection's driver sent meanwhile (needs `monitorCommands`, as readsIssuedBy): what a test counts to prove that writes made at once share a
+ * command, or that a read is not repeated.
+ */
+export function commandsIssuedBy(connection: Connection, command: string, work: () => Promise<unknown>): Promise<string[]> {
+  return issuedDuring(connection, work, (event) => (event.commandName === command ? [String((event.command as Doc)[command])] : []));
 }
 
 /** Each read explained (FerretDB on PostgreSQL): the plan PostgreSQL would run for its filter. */

@@ -3,7 +3,7 @@
  * command per kind), and a repeated event's are duplicates: reported, never written twice.
  */
 import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { commandsIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Track } from '../domain/model.js';
 import { MongoAnalyticsStore } from './mongo-store.js';
@@ -33,26 +33,11 @@ const track = (postAccountId: number): Track => ({
   status: 'active',
 });
 
-/** The insert commands sent to this test's database while `work` runs. */
-async function insertsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listen = (e: { databaseName: string; commandName: string; command: Record<string, unknown> }) => {
-    if (e.databaseName === connection.db!.databaseName && e.commandName === 'insert') seen.push(String(e.command.insert));
-  };
-  connection.getClient().on('commandStarted', listen);
-  try {
-    await work();
-  } finally {
-    connection.getClient().off('commandStarted', listen);
-  }
-  return seen;
-}
-
 describe('analytics store: group-committed tracks and fetches', () => {
   it('concurrent tracks go in one insert; a repeated one answers false and keeps the first', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
     let answers: boolean[] = [];
-    const inserts = await insertsDuring(async () => {
+    const inserts = await commandsIssuedBy(connection, 'insert', async () => {
       answers = await Promise.all([...ids.map((id) => store.insertTrack(track(id))), store.insertTrack({ ...track(100), platformPostId: 'other' })]);
     });
     expect(inserts).toEqual(['tracks']);
@@ -65,7 +50,7 @@ describe('analytics store: group-committed tracks and fetches', () => {
 
   it('fetches of concurrent events go in one insert; repeats are ignored, each fetch stored once', async () => {
     const fetchesOf = (postAccountId: number) => [1, 2].map((n) => ({ id: `${postAccountId}:${n}`, postAccountId, n, dueAt: new Date(Date.UTC(2026, 10, 27, n)), slot: 9_000 + n }));
-    const inserts = await insertsDuring(() => Promise.all([200, 201, 202, 200].map((id) => store.insertFetches(fetchesOf(id)))));
+    const inserts = await commandsIssuedBy(connection, 'insert', () => Promise.all([200, 201, 202, 200].map((id) => store.insertFetches(fetchesOf(id)))));
     expect(inserts).toEqual(['fetches']);
     await store.insertFetches(fetchesOf(201));
     const inSlot = await store.fetchesInSlot(9_001);

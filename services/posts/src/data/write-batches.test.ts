@@ -4,7 +4,7 @@
  * one insert, each caller still learning its own answer.
  */
 import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { commandsIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Post, PostEvent } from '../domain/model.js';
 import type { ListEntry } from './list-entries.js';
@@ -48,28 +48,13 @@ const post = (id: number): Post => ({
 });
 const terminal = (p: Post, occurredAt: Date): PostEvent => ({ subject: 'posts.post.terminal', msgId: `t-${p.id}-${occurredAt.getTime()}`, workspaceId, postId: p.id, status: 'posted', occurredAt });
 
-/** The `kind` commands (insert, find) sent to this test's database while `work` runs, by collection. */
-async function commandsDuring(kind: 'insert' | 'find', work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listen = (e: { databaseName: string; commandName: string; command: Record<string, unknown> }) => {
-    if (e.databaseName === connection.db!.databaseName && e.commandName === kind) seen.push(String(e.command[kind]));
-  };
-  connection.getClient().on('commandStarted', listen);
-  try {
-    await work();
-  } finally {
-    connection.getClient().off('commandStarted', listen);
-  }
-  return seen;
-}
-
 describe('posts write path: group commit', () => {
   it('concurrent post writes insert their outbox entries in one command, and every write lands with its event', async () => {
     const posts = Array.from({ length: 8 }, (_, i) => post(100 + i));
     await store.insert(posts, []);
     const later = new Date(at.getTime() + 1_000);
     let saved: Array<Post | null> = [];
-    const inserts = await commandsDuring('insert', async () => {
+    const inserts = await commandsIssuedBy(connection, 'insert', async () => {
       saved = await Promise.all(posts.map((p) => store.replace(p, { ...p, status: 'posted', postedAt: later, updatedAt: later }, terminal(p, later))));
     });
     expect(inserts.filter((c) => c === 'outbox')).toEqual(['outbox']);
@@ -93,7 +78,7 @@ describe('posts write path: group commit', () => {
       postedAt: null,
     }));
     let answers: boolean[] = [];
-    const inserts = await commandsDuring('insert', async () => {
+    const inserts = await commandsIssuedBy(connection, 'insert', async () => {
       answers = await Promise.all([...entries.map((e) => store.listIndex.record(workspaceId, [e])), store.listIndex.record(workspaceId, [entries[0]!])]);
     });
     expect(inserts).toEqual(['post_list_deltas']);
@@ -115,7 +100,7 @@ describe('posts write path: group commit', () => {
         postedAt: null,
       }));
     const deltaReads = (work: () => Promise<unknown>) =>
-      commandsDuring('find', async () => {
+      commandsIssuedBy(connection, 'find', async () => {
         await work();
         await store.listIndex.settled();
       }).then((finds) => finds.filter((c) => c === 'post_list_deltas').length);
