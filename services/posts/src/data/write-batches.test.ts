@@ -47,6 +47,18 @@ const post = (id: number): Post => ({
   postAccounts: [],
 });
 const terminal = (p: Post, occurredAt: Date): PostEvent => ({ subject: 'posts.post.terminal', msgId: `t-${p.id}-${occurredAt.getTime()}`, workspaceId, postId: p.id, status: 'posted', occurredAt });
+/** The list entries of `n` scheduled posts, ids from `from` on. */
+const entries = (from: number, n: number): ListEntry[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: from + i,
+    version: at.getTime(),
+    status: 'scheduled',
+    source: 'api',
+    platforms: [],
+    scheduledAt: at.getTime(),
+    createdAt: at.getTime(),
+    postedAt: null,
+  }));
 
 describe('posts write path: group commit', () => {
   it('concurrent post writes insert their outbox entries in one command, and every write lands with its event', async () => {
@@ -67,19 +79,10 @@ describe('posts write path: group commit', () => {
   });
 
   it('concurrent list records insert their deltas in one command, each answering whether it was new', async () => {
-    const entries: ListEntry[] = [200, 201, 202, 203].map((id) => ({
-      id,
-      version: at.getTime(),
-      status: 'scheduled',
-      source: 'api',
-      platforms: [],
-      scheduledAt: at.getTime(),
-      createdAt: at.getTime(),
-      postedAt: null,
-    }));
+    const batch = entries(200, 4);
     let answers: boolean[] = [];
     const inserts = await commandsIssuedBy(connection, 'insert', async () => {
-      answers = await Promise.all([...entries.map((e) => store.listIndex.record(workspaceId, [e])), store.listIndex.record(workspaceId, [entries[0]!])]);
+      answers = await Promise.all([...batch.map((e) => store.listIndex.record(workspaceId, [e])), store.listIndex.record(workspaceId, [batch[0]!])]);
     });
     expect(inserts).toEqual(['post_list_deltas']);
     expect(answers).toEqual([true, true, true, true, false]);
@@ -88,17 +91,6 @@ describe('posts write path: group commit', () => {
   it('compacts after 200 writes, or after as many as the deltas its last compaction read: a burst is not read again and again', async () => {
     const ws = 43;
     await store.listIndex.backfill(ws); // an empty workspace: built at once
-    const entries = (from: number, n: number): ListEntry[] =>
-      Array.from({ length: n }, (_, i) => ({
-        id: from + i,
-        version: at.getTime(),
-        status: 'scheduled',
-        source: 'api',
-        platforms: [],
-        scheduledAt: at.getTime(),
-        createdAt: at.getTime(),
-        postedAt: null,
-      }));
     const deltaReads = (work: () => Promise<unknown>) =>
       commandsIssuedBy(connection, 'find', async () => {
         await work();
