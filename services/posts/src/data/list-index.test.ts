@@ -14,7 +14,8 @@ import type { Post, PostEvent } from '../domain/model.js';
 import type { ListPostsQuery } from '../domain/ports.js';
 import { EventRelay } from '../events/relay.js';
 import { PostListIndex, type PostsCollection } from './list-index.js';
-import { MongoPostsStore, toPost, type PostDoc } from './mongo-store.js';
+import { MongoPostsStore } from './mongo-store.js';
+import { toPost, type PostDoc } from './post-docs.js';
 import { PostLists } from './post-lists.js';
 
 let connection: Connection;

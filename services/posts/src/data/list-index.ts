@@ -3,7 +3,8 @@ import { createLogger, type Logger } from '@spa/logger';
 import { insertEach, isDuplicateKeyError, WriteBatcher } from '@spa/mongo';
 import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
-import { decodeEntry, encodeEntry, ENTRY_SOURCE_FIELDS, entryOfDoc, mergeEntry, newer, tombstone, type EncodedEntry, type EntrySource, type ListEntry } from './list-entries.js';
+import type { Post } from '../domain/model.js';
+import { decodeEntry, encodeEntry, ENTRY_SOURCE_FIELDS, entryOfDoc, entryOfPost, mergeEntry, newer, tombstone, type EncodedEntry, type EntrySource, type ListEntry } from './list-entries.js';
 import type { ListDeltaDoc, ListModels, ListSnapshotDoc } from './list-models.js';
 
 /**
@@ -86,9 +87,16 @@ export class PostListIndex {
     return inserted.some(Boolean);
   }
 
+  /** Records the entries of posts whose writes have landed, one write per workspace. */
+  async recordPosts(posts: Post[]): Promise<void> {
+    for (const workspaceId of new Set(posts.map((p) => p.workspaceId))) {
+      await this.record(workspaceId, posts.filter((p) => p.workspaceId === workspaceId).map(entryOfPost));
+    }
+  }
+
   /** Derives a post's entry again from what is stored now (the post, or its absence) and records it; true when that changed the index. */
   async repair(workspaceId: number, postId: number): Promise<boolean> {
-    // By `_id` alone (see mongo-store's `unchanged`), the workspace checked here.
+    // By `_id` alone (see post-docs' `unchanged`), the workspace checked here.
     const doc = await this.models.Post.findById(postId, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
     return this.record(workspaceId, [doc?.workspace_id === workspaceId ? entryOfDoc(doc) : tombstone(postId, this.clock.now())]);
   }

@@ -1,0 +1,87 @@
+import { insertEach, updateEach, type Connection } from '@spa/mongo';
+import type { Dispatch, Post } from '../domain/model.js';
+import type { PostsStore } from '../domain/ports.js';
+import type { PostListIndex } from './list-index.js';
+import type { PostsModels } from './models.js';
+import { toPost, unchanged, type PostDoc } from './post-docs.js';
+
+/**
+ * The part of the PostsStore that dispatches scheduled posts (domain/publishing.ts): the database clock, due
+ * posts, their dispatch claims (`dispatches`, `_id` = the dispatch id) and their move to publishing.
+ */
+export class MongoDispatchStore implements Pick<PostsStore, 'databaseNow' | 'duePosts' | 'claimDispatches' | 'getDispatch' | 'startPublishing' | 'markDispatchesSent' | 'unsentDispatches'> {
+  constructor(
+    private readonly connection: Connection,
+    private readonly models: PostsModels,
+    private readonly listIndex: PostListIndex,
+  ) {}
+
+  async databaseNow(): Promise<Date> {
+    const hello = await this.connection.db!.command({ hello: 1 });
+    return hello.localTime instanceof Date ? hello.localTime : new Date();
+  }
+
+  async duePosts(now: Date, limit: number): Promise<Post[]> {
+    const docs = await this.models.Post.find({ status: 'scheduled', scheduled_at: { $lte: now } })
+      .sort({ scheduled_at: 1 })
+      .limit(limit)
+      .lean<PostDoc[]>();
+    return docs.map(toPost);
+  }
+
+  claimDispatches(ds: Dispatch[]): Promise<boolean[]> {
+    return insertEach(
+      this.models.Dispatch,
+      ds.map((d) => ({ _id: d.id, workspace_id: d.workspaceId, post_id: d.postId, claimed_at: d.claimedAt, job_sent: false })),
+    );
+  }
+
+  async getDispatch(id: string): Promise<Dispatch | null> {
+    const doc = await this.models.Dispatch.findById(id).lean<DispatchDoc>();
+    return doc ? toDispatch(doc) : null;
+  }
+
+  // The batch writes below are one command each, a statement per document by `_id` (FerretDB 1.x
+  // pushes no `$in` down: an update over the ids would read every row).
+  async startPublishing(posts: Post[], at: Date): Promise<number> {
+    const moved = await updateEach(
+      this.models.Post,
+      posts.map((p) => ({ filter: unchanged(p), update: { $set: { status: 'publishing', updated_at: at } } })),
+    );
+    // The list index follows. When every post moved, their entries are known; when some did not (edited, deleted
+    // or moved by a dead claimer meanwhile: rare), each is derived again from what is stored now.
+    if (moved === posts.length) await this.listIndex.recordPosts(posts.map((p) => ({ ...p, status: 'publishing', updatedAt: at })));
+    else await Promise.all(posts.map((p) => this.listIndex.repair(p.workspaceId, p.id)));
+    return moved;
+  }
+
+  async markDispatchesSent(ids: string[], at: Date): Promise<void> {
+    await updateEach(
+      this.models.Dispatch,
+      ids.map((id) => ({ filter: { _id: id }, update: { $set: { job_sent: true, job_sent_at: at } } })),
+    );
+  }
+
+  async unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {
+    const docs = await this.models.Dispatch.find({ job_sent: false, claimed_at: { $lt: before } })
+      .limit(limit)
+      .lean<DispatchDoc[]>();
+    return docs.map(toDispatch);
+  }
+}
+
+interface DispatchDoc {
+  _id: string;
+  workspace_id: number;
+  post_id: number;
+  claimed_at: Date;
+  job_sent_at?: Date | null;
+}
+
+const toDispatch = (d: DispatchDoc): Dispatch => ({
+  id: d._id,
+  workspaceId: d.workspace_id,
+  postId: d.post_id,
+  claimedAt: d.claimed_at,
+  jobSentAt: d.job_sent_at ?? undefined,
+});
