@@ -50,7 +50,7 @@ runMain(async () => {
     nc,
     config.WEBHOOKS_CONSUMER,
     // Each delivery's first attempt starts from the event; the poll is for retries and leftovers.
-    (event) => recordPostTerminal(deps, event, (delivery, webhook) => dispatcher.offer(delivery, webhook)),
+    (event) => recordPostTerminal(deps, event, dispatcher),
     logger,
   );
   dispatcher.start(config.WEBHOOKS_POLL_INTERVAL_MS);

@@ -38,7 +38,8 @@ async function allPids(): Promise<number[]> {
 
 /**
  * CPU seconds so far of the named processes (several pids under one name add up) and of the local
- * store: `ferretdb` and `postgres` (every backend alive now, plus those the postmaster reaped).
+ * store and broker: `ferretdb`, `nats-server` and `postgres` (every backend alive now, plus those the
+ * postmaster reaped).
  */
 export async function cpuSnapshot(named: Array<{ name: string; pid: number }>): Promise<CpuSnapshot> {
   const out: CpuSnapshot = {};
@@ -51,7 +52,7 @@ export async function cpuSnapshot(named: Array<{ name: string; pid: number }>): 
   const postgres = stats.filter((s) => s.stat?.comm === 'postgres');
   const pids = new Set(postgres.map((s) => s.pid));
   for (const { stat } of stats) {
-    if (stat?.comm === 'ferretdb') add('ferretdb', stat.own);
+    if (stat?.comm === 'ferretdb' || stat?.comm === 'nats-server') add(stat.comm, stat.own);
   }
   for (const { pid, stat } of postgres) {
     // The postmaster is the postgres process whose parent is not a postgres process.

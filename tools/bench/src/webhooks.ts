@@ -11,6 +11,7 @@ import { WebhooksServiceClient } from '@spa/contracts/webhooks/v1/webhooks';
 import { createClient } from '@spa/grpc';
 import { connectNats, jetstream, publishEvent } from '@spa/nats';
 import { dropDatabases, startProcess, TEST_INFRA, uniqueName } from '@spa/testing';
+import { cpuDelta, cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { percentile } from './stats.js';
 import { seedWebhookHistory } from './history.js';
 import { analyzeDatabases, perUnit, settleStats, storeDelta, storeSnapshot } from './store-stats.js';
@@ -90,6 +91,13 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     const pids = [webhooks.child.pid!];
     await settleStats();
     const before = await storeSnapshot(pids, [db]);
+    // The receivers and the event publisher run in this process: their CPU is part of the burst too.
+    const cpuOf = () =>
+      cpuSnapshot([
+        { name: 'webhooks', pid: webhooks.child.pid! },
+        { name: 'bench (receivers, publisher)', pid: process.pid },
+      ]);
+    const cpuBefore = await cpuOf();
     const started = performance.now();
     const publishes: Promise<void>[] = [];
     for (let e = 0; e < eventsPerWorkspace; e++) {
@@ -103,6 +111,7 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     await Promise.all(publishes);
     await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 600_000))]);
     const seconds = (lastHealthyAt - started) / 1000;
+    const cpu = cpuDelta(cpuBefore, await cpuOf());
     // The slow and dead receivers' first attempts are part of the work too: every event has one delivery.
     await settleStats();
     const store = perUnit(storeDelta(before, await storeSnapshot(pids, [db])), receivers.length * eventsPerWorkspace);
@@ -118,6 +127,9 @@ export async function benchWebhooks(eventsPerWorkspace = Number(process.env.BENC
     console.log(`| terminal event -> first attempt p99 | ${percentile(sorted, 0.99).toFixed(0)} ms |`);
     console.log(`| store commands per delivery (all ${receivers.length * eventsPerWorkspace}, from the event to the end of the run) | ${store.commands} (${store.top}) |`);
     console.log(`| PostgreSQL rows read per delivery | ${store.rows} |`);
+    console.log(
+      `| CPU ms per delivery (all ${receivers.length * eventsPerWorkspace}; the store's, the webhooks process's, the receivers') | ${cpuPerUnit(cpu, receivers.length * eventsPerWorkspace)} |`,
+    );
     console.log(`| scans on the webhooks database | ${store.scans} |`);
   } finally {
     client.close();

@@ -50,15 +50,12 @@ export function registerModels(connection: Connection) {
 
   const attemptSchema = new Schema(
     {
-      /** `<delivery id>:<attempt number>`: inserting it claims the attempt. */
+      /** `<delivery id>:<attempt number>`: inserting it claims the attempt (its outcome is recorded on the delivery). */
       _id: String,
       delivery_id: { type: String, required: true },
       attempt: { type: Number, required: true },
       claimed_at: { type: Date, required: true },
       claimed_by: { type: String, required: true },
-      outcome: {
-        type: new Schema({ ok: Boolean, status_code: Number, error: String, duration_ms: Number }, { _id: false }),
-      },
     },
     { collection: 'attempts', versionKey: false },
   );

@@ -1,6 +1,6 @@
 import { captureOrigin } from '@spa/telemetry';
 import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, WriteBatcher, type Connection } from '@spa/mongo';
-import type { Attempt, AttemptOutcome, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
+import type { Attempt, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
 import type { WebhooksStore } from '../domain/ports.js';
 import { registerModels, type WebhooksModels } from './models.js';
 
@@ -42,7 +42,6 @@ interface AttemptDoc {
   attempt: number;
   claimed_at: Date;
   claimed_by: string;
-  outcome?: { ok: boolean; status_code?: number | null; error?: string | null; duration_ms: number } | null;
 }
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -128,13 +127,7 @@ function defined<D extends object>(doc: D): D {
 }
 
 function toAttempt(d: AttemptDoc): Attempt {
-  return {
-    deliveryId: d.delivery_id,
-    attempt: d.attempt,
-    claimedAt: d.claimed_at,
-    claimedBy: d.claimed_by,
-    outcome: d.outcome ? { ok: d.outcome.ok, statusCode: opt(d.outcome.status_code), error: opt(d.outcome.error), durationMs: d.outcome.duration_ms } : undefined,
-  };
+  return { deliveryId: d.delivery_id, attempt: d.attempt, claimedAt: d.claimed_at, claimedBy: d.claimed_by };
 }
 
 export class MongoWebhooksStore implements WebhooksStore {
@@ -144,12 +137,12 @@ export class MongoWebhooksStore implements WebhooksStore {
   /**
    * The writes of the delivery path, each batched with the same writes of other deliveries made at the
    * same time (one event's deliveries, the claims of one pass, the outcomes of attempts that ended
-   * together): one store command for many deliveries, each caller still waiting for its own write.
+   * together, recorded on their deliveries): one store command for many deliveries, each caller still
+   * waiting for its own write.
    */
   private readonly deliveryInserts: WriteBatcher<DeliveryDoc, boolean>;
   private readonly attemptClaims: WriteBatcher<AttemptDoc, boolean>;
   private readonly deliveryUpdates: WriteBatcher<Update, void>;
-  private readonly attemptUpdates: WriteBatcher<Update, void>;
   /**
    * The `subscribers` reads asked for at the same time (concurrent events, of one workspace or many) go
    * to the store as one find: group commit applied to a read, so every read starts after it was asked
@@ -165,10 +158,6 @@ export class MongoWebhooksStore implements WebhooksStore {
     // By `_id` equality, one multi-document statement each (FerretDB: see updateEach).
     this.deliveryUpdates = new WriteBatcher(async (updates) => {
       await updateEach(this.models.Delivery, updates);
-      return updates.map(() => undefined);
-    });
-    this.attemptUpdates = new WriteBatcher(async (updates) => {
-      await updateEach(this.models.Attempt, updates);
       return updates.map(() => undefined);
     });
     this.subscriberReads = new WriteBatcher((asks) => this.readSubscribers(asks));
@@ -291,11 +280,5 @@ export class MongoWebhooksStore implements WebhooksStore {
   async getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null> {
     const doc = await this.models.Attempt.findById(`${deliveryId}:${attempt}`).lean<AttemptDoc>();
     return doc ? toAttempt(doc) : null;
-  }
-
-  /** Batched with the outcomes of the attempts that ended at the same time. */
-  async recordOutcome(deliveryId: string, attempt: number, o: AttemptOutcome): Promise<void> {
-    const outcome = defined({ ok: o.ok, status_code: o.statusCode, error: o.error, duration_ms: o.durationMs });
-    await this.attemptUpdates.add({ filter: { _id: `${deliveryId}:${attempt}` }, update: { $set: { outcome } } });
   }
 }

@@ -1,48 +1,75 @@
 /**
  * First attempts started from the event, without a pass (a pass reads every scheduled delivery, since
- * FerretDB pushes down neither sort nor limit): at once when there is room, else waiting in the
- * dispatcher for room (real store, real HTTP, injected clock).
+ * FerretDB pushes down neither sort nor limit): at once when there is room, the delivery stored holding
+ * its first attempt, else waiting in the dispatcher for room (real store, real HTTP, injected clock).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { createWebhook } from '../domain/manage-webhooks.js';
+import type { FirstAttempts } from '../domain/ports.js';
 import { recordPostTerminal } from '../domain/record-event.js';
+import type { Dispatcher } from './dispatcher.js';
 import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
 
 const fx = dispatcherHarness();
 
+/** Starts first attempts through the waiting queue only, as when the dispatcher had no room as the event was recorded. */
+const offerOnly = (dispatcher: Dispatcher): FirstAttempts => ({
+  reserve: () => false,
+  startHeld: () => undefined,
+  release: () => undefined,
+  offer: (delivery, webhook) => dispatcher.offer(delivery, webhook),
+});
+
 describe('first attempts start from the event (real store, real HTTP)', () => {
-  it('attempts a delivery offered as the event is recorded, with no pass, once; its retry stays on the schedule', async () => {
+  it('stores a delivery with room to send it holding its first attempt, sends it with no pass, claim or move, once; its retry stays on the schedule', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     fx.clock.set(T0);
-    const offered: string[] = [];
-    expect(
-      await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => {
-        offered.push(delivery.id);
-        fx.dispatcher.offer(delivery, webhook);
-      }),
-    ).toBe(1);
+    const claims = vi.spyOn(fx.store, 'claimAttempt');
+    const updates = vi.spyOn(fx.store, 'updateDelivery');
+    const passes = vi.spyOn(fx.store, 'dueDeliveries');
+    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), fx.dispatcher)).toBe(1);
     await fx.dispatcher.settle();
+    expect([claims.mock.calls.length, passes.mock.calls.length]).toEqual([0, 0]);
+    // One write after the attempt: the receiver failed (500), so its retry is scheduled 10 s after it.
+    expect(updates.mock.calls.map(([, patch]) => patch)).toEqual([{ nextAttemptAt: new Date(T0 + 10 * S), lastError: 'HTTP 500', lastStatusCode: 500 }]);
+    vi.restoreAllMocks();
     expect(fx.hits).toHaveLength(1);
-    expect(fx.hits[0]?.headers['x-service-event-id']).toBe(offered[0]);
+    const id = fx.hits[0]!.headers['x-service-event-id'] as string;
+    expect(fx.hits[0]?.headers['x-service-attempt']).toBe('1');
+    expect(await fx.store.getDelivery(id)).toMatchObject({ status: 'scheduled', attempts: 1, nextAttemptAt: new Date(T0 + 10 * S) });
     // Offered again once attempted (its next attempt is scheduled later): nothing is sent before its time.
-    fx.dispatcher.offer((await fx.store.getDelivery(offered[0]!))!, (await fx.store.getWebhook((await fx.store.getDelivery(offered[0]!))!.webhookId))!);
+    const delivery = (await fx.store.getDelivery(id))!;
+    fx.dispatcher.offer(delivery, (await fx.store.getWebhook(delivery.webhookId))!);
     await fx.dispatcher.settle();
     expect(fx.hits).toHaveLength(1);
-    // The receiver failed (500): the second attempt comes from a pass at its scheduled time, as before.
+    // The second attempt comes from a pass at its scheduled time, as before.
     await fx.runAt(T0 + 10 * S - 1);
     expect(fx.hits).toHaveLength(1);
     await fx.runAt(T0 + 10 * S);
-    expect(fx.hits).toHaveLength(2);
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '2']);
+  });
+
+  it('leaves a delivery stored holding its first attempt to another dispatcher when its own never sent it: attempt 2 after the lease', async () => {
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    fx.clock.set(T0);
+    // A dispatcher that reserves room and dies before sending (startHeld never runs).
+    const dying = { reserve: () => true, startHeld: () => undefined, release: () => undefined, offer: () => undefined };
+    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), dying)).toBe(1);
+    await fx.runAt(T0 + 30 * S - 1);
+    expect(fx.hits).toHaveLength(0);
+    await fx.runAt(T0 + 30 * S);
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
   });
 
   it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     const full = fx.newDispatcher(fx.deps, { concurrency: 0, perWebhook: 1 });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId), (delivery, webhook) => full.offer(delivery, webhook));
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId), full);
     await full.settle();
     expect(fx.hits).toHaveLength(0);
     expect((await fx.store.dueDeliveries(fx.clock.now(), 10, [])).length).toBe(1);
@@ -57,7 +84,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     await createWebhook(fx.deps, { workspaceId: b, url: `${fx.receiverUrl}?b`, events: [] });
     const one = fx.newDispatcher(fx.deps, { concurrency: 1, perWebhook: 1 });
     const passes = vi.spyOn(fx.store, 'dueDeliveries');
-    const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+    const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), one);
     await Promise.all([offer(a), offer(a), offer(b)]);
     await one.settle();
     // Asked before mockRestore, which also forgets the calls.
@@ -82,7 +109,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
       const two = fx.newDispatcher(fx.deps, { concurrency: 2, perWebhook: 1 });
       const passes = vi.spyOn(fx.store, 'dueDeliveries');
-      const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, webhook) => two.offer(delivery, webhook));
+      const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), two);
       // The held webhook's three offers come first: one attempt in flight, two waiting ahead of b's.
       await Promise.all([offer(a), offer(a), offer(a)]);
       await Promise.all([offer(b), offer(b), offer(b)]);
@@ -117,7 +144,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       updates.push(patch.status ?? `attempts ${patch.attempts}`);
       return update(id, patch);
     });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), (delivery, known) => fx.dispatcher.offer(delivery, known));
+    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), offerOnly(fx.dispatcher));
     await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(1);
     expect(updates).toEqual([]);
     release();
@@ -147,7 +174,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
       await one.pass(); // a is at its limit: its second delivery is left in the store
       const passes = vi.spyOn(fx.store, 'dueDeliveries');
-      const offer = () => recordPostTerminal(fx.deps, fx.terminal(b, 'posted'), (delivery, webhook) => one.offer(delivery, webhook));
+      const offer = () => recordPostTerminal(fx.deps, fx.terminal(b, 'posted'), one);
       await Promise.all([offer(), offer(), offer()]);
       await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(3);
       expect(passes).not.toHaveBeenCalled();

@@ -1,8 +1,8 @@
 import { inSpan, resumeOrigin, SpanKind } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
-import { deliverAttempt } from '../domain/deliver-attempt.js';
+import { deliverAttempt, deliverFirstAttempt } from '../domain/deliver-attempt.js';
 import type { Delivery, Webhook } from '../domain/model.js';
-import type { WebhooksDeps } from '../domain/ports.js';
+import type { FirstAttempts, WebhooksDeps } from '../domain/ports.js';
 
 /** Least time between two passes started by wake-ups (the timer's passes are further apart). */
 const PASS_GAP_MS = 50;
@@ -34,8 +34,10 @@ export interface DispatcherLimits {
  * dispatchers may run and one may be killed at any time. Timing comes from the injected clock;
  * `pass()` can be driven by a test instead of the timer.
  */
-export class Dispatcher {
+export class Dispatcher implements FirstAttempts {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Room taken for first attempts whose deliveries are being stored (`reserve`): counted as in flight. */
+  private reserved = 0;
   private readonly perWebhook = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private passing: Promise<void> | null = null;
@@ -101,7 +103,7 @@ export class Dispatcher {
 
   /** Starts every due attempt there is room for. */
   async pass(): Promise<void> {
-    const free = this.limits.concurrency - this.inFlight.size;
+    const free = this.limits.concurrency - this.busy();
     if (free <= 0) {
       this.backlog = true;
       return;
@@ -118,9 +120,33 @@ export class Dispatcher {
   }
 
   /**
-   * Starts a delivery just recorded from an event at once, without waiting for a pass to find it (the
-   * webhook as read to record it saves reading it again). The delivery is already stored and scheduled:
-   * with no room now it stays for a pass, exactly as if it had not been offered.
+   * Takes room for the first attempt of a delivery about to be stored from an event, which is then
+   * stored holding that attempt (see `deliverFirstAttempt`): true when there is room now, held until
+   * `startHeld` or `release`.
+   */
+  reserve(webhook: Webhook): boolean {
+    if (this.stopped || !this.hasRoom(webhook.id)) return false;
+    this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
+    this.reserved++;
+    return true;
+  }
+
+  /** Sends the first attempt of a delivery stored holding it, in the room `reserve` took. */
+  startHeld(delivery: Delivery, webhook: Webhook): void {
+    this.reserved--;
+    this.launch(delivery, () => deliverFirstAttempt(this.deps, delivery, webhook));
+  }
+
+  /** Gives back room `reserve` took for a delivery that was not stored (it existed already, or the write failed). */
+  release(webhook: Webhook): void {
+    this.reserved--;
+    this.ended(webhook.id);
+  }
+
+  /**
+   * Starts a delivery just recorded from an event, stored due without room reserved, as soon as there is
+   * room, without waiting for a pass to find it (the webhook as read to record it saves reading it again).
+   * The delivery is already stored and scheduled: should it never start here, a pass finds it.
    */
   offer(delivery: Delivery, webhook: Webhook): void {
     // Only a delivery due now: a later attempt keeps its place on the retry schedule.
@@ -152,7 +178,7 @@ export class Dispatcher {
         return queue.webhook;
       };
       for (const delivery of queue.deliveries.values()) {
-        if (this.stopped || this.inFlight.size >= this.limits.concurrency) return;
+        if (this.stopped || this.busy() >= this.limits.concurrency) return;
         if (!this.run(delivery, known)) break; // this webhook is at its limit
       }
     }
@@ -165,34 +191,49 @@ export class Dispatcher {
     if (!queue.deliveries.size) this.waiting.delete(delivery.webhookId);
   }
 
+  private busy(): number {
+    return this.inFlight.size + this.reserved;
+  }
+
+  private hasRoom(webhookId: number): boolean {
+    return this.busy() < this.limits.concurrency && (this.perWebhook.get(webhookId) ?? 0) < this.limits.perWebhook;
+  }
+
   /**
    * Starts one attempt if there is room for it; false when there is none (it stays due in the store).
    * `known` gives the webhook (or its read) once the attempt is started.
    */
   private run(delivery: Delivery, known: () => Webhook | Promise<Webhook | null>): boolean {
     if (this.inFlight.has(delivery.id)) return true;
-    const running = this.perWebhook.get(delivery.webhookId) ?? 0;
-    if (this.inFlight.size >= this.limits.concurrency || running >= this.limits.perWebhook) return false;
+    if (!this.hasRoom(delivery.webhookId)) return false;
     // Started now (from the queue, or found by a pass while it waited there): not again later.
     this.forget(delivery);
-    this.perWebhook.set(delivery.webhookId, running + 1);
+    this.perWebhook.set(delivery.webhookId, (this.perWebhook.get(delivery.webhookId) ?? 0) + 1);
     const webhook = known();
     // A failed shared read fails the attempts that share it (each stays scheduled), never unhandled.
     if (webhook instanceof Promise) webhook.catch(() => undefined);
-    const task = resumeOrigin(delivery.origin, () =>
-      inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, () => deliverAttempt(this.deps, delivery, webhook)),
-    )
+    this.launch(delivery, () => deliverAttempt(this.deps, delivery, webhook));
+    return true;
+  }
+
+  /** Runs an attempt in room already counted for its webhook, and frees that room when it ends. */
+  private launch(delivery: Delivery, attempt: () => Promise<void>): void {
+    const task = resumeOrigin(delivery.origin, () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, attempt))
       .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
       .finally(() => {
         this.inFlight.delete(delivery.id);
-        const left = (this.perWebhook.get(delivery.webhookId) ?? 1) - 1;
-        if (left > 0) this.perWebhook.set(delivery.webhookId, left);
-        else this.perWebhook.delete(delivery.webhookId);
-        this.startWaiting();
-        if (this.excluded.delete(delivery.webhookId) || this.backlog) this.poke();
+        this.ended(delivery.webhookId);
       });
     this.inFlight.set(delivery.id, task);
-    return true;
+  }
+
+  /** Room of the webhook freed: start what waits for it. */
+  private ended(webhookId: number): void {
+    const left = (this.perWebhook.get(webhookId) ?? 1) - 1;
+    if (left > 0) this.perWebhook.set(webhookId, left);
+    else this.perWebhook.delete(webhookId);
+    this.startWaiting();
+    if (this.excluded.delete(webhookId) || this.backlog) this.poke();
   }
 
   /** Resolves when no attempt is in flight (shutdown). */

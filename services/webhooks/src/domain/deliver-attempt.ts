@@ -9,16 +9,16 @@ import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
 /**
  * Makes the next attempt of a due delivery, at most once across all dispatchers:
  *
- * 1. The last allowed attempt is used up but the delivery was left scheduled (its dispatcher died):
- *    the delivery is finished from that attempt's record.
+ * 1. The last allowed attempt is used up but the delivery was left scheduled (its dispatcher died
+ *    before recording the outcome): the delivery is finished as failed, with no outcome.
  * 2. The attempt is claimed by inserting `<delivery>:<n>`; the unique id lets one dispatcher win.
  * 3. As it sends, the delivery moves to attempt n with its next attempt already scheduled, so a
  *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number (killed before the
  *    move landed, the claim stands, and the next dispatcher moves the delivery on once its lease is over).
- * 4. The outcome is recorded on the attempt, then the delivery is finished or left for its retry.
+ * 4. The outcome is recorded on the delivery, in the write that finishes it or schedules its retry.
  *
- * `known` is the webhook as just read to record the delivery (its first attempt, started from the event),
- * or its read just started for the attempts of one webhook started together; otherwise it is read here.
+ * `known` is the webhook as just read to record the delivery, or its read just started for the attempts
+ * of one webhook started together; otherwise it is read here.
  */
 export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, known?: Webhook | Promise<Webhook | null>): Promise<void> {
   const webhook = known ? await known : await deps.store.getWebhook(delivery.webhookId);
@@ -27,9 +27,7 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
     return;
   }
   if (delivery.attempts >= delivery.attemptLimit) {
-    // The last attempt's dispatcher died before finishing the delivery: finish it from the attempt's record.
-    const last = await deps.store.getAttempt(delivery.id, delivery.attempts);
-    return finish(deps, webhook, delivery, last?.outcome ?? { ok: false, error: 'no outcome recorded: the dispatcher stopped during the attempt', durationMs: 0 });
+    return finish(deps, webhook, delivery, { ok: false, error: 'no outcome recorded: the dispatcher stopped during the attempt', durationMs: 0 });
   }
 
   const n = delivery.attempts + 1;
@@ -39,16 +37,44 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
   }
   // Sent while the delivery moves on: the claim already makes attempt n this dispatcher's alone, and a
   // dispatcher killed before the move lands leaves the claim, which the next one catches up from once the
-  // lease is over (catchUpLostClaim). Awaited before the outcome's writes, so those land after it.
+  // lease is over (catchUpLostClaim). Awaited before the outcome's write, so that lands after it.
   const moved = deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
   moved.catch(() => undefined); // awaited below; never unhandled while the request is out
+  await sendAndRecord(deps, webhook, { ...delivery, attempts: n }, startedAt, moved);
+}
+
+/**
+ * A delivery is stored holding its first attempt (`attempts: 1`, looked at again once the claim lease is
+ * over) when its dispatcher had room to send it at once: its insert is the claim and the move of steps 2
+ * and 3, since one delivery per webhook and event can be stored only once. A dispatcher killed before
+ * the outcome is recorded leaves it for another, which makes attempt 2 after the lease. This saves a
+ * claim insert and a delivery update per delivery (on the local store an update is a read and a write).
+ */
+export function firstAttemptHeld(delivery: Delivery): Delivery {
+  return { ...delivery, attempts: 1, nextAttemptAt: new Date(delivery.createdAt.getTime() + CLAIM_LEASE_MS) };
+}
+
+/**
+ * Sends the first attempt of a delivery stored holding it (`firstAttemptHeld`). Should storing it have
+ * taken so long that the attempt could outlive its lease, it is left for the next dispatcher's attempt 2.
+ */
+export async function deliverFirstAttempt(deps: WebhooksDeps, delivery: Delivery, webhook: Webhook): Promise<void> {
+  const startedAt = deps.clock.now();
+  if (startedAt.getTime() + ATTEMPT_TIMEOUT_MS >= (delivery.nextAttemptAt?.getTime() ?? 0)) return;
+  await sendAndRecord(deps, webhook, delivery, startedAt);
+}
+
+/**
+ * Sends the attempt the delivery holds (`delivery.attempts`) and records its outcome on the delivery
+ * once `moved` (the delivery's move to this attempt) has landed: finished, or its retry scheduled.
+ */
+async function sendAndRecord(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, startedAt: Date, moved?: Promise<void>): Promise<void> {
+  const n = delivery.attempts;
   const outcome = await send(deps, webhook, delivery, n);
   await moved;
   deps.observer?.attempted(outcome.ok ? 'delivered' : /timed? ?out|timeout/i.test(outcome.error ?? '') ? 'timeout' : 'failed');
-  const recorded = deps.store.recordOutcome(delivery.id, n, outcome);
-  if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, { ...delivery, attempts: n }, outcome);
-  else await deps.store.updateDelivery(delivery.id, { lastError: outcome.error, lastStatusCode: outcome.statusCode });
-  await recorded;
+  if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, delivery, outcome);
+  else await deps.store.updateDelivery(delivery.id, { nextAttemptAt: retryTime(delivery, n, startedAt), lastError: outcome.error, lastStatusCode: outcome.statusCode });
 }
 
 /** When the delivery is looked at next if attempt n fails or its dispatcher dies: the retry, or (after the last attempt) the lease. */

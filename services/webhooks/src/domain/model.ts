@@ -56,11 +56,15 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-/** One attempt: inserted to claim it (the unique id makes the claim exclusive), then given its outcome. */
+/**
+ * The claim of one attempt, inserted before it is sent (the unique id makes the claim exclusive). Its
+ * outcome is recorded on the delivery (status, last error and status code), in the write that finishes
+ * the delivery or schedules its retry. A first attempt started from the event has no claim: the
+ * delivery's own insert holds it (see `deliverFirstAttempt`).
+ */
 export interface Attempt {
   deliveryId: string;
   attempt: number;
   claimedAt: Date;
   claimedBy: string;
-  outcome?: AttemptOutcome | undefined;
 }

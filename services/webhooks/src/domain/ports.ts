@@ -27,7 +27,22 @@ export interface WebhooksStore {
   /** Claims an attempt by inserting it; false when it was claimed already. */
   claimAttempt(attempt: Attempt): Promise<boolean>;
   getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null>;
-  recordOutcome(deliveryId: string, attempt: number, outcome: AttemptOutcome): Promise<void>;
+}
+
+/**
+ * Starts first attempts as an event's deliveries are recorded (the dispatcher): a delivery with room
+ * reserved before it is stored is stored holding its first attempt and sent at once; one without waits
+ * for room, or for a pass.
+ */
+export interface FirstAttempts {
+  /** Takes room to send a delivery's first attempt at once; false when there is none now. */
+  reserve(webhook: Webhook): boolean;
+  /** Sends the first attempt of a delivery stored holding it, in the room reserved. */
+  startHeld(delivery: Delivery, webhook: Webhook): void;
+  /** Gives back the room reserved for a delivery that was not stored. */
+  release(webhook: Webhook): void;
+  /** A delivery stored due, without room reserved: started when room frees (or found by a pass). */
+  offer(delivery: Delivery, webhook: Webhook): void;
 }
 
 export interface ResolvedAddress {

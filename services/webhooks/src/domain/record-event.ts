@@ -1,7 +1,8 @@
 import { MAX_ATTEMPTS } from './schedule.js';
 import type { Delivery, EventKind, Webhook } from './model.js';
 import { eventKindOf, payloadJson, type PostTerminalEvent } from './payload.js';
-import type { WebhooksDeps } from './ports.js';
+import type { FirstAttempts, WebhooksDeps } from './ports.js';
+import { firstAttemptHeld } from './deliver-attempt.js';
 
 export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKind, sourceKey: string, build: (id: string) => string): Delivery {
   const id = deps.newId();
@@ -24,19 +25,29 @@ export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKi
 /**
  * Turns a post's terminal event into one delivery per subscribed, enabled webhook of the post's own
  * workspace. Idempotent: the (webhook, source event) pair is unique, so a redelivered event adds nothing.
- * Returns the number of deliveries created; `created` is told of each once it is stored (to start its
- * first attempt at once).
+ * Returns the number of deliveries created. With `first` (the dispatcher), each delivery's first attempt
+ * starts as it is stored: stored holding it where there was room to send it at once, else offered to
+ * wait for room.
  */
-export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent, created?: (delivery: Delivery, webhook: Webhook) => void): Promise<number> {
+export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent, first?: FirstAttempts): Promise<number> {
   const kind = eventKindOf(event.status);
   if (!kind) return 0;
   const webhooks = await deps.store.subscribers(event.workspaceId, kind);
   let count = 0;
   for (const webhook of webhooks) {
-    const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
-    if (!(await deps.store.insertDelivery(delivery))) continue;
+    const due = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
+    const held = first?.reserve(webhook) ?? false;
+    const delivery = held ? firstAttemptHeld(due) : due;
+    let stored = false;
+    try {
+      stored = await deps.store.insertDelivery(delivery);
+    } finally {
+      if (held && !stored) first!.release(webhook);
+    }
+    if (!stored) continue;
     count++;
-    created?.(delivery, webhook);
+    if (held) first!.startHeld(delivery, webhook);
+    else first?.offer(delivery, webhook);
   }
   return count;
 }
