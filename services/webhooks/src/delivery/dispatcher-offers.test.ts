@@ -23,7 +23,7 @@ const offerOnly = (dispatcher: Dispatcher): FirstAttempts => ({
 });
 
 describe('first attempts start from the event (real store, real HTTP)', () => {
-  it('stores a delivery with room to send it holding its first attempt, sends it with no pass, claim or move, once; its retry stays on the schedule', async () => {
+  it('stores a delivery with room to send it holding its first attempt (claimed first), sends it with no pass or move, once; its retry stays on the schedule', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     fx.clock.set(T0);
@@ -32,7 +32,8 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     const passes = vi.spyOn(fx.store, 'dueDeliveries');
     expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), fx.dispatcher)).toBe(1);
     await fx.dispatcher.settle();
-    expect([claims.mock.calls.length, passes.mock.calls.length]).toEqual([0, 0]);
+    expect(claims.mock.calls.map(([claim]) => claim.attempt)).toEqual([1]);
+    expect(passes).not.toHaveBeenCalled();
     // One write after the attempt: the receiver failed (500), so its retry is scheduled 10 s after it.
     expect(updates.mock.calls.map(([, patch]) => patch)).toEqual([{ nextAttemptAt: new Date(T0 + 10 * S), lastError: 'HTTP 500', lastStatusCode: 500 }]);
     vi.restoreAllMocks();
@@ -52,16 +53,36 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '2']);
   });
 
-  it('leaves a delivery stored holding its first attempt to another dispatcher when its own never sent it: attempt 2 after the lease', async () => {
+  it('handles an event again without a second delivery or a stray claim when it held the first attempt', async () => {
+    fx.answer = 200;
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const event = fx.terminal(workspaceId);
+    const claims = vi.spyOn(fx.store, 'claimAttempt');
+    expect(await recordPostTerminal(fx.deps, event, fx.dispatcher)).toBe(1);
+    expect(await recordPostTerminal(fx.deps, event, fx.dispatcher)).toBe(0);
+    await fx.dispatcher.settle();
+    const claimed = claims.mock.calls.map(([claim]) => claim.deliveryId);
+    vi.restoreAllMocks();
+    expect(fx.hits).toHaveLength(1);
+    const id = fx.hits[0]!.headers['x-service-event-id'] as string;
+    // The second handling claimed attempt 1 of a new id before its insert was refused, then took it back.
+    expect(claimed).toHaveLength(2);
+    expect(claimed[0]).toBe(id);
+    expect(await fx.store.getAttempt(id, 1)).not.toBeNull();
+    expect(await fx.store.getAttempt(claimed[1]!, 1)).toBeNull();
+  });
+
+  it('leaves a delivery stored holding its first attempt to another dispatcher when its own never sent it: attempt 2 at its retry time', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     fx.clock.set(T0);
     // A dispatcher that reserves room and dies before sending (startHeld never runs).
     const dying = { reserve: () => true, startHeld: () => undefined, release: () => undefined, offer: () => undefined };
     expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), dying)).toBe(1);
-    await fx.runAt(T0 + 30 * S - 1);
+    await fx.runAt(T0 + 10 * S - 1);
     expect(fx.hits).toHaveLength(0);
-    await fx.runAt(T0 + 30 * S);
+    await fx.runAt(T0 + 10 * S);
     expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
   });
 

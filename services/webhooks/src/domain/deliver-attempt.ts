@@ -44,19 +44,27 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
 }
 
 /**
- * A delivery is stored holding its first attempt (`attempts: 1`, looked at again once the claim lease is
- * over) when its dispatcher had room to send it at once: its insert is the claim and the move of steps 2
- * and 3, since one delivery per webhook and event can be stored only once. A dispatcher killed before
- * the outcome is recorded leaves it for another, which makes attempt 2 after the lease. This saves a
- * claim insert and a delivery update per delivery (on the local store an update is a read and a write).
+ * Stores a new delivery holding its first attempt, when its dispatcher has room to send it at once:
+ * attempt 1 is claimed (inserted first, so every attempt that can be sent has its claim), then the
+ * delivery is inserted already moved on to it (`attempts: 1`, attempt 2 scheduled as the move would),
+ * which saves the move of step 3: on the local store an update is a read and a write. A dispatcher
+ * killed before the outcome is recorded leaves the delivery to another, which makes attempt 2 at that
+ * time. Null when the delivery existed already (the event was handled before): the claim of the new id
+ * is taken back.
  */
-export function firstAttemptHeld(delivery: Delivery): Delivery {
-  return { ...delivery, attempts: 1, nextAttemptAt: new Date(delivery.createdAt.getTime() + CLAIM_LEASE_MS) };
+export async function storeHoldingFirstAttempt(deps: WebhooksDeps, delivery: Delivery): Promise<Delivery | null> {
+  const held: Delivery = { ...delivery, attempts: 1, nextAttemptAt: retryTime(delivery, 1, delivery.createdAt) };
+  if (!(await deps.store.claimAttempt({ deliveryId: held.id, attempt: 1, claimedAt: held.createdAt, claimedBy: deps.instanceId }))) {
+    throw new Error(`attempt 1 of the new delivery ${held.id} was claimed already`); // a fresh id: never
+  }
+  if (await deps.store.insertDelivery(held)) return held;
+  await deps.store.dropClaim(held.id, 1);
+  return null;
 }
 
 /**
- * Sends the first attempt of a delivery stored holding it (`firstAttemptHeld`). Should storing it have
- * taken so long that the attempt could outlive its lease, it is left for the next dispatcher's attempt 2.
+ * Sends the first attempt of a delivery stored holding it (`storeHoldingFirstAttempt`). Should storing it
+ * have taken so long that the attempt could still run when attempt 2 is due, it is left to attempt 2.
  */
 export async function deliverFirstAttempt(deps: WebhooksDeps, delivery: Delivery, webhook: Webhook): Promise<void> {
   const startedAt = deps.clock.now();

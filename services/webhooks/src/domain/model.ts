@@ -59,8 +59,7 @@ export interface AttemptOutcome {
 /**
  * The claim of one attempt, inserted before it is sent (the unique id makes the claim exclusive). Its
  * outcome is recorded on the delivery (status, last error and status code), in the write that finishes
- * the delivery or schedules its retry. A first attempt started from the event has no claim: the
- * delivery's own insert holds it (see `deliverFirstAttempt`).
+ * the delivery or schedules its retry.
  */
 export interface Attempt {
   deliveryId: string;

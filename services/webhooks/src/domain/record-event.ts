@@ -2,7 +2,7 @@ import { MAX_ATTEMPTS } from './schedule.js';
 import type { Delivery, EventKind, Webhook } from './model.js';
 import { eventKindOf, payloadJson, type PostTerminalEvent } from './payload.js';
 import type { FirstAttempts, WebhooksDeps } from './ports.js';
-import { firstAttemptHeld } from './deliver-attempt.js';
+import { storeHoldingFirstAttempt } from './deliver-attempt.js';
 
 export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKind, sourceKey: string, build: (id: string) => string): Delivery {
   const id = deps.newId();
@@ -35,19 +35,21 @@ export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminal
   const webhooks = await deps.store.subscribers(event.workspaceId, kind);
   let count = 0;
   for (const webhook of webhooks) {
-    const due = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
-    const held = first?.reserve(webhook) ?? false;
-    const delivery = held ? firstAttemptHeld(due) : due;
-    let stored = false;
-    try {
-      stored = await deps.store.insertDelivery(delivery);
-    } finally {
-      if (held && !stored) first!.release(webhook);
+    const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
+    if (!first?.reserve(webhook)) {
+      if (!(await deps.store.insertDelivery(delivery))) continue;
+      first?.offer(delivery, webhook);
+    } else {
+      let held: Delivery | null = null;
+      try {
+        held = await storeHoldingFirstAttempt(deps, delivery);
+      } finally {
+        if (!held) first.release(webhook);
+      }
+      if (!held) continue;
+      first.startHeld(held, webhook);
     }
-    if (!stored) continue;
     count++;
-    if (held) first!.startHeld(delivery, webhook);
-    else first?.offer(delivery, webhook);
   }
   return count;
 }
