@@ -48,6 +48,39 @@ describe('HTTP sender (real local receivers)', () => {
     expect(error).toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500' });
   }, 15_000);
 
+  it('keeps one connection for attempts one after another, and retries once on a new one when a reused connection is closed', async () => {
+    let opened = 0;
+    let open = 0;
+    const keeping = http.createServer((req, res) => {
+      req.resume();
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      // The second request on a connection finds it closed, as when a receiver drops an idle one.
+      if (req.url === '/drop-second' && socket.served === 2) return socket.destroy();
+      res.writeHead(204).end();
+    });
+    keeping.on('connection', (socket) => {
+      opened++;
+      open++;
+      socket.on('close', () => open--);
+    });
+    await new Promise<void>((resolve) => keeping.listen(0, '127.0.0.1', resolve));
+    const to = (path: string) =>
+      httpSender.post({ url: new URL(`http://127.0.0.1:${(keeping.address() as AddressInfo).port}${path}`), address: { address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs: 5_000 });
+    try {
+      for (let i = 0; i < 3; i++) expect(await to('/ok')).toMatchObject({ ok: true, statusCode: 204 });
+      expect(opened).toBe(1);
+      keeping.closeIdleConnections();
+      await expect.poll(() => open, { timeout: 2_000 }).toBe(0);
+      expect(await to('/drop-second')).toMatchObject({ ok: true, statusCode: 204 }); // a new connection (the idle one was closed)
+      expect(await to('/drop-second')).toMatchObject({ ok: true, statusCode: 204 }); // reused, dropped, sent again on a new one
+      expect(opened).toBe(3);
+    } finally {
+      keeping.closeAllConnections();
+      await new Promise((resolve) => keeping.close(resolve));
+    }
+  });
+
   it('connects to the pinned address whatever the name (no second DNS query)', async () => {
     expect(await post('/ok', 'does-not-exist.invalid')).toMatchObject({ ok: true, statusCode: 204 });
   });
