@@ -49,6 +49,8 @@ beforeAll(async () => {
     NATS_URL: TEST_INFRA.natsUrl,
     MONGO_DB: db,
     GRPC_PORT: '0',
+    // The stack's deployment: its posts events name it, and a webhooks process of another skips them.
+    JOBS_NAMESPACE: stack.jobsNamespace,
     SECRETS_KEY: 'dry-run-test-secrets-key-0123456789abcdef',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     WEBHOOKS_CONSUMER: consumer,

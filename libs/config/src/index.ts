@@ -22,6 +22,11 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
 
 /** Reusable variable definitions, so every process spells shared settings alike. */
 export const env = {
+  /** JOBS_NAMESPACE: names a deployment (its job subjects, and the spa-deployment header of its events). */
+  namespace: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('default'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   mongoUrl: z.url({ protocol: /^mongodb(\+srv)?$/ }).default('mongodb://127.0.0.1:27017'),
   natsUrl: z.string().min(1).default('nats://127.0.0.1:4222'),

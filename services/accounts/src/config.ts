@@ -17,10 +17,7 @@ export const configSchema = z.object({
   /** Credential changes are announced here (core NATS) so publishers drop their cached credentials. */
   NATS_URL: env.natsUrl,
   /** Names this deployment's subjects (the publisher must use the same). */
-  JOBS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('default'),
+  JOBS_NAMESPACE: env.namespace,
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50051),
   ...operationsEnv(9465),

@@ -21,10 +21,7 @@ export const configSchema = z.object({
   ACCOUNTS_ADDR: env.address('127.0.0.1:50051'),
   POSTS_ADDR: env.address('127.0.0.1:50052'),
   /** Names this deployment's metric jobs and events (the publisher and posts must use the same). */
-  JOBS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('default'),
+  JOBS_NAMESPACE: env.namespace,
   /** When each metric fetch of a posted target is due, after posting (units s, m, h, d), ascending. */
   METRICS_FETCH_OFFSETS: offsets.default(parseOffsets('1h,6h,24h,72h,7d,14d,21d,28d')),
   /** Each fetch is spread later by up to this fraction of its offset (capped by METRICS_FETCH_MAX_JITTER_MS), so a wave does not burst. */

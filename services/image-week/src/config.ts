@@ -17,10 +17,7 @@ export const configSchema = z.object({
   /** Deadline of quote generation calls (a batch of up to 20 texts may try several models). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
   /** Names this deployment's Quote Week jobs (replicas of one deployment share it). */
-  JOBS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('default'),
+  JOBS_NAMESPACE: env.namespace,
   /** Jobs one replica works on at once (rendering and OCR are CPU-bound). */
   IMAGE_WEEK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   /** Tesseract workers of the built-in reader (each reads one card at a time); default: one per core, at most 2. */

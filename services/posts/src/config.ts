@@ -28,10 +28,7 @@ export const configSchema = z.object({
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),
   /** Names this deployment's publish jobs and, in the spa-deployment header, its posts events (the publisher and analytics must use the same). */
-  JOBS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('default'),
+  JOBS_NAMESPACE: env.namespace,
 });
 
 export type PostsConfig = z.infer<typeof configSchema>;

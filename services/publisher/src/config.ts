@@ -19,10 +19,7 @@ export const configSchema = z.object({
   /** When set, every platform is called at this loopback sandbox (`<url>/<platform>`) instead of its real API. */
   SANDBOX_URL: z.url().optional(),
   /** Names this deployment's publish jobs (the posts service must use the same). */
-  JOBS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('default'),
+  JOBS_NAMESPACE: env.namespace,
   /**
    * Jobs in flight per process. Each job's result is a single-document write in the posts service, and
    * FerretDB 1.x hangs every client once ~50 of those run at once (each holds a PostgreSQL connection of

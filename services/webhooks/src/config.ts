@@ -12,6 +12,8 @@ export const configSchema = z.object({
   SECRETS_KEY: z.string().min(32, 'must be at least 32 characters'),
   /** Local development and tests only: allow plain http and loopback/private/link-local targets. */
   WEBHOOKS_ALLOW_PRIVATE: env.bool(false),
+  /** Names this deployment: posts events of another deployment sharing the NATS server are skipped. */
+  JOBS_NAMESPACE: env.namespace,
   /** Durable JetStream consumer of posts.post.terminal (one name per deployment). */
   WEBHOOKS_CONSUMER: z
     .string()

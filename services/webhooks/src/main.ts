@@ -49,6 +49,7 @@ runMain(async () => {
   const consumer = await consumePostTerminal(
     nc,
     config.WEBHOOKS_CONSUMER,
+    config.JOBS_NAMESPACE,
     // Each delivery's first attempt starts from the event; the poll is for retries and leftovers.
     (event) => recordPostTerminal(deps, event, dispatcher),
     logger,

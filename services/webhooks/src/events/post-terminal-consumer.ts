@@ -1,7 +1,7 @@
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import type { Logger } from '@spa/logger';
 import { withRequestId } from '@spa/logger';
-import { consumeDurable, POSTS_STREAM, traceCarrierOfHeaders, type JsMsg, type NatsConnection } from '@spa/nats';
+import { consumeDurable, fromOtherDeployment, POSTS_STREAM, traceCarrierOfHeaders, type JsMsg, type NatsConnection } from '@spa/nats';
 import { inSpan, SpanKind } from '@spa/telemetry';
 import type { PostTerminalEvent } from '../domain/payload.js';
 
@@ -30,13 +30,20 @@ function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>): PostT
  * Durable, explicitly acknowledged consumer of posts.post.terminal (from the first start of the
  * deployment on). A message is acknowledged only once its deliveries are stored; a failure is
  * redelivered by JetStream, and handling an event twice creates nothing more (unique delivery per
- * webhook and event).
+ * webhook and event). Events of another deployment (`namespace`) sharing the NATS server are skipped.
  */
-export function consumePostTerminal(nc: NatsConnection, durable: string, handle: (event: PostTerminalEvent) => Promise<unknown>, logger: Logger): Promise<{ stop(): Promise<void> }> {
+export function consumePostTerminal(
+  nc: NatsConnection,
+  durable: string,
+  namespace: string,
+  handle: (event: PostTerminalEvent) => Promise<unknown>,
+  logger: Logger,
+): Promise<{ stop(): Promise<void> }> {
   return consumeDurable(
     nc,
     { stream: POSTS_STREAM, durable, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs: 30_000, parallel: PARALLEL, prefetch: 2 * PARALLEL },
     async (msg) => {
+      if (fromOtherDeployment(msg, namespace)) return msg.ack();
       let event: PostTerminalEvent;
       try {
         event = decodePostTerminal(msg);
