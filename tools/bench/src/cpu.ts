@@ -8,6 +8,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 
 const TICKS_PER_SECOND = 100;
+/** The local store's, broker's and cache's processes, by command name (PostgreSQL is counted apart). */
+const SHARED = ['ferretdb', 'nats-server', 'redis-server'];
 
 /** CPU seconds per name. */
 export type CpuSnapshot = Record<string, number>;
@@ -38,8 +40,8 @@ async function allPids(): Promise<number[]> {
 
 /**
  * CPU seconds so far of the named processes (several pids under one name add up) and of the local
- * store and broker: `ferretdb`, `nats-server` and `postgres` (every backend alive now, plus those the
- * postmaster reaped).
+ * infrastructure: `ferretdb`, `nats-server`, `redis-server` and `postgres` (every backend alive now,
+ * plus those the postmaster reaped).
  */
 export async function cpuSnapshot(named: Array<{ name: string; pid: number }>): Promise<CpuSnapshot> {
   const out: CpuSnapshot = {};
@@ -52,7 +54,7 @@ export async function cpuSnapshot(named: Array<{ name: string; pid: number }>): 
   const postgres = stats.filter((s) => s.stat?.comm === 'postgres');
   const pids = new Set(postgres.map((s) => s.pid));
   for (const { stat } of stats) {
-    if (stat?.comm === 'ferretdb' || stat?.comm === 'nats-server') add(stat.comm, stat.own);
+    if (stat && SHARED.includes(stat.comm)) add(stat.comm, stat.own);
   }
   for (const { pid, stat } of postgres) {
     // The postmaster is the postgres process whose parent is not a postgres process.
@@ -70,9 +72,9 @@ export function cpuDelta(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
 /** "total 12.3 (ferretdb 4.1, postgres 3.2, posts 2.0, …)" in milliseconds per unit, largest first. */
 export function cpuPerUnit(delta: CpuSnapshot, units: number): string {
   const ms = (s: number) => ((s * 1_000) / units).toFixed(1);
-  const entries = Object.entries(delta)
-    .filter(([, s]) => s > 0)
-    .sort((a, b) => b[1] - a[1]);
+  const entries = Object.entries(delta).sort((a, b) => b[1] - a[1]);
   const total = entries.reduce((sum, [, s]) => sum + s, 0);
-  return `${ms(total)} (${entries.map(([name, s]) => `${name} ${ms(s)}`).join(', ')})`;
+  // Processes that spent less than 0.05 ms per unit are left out of the list (not of the total).
+  const shown = entries.filter(([, s]) => ms(s) !== '0.0');
+  return `${ms(total)} (${shown.map(([name, s]) => `${name} ${ms(s)}`).join(', ')})`;
 }

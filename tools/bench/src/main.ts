@@ -14,6 +14,7 @@ import { describeListPage, seedPosts } from './seed.js';
 import { loadSettings, type BenchSettings } from './settings.js';
 import { benchPublishing } from './publishing.js';
 import { benchWebhooks } from './webhooks.js';
+import { cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { benchGeneration } from './generation.js';
 import { benchMedia } from './media.js';
 import { benchImageWeek } from './image-week.js';
@@ -70,16 +71,18 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   progress(`node:http hello (${each})`);
   const helloRun = await benchHello(settings, hello.address);
 
+  // CPU of the measured runs: the stack's processes, the infrastructure, and this process (the load generator).
+  const cpuOf = () => cpuSnapshot([...stack.processes.map((p) => ({ name: p.name, pid: p.child.pid! })), { name: 'bench (load generator)', pid: process.pid }]);
   progress(`gRPC ListPosts (${each})`);
   const posts = createClient(PostsServiceClient, stack.postsAddr);
-  const grpcRun = await benchListPostsGrpc(settings, posts, workspace.workspaceId).finally(() => posts.close());
+  const grpcRun = await benchListPostsGrpc(settings, posts, workspace.workspaceId, cpuOf).finally(() => posts.close());
 
   const gatewayPid = gatewayProcess(stack).child.pid;
   const gatewayIdle = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
   const gatewayIdleHeap = await heapBreakdown(gatewayMetricsUrl).catch((err: unknown) => `V8 heap unknown (${String(err)})`);
   progress(`gateway GET /api/v1${listPostsPath(settings)} (${each})`);
   const clientIps = new ClientIps();
-  const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps);
+  const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps, cpuOf);
   const gatewayRss = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
   const gatewayHeap = await heapBreakdown(gatewayMetricsUrl).catch((err: unknown) => `V8 heap unknown (${String(err)})`);
   const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
@@ -98,6 +101,12 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   for (const failure of formatFailures(rows)) console.log(failure);
   console.log(formatTargets(gatewayRun.measured, helloRun.measured));
   console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
+  for (const [name, r] of [
+    ['gRPC ListPosts (direct)', grpcRun],
+    ['gateway GET /api/v1/posts', gatewayRun],
+  ] as const) {
+    if (r.cpu) console.log(`CPU ms per request, ${name}: ${cpuPerUnit(r.cpu, r.measured.completed)}`);
+  }
   console.log(`gateway NODE_OPTIONS: ${settings.gatewayNodeOptions || '(none)'}`);
   console.log(`gateway memory before the gateway run: ${gatewayIdle ?? 'unknown (no pid)'}; ${gatewayIdleHeap}`);
   console.log(`gateway memory after it: ${gatewayRss ?? 'unknown (no pid)'}; ${gatewayHeap}`);
