@@ -6,7 +6,7 @@ export { countStoreCommands, storeCommands } from './command-metrics.js';
 export { storeBackend, explainFind, type StoreBackend, type ExplainedPlan } from './store-backend.js';
 export { inWaves, insertEach, updateEach } from './batch-writes.js';
 export { WriteBatcher, type WriteBatcherLimits } from './write-batcher.js';
-export { readsIssuedBy, commandsIssuedBy, explainReads, sequentialScans, type IssuedRead } from './issued-reads.js';
+export { readsIssuedBy, commandsIssuedBy, commandNamesIssuedBy, explainReads, sequentialScans, type IssuedRead } from './issued-reads.js';
 
 /**
  * Opens a connection to one service's own database. The URL may point at MongoDB or any

@@ -71,6 +71,11 @@ export function commandsIssuedBy(connection: Connection, command: string, work: 
   return issuedDuring(connection, work, (event) => (event.commandName === command ? [String((event.command as Doc)[command])] : []));
 }
 
+/** Runs `work` and answers the name of every command the connection's driver sent to this database meanwhile, in order. */
+export function commandNamesIssuedBy(connection: Connection, work: () => Promise<unknown>): Promise<string[]> {
+  return issuedDuring(connection, work, (event) => [event.commandName]);
+}
+
 /** Each read explained (FerretDB on PostgreSQL): the plan PostgreSQL would run for its filter. */
 export async function explainReads(connection: Connection, reads: IssuedRead[]): Promise<Array<IssuedRead & { plan: ExplainedPlan }>> {
   const out: Array<IssuedRead & { plan: ExplainedPlan }> = [];

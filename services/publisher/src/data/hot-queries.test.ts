@@ -4,7 +4,7 @@
  * real attempt store runs, then explained (FerretDB on PostgreSQL; see scripts/lib/ferretdb-index-companions.sql).
  */
 import { randomBytes } from 'node:crypto';
-import { connectMongo, readsIssuedBy, sequentialScans, storeBackend, syncIndexes, type Connection } from '@spa/mongo';
+import { commandNamesIssuedBy, connectMongo, readsIssuedBy, sequentialScans, storeBackend, syncIndexes, type Connection, type IssuedRead } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoAttemptStore } from './attempt-store.js';
 
@@ -39,23 +39,22 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
   });
 
   it("a target's attempts, a job's claims, lease renewals and outcomes (batched) use indexes", async () => {
-    const commands: string[] = [];
-    const count = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && commands.push(e.commandName);
-    connection.getClient().on('commandStarted', count);
-    const reads = await readsIssuedBy(connection, async () => {
-      expect(await store.attempts(42)).toEqual([]);
-      expect(await store.claim([42, 43].map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })))).toEqual([true, true]);
-      await store.touch(
-        [
-          { postAccountId: 42, n: 1 },
-          { postAccountId: 43, n: 1 },
-        ],
-        new Date(),
-      );
-      await store.record([42, 43].map((postAccountId) => ({ postAccountId, n: 1, outcome: { kind: 'posted', platformPostId: 'x', permalink: '' } })));
-      expect((await store.attempts(42)).map((a) => a.outcome?.kind)).toEqual(['posted']);
+    let reads: IssuedRead[] = [];
+    const commands = await commandNamesIssuedBy(connection, async () => {
+      reads = await readsIssuedBy(connection, async () => {
+        expect(await store.attempts(42)).toEqual([]);
+        expect(await store.claim([42, 43].map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })))).toEqual([true, true]);
+        await store.touch(
+          [
+            { postAccountId: 42, n: 1 },
+            { postAccountId: 43, n: 1 },
+          ],
+          new Date(),
+        );
+        await store.record([42, 43].map((postAccountId) => ({ postAccountId, n: 1, outcome: { kind: 'posted', platformPostId: 'x', permalink: '' } })));
+        expect((await store.attempts(42)).map((a) => a.outcome?.kind)).toEqual(['posted']);
+      });
     });
-    connection.getClient().off('commandStarted', count);
     // One command per batch: the renewals' update carries one statement per attempt, each by `_id`; the
     // outcomes are one insert, which reads nothing.
     expect(commands).toEqual(['find', 'insert', 'update', 'insert', 'find']);
@@ -64,18 +63,17 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
   });
 
   it('the claims and outcomes of jobs running at the same time share one command each, and a claim made twice is won once', async () => {
-    const commands: string[] = [];
-    const count = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && commands.push(e.commandName);
-    connection.getClient().on('commandStarted', count);
     // Three jobs of three targets each, the third a redelivery of the first.
     const jobs = [
       [50, 51, 52],
       [60, 61, 62],
       [50, 51, 52],
     ].map((ids) => ids.map((postAccountId) => ({ postAccountId, n: 1, startedAt: new Date() })));
-    const claimed = await Promise.all(jobs.map((job) => store.claim(job)));
-    await Promise.all(jobs.slice(0, 2).map((job) => store.record(job.map((a) => ({ ...a, outcome: { kind: 'posted' as const, platformPostId: 'x', permalink: '' } })))));
-    connection.getClient().off('commandStarted', count);
+    let claimed: boolean[][] = [];
+    const commands = await commandNamesIssuedBy(connection, async () => {
+      claimed = await Promise.all(jobs.map((job) => store.claim(job)));
+      await Promise.all(jobs.slice(0, 2).map((job) => store.record(job.map((a) => ({ ...a, outcome: { kind: 'posted' as const, platformPostId: 'x', permalink: '' } })))));
+    });
     expect(claimed).toEqual([
       [true, true, true],
       [true, true, true],

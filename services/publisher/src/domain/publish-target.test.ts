@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { commandNamesIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { PLATFORM_SANDBOXES, startSandbox, type Sandbox } from '@spa/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectors, sandboxBaseUrls } from '../connectors/registry.js';
@@ -163,17 +163,7 @@ describe('a dry run of one target (preflight only)', () => {
 
 describe("a job's targets together (one claim insert, one outcome write)", () => {
   /** The store commands `work` sends, by name, in order. */
-  async function commandsOf(work: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const listener = (e: { databaseName: string; commandName: string }) => e.databaseName === connection.db!.databaseName && seen.push(e.commandName);
-    connection.getClient().on('commandStarted', listener);
-    try {
-      await work();
-    } finally {
-      connection.getClient().off('commandStarted', listener);
-    }
-    return seen;
-  }
+  const commandsOf = (work: () => Promise<unknown>): Promise<string[]> => commandNamesIssuedBy(connection, work);
   const targets = (texts: string[]) => texts.map((text) => ({ postAccountId: (nextTarget += 1), request: request('twitter', text) }));
 
   it('publishes new targets with one insert for their claims and one write for their outcomes', async () => {

@@ -4,7 +4,7 @@
  * or delivery included (only a unique insert is an atomic claim on FerretDB).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { commandNamesIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../domain/model.js';
 import { MongoWebhooksStore } from './mongo-store.js';
@@ -23,18 +23,8 @@ afterAll(async () => {
   await connection?.close();
 });
 
-/** The store commands `fn` sends, by name. */
-async function commandsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (event: { commandName: string }) => seen.push(event.commandName);
-  connection.getClient().on('commandStarted', listener);
-  try {
-    await fn();
-  } finally {
-    connection.getClient().off('commandStarted', listener);
-  }
-  return seen;
-}
+/** The store commands `work` sends, by name. */
+const commandsOf = (work: () => Promise<unknown>): Promise<string[]> => commandNamesIssuedBy(connection, work);
 
 function delivery(webhookId: number, sourceKey: string): Delivery {
   const now = new Date();
