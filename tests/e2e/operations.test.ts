@@ -103,16 +103,21 @@ describe('health that follows the store, and reflection', () => {
     const pkg = loadPackageDefinition(loadSync('grpc/reflection/v1/reflection.proto', { includeDirs: [protoDir] })) as any;
     const client = new pkg.grpc.reflection.v1.ServerReflection(accounts.address, credentials.createInsecure());
     const call = client.ServerReflectionInfo();
-    const answer = await new Promise<any>((resolve, reject) => {
-      call.once('data', resolve);
-      call.once('error', reject);
-      call.write({ listServices: '' });
-    });
+    const ask = (request: object) =>
+      new Promise<any>((resolve, reject) => {
+        call.once('data', resolve);
+        call.once('error', reject);
+        call.write(request);
+      });
+    // The proto files are parsed on this first call (not at start); the same stream answers both.
+    const answer = await ask({ listServices: '' });
+    const described = await ask({ fileContainingSymbol: 'accounts.v1.AccountsService' });
     call.end();
     client.close();
     const names = answer.listServicesResponse.service.map((s: { name: string }) => s.name);
     expect(names).toContain('accounts.v1.AccountsService');
     expect(names).not.toContain('posts.v1.PostsService');
+    expect(described.fileDescriptorResponse.fileDescriptorProto.length).toBeGreaterThan(0);
   });
 });
 
