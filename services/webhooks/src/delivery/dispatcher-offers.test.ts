@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { createWebhook } from '../domain/manage-webhooks.js';
+import { deliverFirstAttempt } from '../domain/deliver-attempt.js';
+import type { Delivery, Webhook } from '../domain/model.js';
 import type { FirstAttempts } from '../domain/ports.js';
 import { recordPostTerminal } from '../domain/record-event.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -81,6 +83,22 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     const dying = { reserve: () => true, startHeld: () => undefined, release: () => undefined, offer: () => undefined };
     expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), dying)).toBe(1);
     await fx.runAt(T0 + 10 * S - 1);
+    expect(fx.hits).toHaveLength(0);
+    await fx.runAt(T0 + 10 * S);
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
+  });
+
+  it('does not send a held first attempt that starts too late to end before attempt 2 is due: attempt 2 comes at its time', async () => {
+    fx.answer = 200;
+    const workspaceId = fx.nextWorkspace++;
+    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    fx.clock.set(T0);
+    // Storing took long: the dispatcher gets to send attempt 1 only 5 s later, when it could still run at 10 s.
+    let held: [Delivery, Webhook] | undefined;
+    const slow = { reserve: () => true, startHeld: (delivery: Delivery, webhook: Webhook) => void (held = [delivery, webhook]), release: () => undefined, offer: () => undefined };
+    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), slow)).toBe(1);
+    fx.clock.set(T0 + 5 * S);
+    await deliverFirstAttempt(fx.deps, ...held!);
     expect(fx.hits).toHaveLength(0);
     await fx.runAt(T0 + 10 * S);
     expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
