@@ -74,14 +74,14 @@ export class MongoPostClaims implements PostClaims {
 export class MongoRunQuotaClaims implements RunQuotaClaims {
   constructor(private readonly m: Models) {}
 
-  async claimed(workspaceId: number, month: string): Promise<number[]> {
+  async claimed(workspaceId: number, month: string): Promise<{ slot: number; runId: number }[]> {
     const docs = await this.m.QuotaClaim.collection.find({ workspace_id: workspaceId, month }).toArray();
-    return docs.map((d) => d.slot as number);
+    return docs.map((d) => ({ slot: d.slot as number, runId: d.run_id as number }));
   }
 
   async claim(workspaceId: number, month: string, slot: number, runId: number): Promise<boolean> {
     try {
-      await this.m.QuotaClaim.collection.insertOne({ _id: `${workspaceId}:${month}:${slot}`, workspace_id: workspaceId, month, slot, run_id: runId, claimed_at: new Date() } as never);
+      await this.m.QuotaClaim.collection.insertOne({ _id: slotId(workspaceId, month, slot), workspace_id: workspaceId, month, slot, run_id: runId, claimed_at: new Date() } as never);
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -89,14 +89,12 @@ export class MongoRunQuotaClaims implements RunQuotaClaims {
     }
   }
 
-  async holds(workspaceId: number, month: string, runId: number): Promise<boolean> {
-    return (await this.m.QuotaClaim.collection.countDocuments({ workspace_id: workspaceId, month, run_id: runId } as never)) > 0;
-  }
-
-  async release(workspaceId: number, month: string, runId: number): Promise<void> {
-    await this.m.QuotaClaim.collection.deleteOne({ workspace_id: workspaceId, month, run_id: runId } as never);
+  async release(workspaceId: number, month: string, slot: number, runId: number): Promise<void> {
+    await this.m.QuotaClaim.collection.deleteOne({ _id: slotId(workspaceId, month, slot), run_id: runId } as never);
   }
 }
+
+const slotId = (workspaceId: number, month: string, slot: number) => `${workspaceId}:${month}:${slot}`;
 
 /** The quote ledger as uniquely keyed documents (`<scope>` for the budget, `<scope>:<n>` per batch). */
 export class MongoQuoteLedger implements QuoteLedger {

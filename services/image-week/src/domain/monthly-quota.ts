@@ -24,26 +24,31 @@ export async function runQuota(deps: { accounts: AccountsPort; quota: RunQuotaCl
   const { tier, timezone } = await deps.accounts.plan(workspaceId);
   const month = localMonth(now, timezone);
   const limit = RUNS_PER_MONTH[tier] ?? 0;
-  return { month, used: Math.min(new Set(await deps.quota.claimed(workspaceId, month)).size, limit), limit };
+  return { month, used: Math.min(new Set((await deps.quota.claimed(workspaceId, month)).map((c) => c.runId)).size, limit), limit };
 }
 
-/** The month whose slot `runId` holds already (a keyed create retried after a crash), or undefined. */
-export async function heldSlotMonth(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<string | undefined> {
-  const month = localMonth(now, (await deps.accounts.plan(workspaceId)).timezone);
-  return (await deps.quota.holds(workspaceId, month, runId)) ? month : undefined;
+/** A month slot held by a run; `taken` when this call took it (false when the run held it already). */
+export interface RunSlot {
+  month: string;
+  slot: number;
+  taken: boolean;
 }
 
 /**
- * Takes one of the month's run slots for `runId`: slot n ∈ 1..limit is a uniquely keyed document, so however many
+ * Gives `runId` one of the month's run slots: slot n ∈ 1..limit is a uniquely keyed document, so however many
  * creates race (on any number of replicas, on a store without atomic updates) at most `limit` runs get one.
- * Throws 422 quota_exceeded when every slot is taken. Returns the month the slot belongs to (to give it back).
+ * A run that holds a slot already (a keyed create retried after a crash, or racing a create of the same key) is
+ * answered that slot. Throws 422 quota_exceeded when every slot is held by other runs.
  */
-export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<string> {
+export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<RunSlot> {
   const { tier, timezone } = await deps.accounts.plan(workspaceId);
   const limit = RUNS_PER_MONTH[tier] ?? 0;
   const month = localMonth(now, timezone);
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const taken = new Set(await deps.quota.claimed(workspaceId, month));
+    const claims = await deps.quota.claimed(workspaceId, month);
+    const own = claims.find((c) => c.runId === runId);
+    if (own) return { month, slot: own.slot, taken: false };
+    const taken = new Set(claims.map((c) => c.slot));
     const free: number[] = [];
     for (let slot = 1; slot <= limit; slot++) if (!taken.has(slot)) free.push(slot);
     if (free.length === 0) break;
@@ -52,9 +57,23 @@ export async function claimRunSlot(deps: { accounts: AccountsPort; quota: RunQuo
       const j = randomInt(i + 1);
       [free[i], free[j]] = [free[j]!, free[i]!];
     }
-    for (const slot of free) if (await deps.quota.claim(workspaceId, month, slot, runId)) return month;
+    for (const slot of free) if (await deps.quota.claim(workspaceId, month, slot, runId)) return { month, slot, taken: true };
   }
   throw new AppError('quota_exceeded', `This workspace has used its ${limit} Quote Week runs of ${month} (${tier} plan); dry runs are not counted`, {
     details: [`monthly Quote Week run quota: ${limit} on the ${tier} plan`],
   });
+}
+
+/**
+ * Leaves `runId` holding one slot of `month`, its lowest: concurrent creates of one key (one run id) may each have
+ * taken a slot. Every such create calls this after its own claim, so the last of them sees every slot the id took,
+ * and the lowest is never freed by any of them: the id ends with exactly that one. Frees by slot, never "any slot
+ * of the run", so two callers never count one deletion twice.
+ */
+export async function keepOneSlot(deps: { quota: RunQuotaClaims }, workspaceId: number, month: string, runId: number): Promise<void> {
+  const slots = (await deps.quota.claimed(workspaceId, month))
+    .filter((c) => c.runId === runId)
+    .map((c) => c.slot)
+    .sort((a, b) => a - b);
+  for (const slot of slots.slice(1)) await deps.quota.release(workspaceId, month, slot, runId);
 }

@@ -49,13 +49,12 @@ export interface PostClaims {
   recordPost(itemId: number, postId: number): Promise<void>;
 }
 
-/** The monthly run quota: one unique claim per run and month slot. */
+/** The monthly run quota: one unique claim per month slot, naming the run that holds it. */
 export interface RunQuotaClaims {
-  claimed(workspaceId: number, month: string): Promise<number[]>;
+  claimed(workspaceId: number, month: string): Promise<{ slot: number; runId: number }[]>;
   claim(workspaceId: number, month: string, slot: number, runId: number): Promise<boolean>;
-  /** Whether `runId` holds one of the month's slots already (a keyed create retried after a crash). */
-  holds(workspaceId: number, month: string, runId: number): Promise<boolean>;
-  release(workspaceId: number, month: string, runId: number): Promise<void>;
+  /** Frees `slot` if `runId` still holds it. */
+  release(workspaceId: number, month: string, slot: number, runId: number): Promise<void>;
 }
 
 /** One batch of texts asked of the generation service, as recorded (an empty batch with quotaHit: the daily quota ran out). */

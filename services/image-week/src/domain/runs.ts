@@ -1,5 +1,5 @@
 import { AppError, notFound } from '@spa/errors';
-import { claimRunSlot, heldSlotMonth } from './monthly-quota.js';
+import { claimRunSlot, keepOneSlot } from './monthly-quota.js';
 import { RUN_STATUSES, TERMINAL_ITEM_STATUSES, type ItemRecord, type RunRecord, type RunView } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
 import { summarize } from './summarize.js';
@@ -22,8 +22,8 @@ type Deps = Pick<ImageWeekDeps, 'store' | 'accounts' | 'quota' | 'jobs' | 'clock
  *
  * With an idempotency key the run id is bound to the key first (a unique insert): a create with a key already bound
  * answers that run, and one retried after a crash between binding and storing reuses the id, and with it the month
- * slot the id already holds, so one key never makes two runs nor keeps two slots (concurrent creates of one key may each
- * take a slot for a moment; all but the one that stores the run give theirs back).
+ * slot the id already holds. Concurrent creates of one key may each take a slot for that id; each then leaves the
+ * id holding only its lowest one, so one key never makes two runs nor keeps two slots.
  */
 export async function createRun(deps: Deps, workspaceId: number, input: RunInput): Promise<RunView> {
   const settings = await validateRun(deps.accounts, workspaceId, input);
@@ -31,19 +31,19 @@ export async function createRun(deps: Deps, workspaceId: number, input: RunInput
   const id = key ? await deps.store.bindKey(workspaceId, key, () => deps.store.newRunId()) : await deps.store.newRunId();
   if (key && (await deps.store.run(workspaceId, id))) return getRun(deps, workspaceId, id);
   const now = deps.clock.now();
-  const held = key && !settings.dryRun ? await heldSlotMonth(deps, workspaceId, id, now) : undefined;
-  // The month of the slot this call took (given back on failure); none for a dry run or when the id holds one already.
-  const taken = settings.dryRun || held ? undefined : await claimRunSlot(deps, workspaceId, id, now);
+  const slot = settings.dryRun ? undefined : await claimRunSlot(deps, workspaceId, id, now);
   const run: RunRecord = { ...settings, id, workspaceId, templateVersion: deps.settings.templateVersion, createdAt: now, updatedAt: now };
-  try {
-    await deps.store.insertRun(run);
-  } catch (err) {
-    // Gives back one slot of this id, the one this call took. When a concurrent create with the same key stored the
-    // run (same id), each such loser gives back the slot it took, so the id ends holding exactly one.
-    if (taken) await deps.quota.release(workspaceId, taken, id);
-    if (key && (await deps.store.run(workspaceId, id))) return getRun(deps, workspaceId, id);
-    throw err;
-  }
+  const stored = await deps.store.insertRun(run).then(
+    () => true,
+    async (err: unknown) => {
+      // Another create of the same key stored the run (same id): this one answers it.
+      if (key && (await deps.store.run(workspaceId, id))) return false;
+      if (slot?.taken) await deps.quota.release(workspaceId, slot.month, slot.slot, id);
+      throw err;
+    },
+  );
+  if (key && slot?.taken) await keepOneSlot(deps, workspaceId, slot.month, id);
+  if (!stored) return getRun(deps, workspaceId, id);
   // A run whose job could not be sent is planned by the sweeper; the run exists either way.
   await deps.jobs.dispatch(planJob(run)).catch(() => undefined);
   return summarize(run, [], now, true);
