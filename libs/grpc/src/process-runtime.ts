@@ -13,7 +13,7 @@ export async function startProcessRuntime(
   logger: Logger,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const security = configureGrpcSecurity(config);
-  const tracing = initTracing(service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracing = await initTracing(service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   initMetrics(service);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   logger.info({ metrics_port: metrics.port, grpc_security: security.mode, tracing: Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT) }, 'metrics listening');

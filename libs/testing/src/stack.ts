@@ -223,6 +223,8 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
       IMAGE_WEEK_JOB_ACK_WAIT_MS: '5000',
       IMAGE_WEEK_STALE_MS: '15000',
       IMAGE_WEEK_SWEEP_INTERVAL_MS: '3000',
+      // Most stacks render no card: their OCR workers (4-5 s of CPU) start at the first one.
+      IMAGE_WEEK_OCR_WARM: 'false',
       ...opts.imageWeekEnv,
       ...env,
     });

@@ -22,6 +22,8 @@ export const configSchema = z.object({
   IMAGE_WEEK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   /** Tesseract workers of the built-in reader (each reads one card at a time); default: one per core, at most 2. */
   IMAGE_WEEK_OCR_WORKERS: z.coerce.number().int().min(1).max(8).optional(),
+  /** Starts the OCR workers at start, so the first card does not wait for them (seconds of CPU); false: at the first card. */
+  IMAGE_WEEK_OCR_WARM: env.bool(true),
   /** A job not confirmed in progress for this long goes to another replica. */
   IMAGE_WEEK_JOB_ACK_WAIT_MS: env.millis(30_000),
   /** How long a worker's claim on an item (and a run's render slot) lasts without renewal. */

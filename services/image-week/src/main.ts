@@ -65,8 +65,8 @@ runMain(async () => {
       maxAttempts: config.IMAGE_WEEK_MAX_ATTEMPTS,
     },
   };
-  // Start the OCR worker now: it takes seconds, and the first card should not wait for it.
-  void ocr.warm().catch((err: unknown) => logger.error({ err }, 'the OCR worker did not start'));
+  // Start the OCR workers now: it takes seconds, and the first card should not wait for them.
+  if (config.IMAGE_WEEK_OCR_WARM) void ocr.warm().catch((err: unknown) => logger.error({ err }, 'the OCR worker did not start'));
   const replica = `image-week-${randomUUID()}`;
   // Each job's work holds its leases under its own name: a second delivery of the same item in this replica (the
   // sweeper re-sends stale work) cannot share the first one's lease.
