@@ -60,7 +60,8 @@ export default defineConfig({
     exclude: EXCLUDE,
     // Generous: the 1,000-post reliability test loads both cores while other files run beside it.
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // A test stack (ten processes) started while both workers are busy has taken over 60 s here.
+    hookTimeout: 120_000,
     maxWorkers: 2,
     reporters: ['default'],
     projects: [

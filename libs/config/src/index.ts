@@ -62,6 +62,8 @@ export function operationsEnv(metricsPort: number) {
     GRPC_ALLOWED_CALLERS: z.string().optional(),
     /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); tracing is off without it. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    /** How often the event-loop lag is sampled (nodejs_eventloop_lag_*): each sample wakes the process. */
+    METRICS_EVENT_LOOP_RESOLUTION_MS: z.coerce.number().int().min(1).max(1000).default(20),
   };
 }
 

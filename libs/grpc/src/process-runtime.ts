@@ -9,12 +9,12 @@ import { configureGrpcSecurity, type GrpcSecurityConfig } from './security.js';
  */
 export async function startProcessRuntime(
   service: string,
-  config: GrpcSecurityConfig & { METRICS_HOST: string; METRICS_PORT: number; OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined },
+  config: GrpcSecurityConfig & { METRICS_HOST: string; METRICS_PORT: number; METRICS_EVENT_LOOP_RESOLUTION_MS?: number; OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined },
   logger: Logger,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const security = configureGrpcSecurity(config);
   const tracing = await initTracing(service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  initMetrics(service);
+  initMetrics(service, config.METRICS_EVENT_LOOP_RESOLUTION_MS);
   const metrics = await startMetricsServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   logger.info({ metrics_port: metrics.port, grpc_security: security.mode, tracing: Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT) }, 'metrics listening');
   return {
