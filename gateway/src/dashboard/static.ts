@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findUp } from '@spa/config';
+import { fileURLToPath } from 'node:url';
 import { AppError } from '@spa/errors';
 import express, { type Request, type Response, type NextFunction } from 'express';
 
-/** Where the web app's build lands (dashboard/dist, its index.html marks it), above this module or the gateway's process bundle. */
-export const DEFAULT_BUNDLE_DIR = path.dirname(findUp(import.meta.url, 'dashboard/dist/index.html') ?? 'dashboard/dist/index.html');
+/** Where the web app's build lands (dashboard/dist), seen from gateway/dist/dashboard. */
+export const DEFAULT_BUNDLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dashboard/dist');
 
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 export { z };
-export { findUp } from './paths.js';
 
 /** Thrown when the environment does not satisfy a process's config schema; names every bad variable. */
 export class ConfigError extends Error {

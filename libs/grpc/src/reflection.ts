@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { findUp } from '@spa/config';
+import { fileURLToPath } from 'node:url';
 import type { Server, ServiceDefinition } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 
-/** The repository's (or the image's) proto/ folder (its accounts/ package marks it), above this module or process bundle. */
-const PROTO_ROOT = path.dirname(findUp(import.meta.url, 'proto/accounts') ?? 'proto/accounts');
+/** The repository's (or the image's) proto/ folder: libs/grpc/dist → ../../../proto. */
+const PROTO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../proto');
 
 function protoFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

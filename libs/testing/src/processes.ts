@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -38,42 +38,13 @@ export async function stopStartedOnFailure<T>(start: () => Promise<T>): Promise<
   }
 }
 
-/** The newest modification time of the compiled code (every workspace's dist/, bundles aside), once per test process. */
-let newestCompiled: number | undefined;
-function newestCompiledMs(): number {
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {
-      const at = path.join(dir, e.name);
-      if (e.isDirectory()) return e.name === 'bundle' ? max : Math.max(max, newest(at));
-      return e.name.endsWith('.js') ? Math.max(max, statSync(at).mtimeMs) : max;
-    }, 0);
-  const dists = ['libs', 'services', 'tools'].flatMap((group) => readdirSync(path.join(REPO_ROOT, group)).map((pkg) => path.join(REPO_ROOT, group, pkg, 'dist')));
-  return (newestCompiled ??= Math.max(...[...dists, path.join(REPO_ROOT, 'gateway/dist')].filter((d) => existsSync(d)).map(newest)));
-}
-
 /**
- * What runs for `script`: a process's compiled entry (`<package>/dist/main.js`) runs as its bundle
- * (`dist/bundle/main.mjs`, `npm run bundle`): the same code in one file, which starts with a third of the
- * CPU (a test stack starts ten processes, and the suite ~50 stacks). A bundle missing or older than any
- * compiled file fails the start rather than run old code. TEST_PROCESS_BUNDLES=0 runs dist/main.js itself.
- */
-export function processEntry(script: string): string {
-  if (process.env.TEST_PROCESS_BUNDLES === '0' || !script.endsWith('/dist/main.js')) return path.join(REPO_ROOT, script);
-  const bundle = path.join(REPO_ROOT, script.replace(/\/dist\/main\.js$/, '/dist/bundle/main.mjs'));
-  if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestCompiledMs()) {
-    throw new Error(`${path.relative(REPO_ROOT, bundle)} is missing or older than the compiled code: run \`npm run bundle\` (or TEST_PROCESS_BUNDLES=0)`);
-  }
-  return bundle;
-}
-
-/**
- * Starts one built process (e.g. services/posts/dist/main.js, run as its bundle: `processEntry`) with the given
- * environment and waits for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes
- * too long (45 s: on two cores a process started while the suite's heaviest tests run has taken over 20 s; or
- * TEST_PROCESS_READY_MS).
+ * Starts one built process (e.g. services/posts/dist/main.js) with the given environment and waits
+ * for its `READY <kind>=host:port` line. Fails with the process output if it exits or takes too long
+ * (45 s: on two cores a process started while the suite's heaviest tests run has taken over 20 s; or TEST_PROCESS_READY_MS).
  */
 export function startProcess(name: string, script: string, env: Record<string, string>, timeoutMs = Number(process.env.TEST_PROCESS_READY_MS) || 45_000): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [processEntry(script)], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
     // METRICS_PORT 0: every test process's operations port is a free one (they run side by side).
     env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

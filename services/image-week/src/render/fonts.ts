@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findUp } from '@spa/config';
+import { fileURLToPath } from 'node:url';
 import * as fontkit from 'fontkit';
 import type { Measure } from './layout.js';
 
 /** The fonts that ship with the service (Inter, SIL Open Font License 1.1: fonts/OFL.txt). */
-export const FONT_DIR = path.dirname(findUp(import.meta.url, 'fonts/Inter_700Bold.ttf') ?? 'fonts/Inter_700Bold.ttf');
+export const FONT_DIR = fileURLToPath(new URL('../../fonts/', import.meta.url));
 export const FONT_FAMILY = 'Inter';
 const BOLD_FILE = path.join(FONT_DIR, 'Inter_700Bold.ttf');
 
