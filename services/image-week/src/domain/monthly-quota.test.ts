@@ -115,4 +115,54 @@ describe('keyed creates (content plans resuming a run)', () => {
     expect(run.id).toBe(id);
     expect(await runQuota(deps, ws, new Date('2026-10-10T12:00:00Z'))).toMatchObject({ used: 1 });
   });
+
+  it('a keyed create whose insert fails gives its slot back, and the run a create of the same key stored still holds one, in either order', async () => {
+    const gate = () => {
+      let open: () => void = () => undefined;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { opened, open };
+    };
+    for (const [ws, order] of [
+      [403, 'released before the run is stored'],
+      [404, 'released after the run is stored'],
+    ] as const) {
+      const key = `content-plan-run:3:manual:${ws}:0`;
+      const [aTook, aReleasing, aDone, bInserting, bDone] = [gate(), gate(), gate(), gate(), gate()];
+      // Create A takes the slot, then its insert fails with a real error.
+      const a = depsOf(0);
+      a.store = Object.assign(Object.create(runStores[0]!) as MongoRunStore, {
+        insertRun: async () => {
+          aTook.open();
+          throw new Error('store unavailable');
+        },
+      });
+      a.quota = Object.assign(Object.create(stores[0]!) as MongoRunQuotaClaims, {
+        release: async (...args: Parameters<MongoRunQuotaClaims['release']>) => {
+          aReleasing.open();
+          // Before: B has been answered this slot and waits to insert until A is done. After: B is done.
+          await (order === 'released before the run is stored' ? bInserting.opened : bDone.opened);
+          return stores[0]!.release(...args);
+        },
+      });
+      // Create B, of the same key, is answered A's slot and stores the run.
+      const b = depsOf(1);
+      b.store = Object.assign(Object.create(runStores[1]!) as MongoRunStore, {
+        insertRun: async (run: Parameters<MongoRunStore['insertRun']>[0]) => {
+          bInserting.open();
+          if (order === 'released before the run is stored') await aDone.opened;
+          return runStores[1]!.insertRun(run);
+        },
+      });
+      const first = createRun(a, ws, input(key)).finally(aDone.open);
+      await (order === 'released before the run is stored' ? aTook.opened : aReleasing.opened);
+      const second = createRun(b, ws, input(key)).finally(bDone.open);
+      await expect(first).rejects.toThrow('store unavailable');
+      const run = await second;
+      expect((await depsOf(0).store.runs(ws)).map((r) => r.id)).toEqual([run.id]);
+      expect(
+        (await stores[0]!.claimed(ws, '2026-10')).map((c) => c.runId),
+        order,
+      ).toEqual([run.id]);
+    }
+  });
 });

@@ -77,3 +77,21 @@ export async function keepOneSlot(deps: { quota: RunQuotaClaims }, workspaceId: 
     .sort((a, b) => a - b);
   for (const slot of slots.slice(1)) await deps.quota.release(workspaceId, month, slot, runId);
 }
+
+/**
+ * Makes sure `runId` holds exactly one slot of the month `now` falls in, for a keyed create that stored its run
+ * (or saw it stored) after being answered a slot another create of the key took: that create may give the slot
+ * back when its own insert fails. Each side checks after its own write (the storer its slots after the insert,
+ * the failing create the run after its release), so at least one of them sees the other and claims again.
+ * Over quota by then (every slot taken meanwhile), the stored run keeps none rather than failing a create that landed.
+ */
+export async function holdOneSlot(deps: { accounts: AccountsPort; quota: RunQuotaClaims }, workspaceId: number, runId: number, now: Date): Promise<void> {
+  let slot: RunSlot;
+  try {
+    slot = await claimRunSlot(deps, workspaceId, runId, now);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'quota_exceeded') return;
+    throw err;
+  }
+  if (slot.taken) await keepOneSlot(deps, workspaceId, slot.month, runId);
+}

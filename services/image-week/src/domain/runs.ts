@@ -1,5 +1,5 @@
 import { AppError, notFound } from '@spa/errors';
-import { claimRunSlot, keepOneSlot } from './monthly-quota.js';
+import { claimRunSlot, holdOneSlot, keepOneSlot } from './monthly-quota.js';
 import { RUN_STATUSES, TERMINAL_ITEM_STATUSES, type ItemRecord, type RunRecord, type RunView } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
 import { summarize } from './summarize.js';
@@ -23,7 +23,8 @@ type Deps = Pick<ImageWeekDeps, 'store' | 'accounts' | 'quota' | 'jobs' | 'clock
  * With an idempotency key the run id is bound to the key first (a unique insert): a create with a key already bound
  * answers that run, and one retried after a crash between binding and storing reuses the id, and with it the month
  * slot the id already holds. Concurrent creates of one key may each take a slot for that id; each then leaves the
- * id holding only its lowest one, so one key never makes two runs nor keeps two slots.
+ * id holding only its lowest one, so one key never makes two runs nor keeps two slots. One answered a slot another
+ * create took checks after storing that the run still holds one (`holdOneSlot`).
  */
 export async function createRun(deps: Deps, workspaceId: number, input: RunInput): Promise<RunView> {
   const settings = await validateRun(deps.accounts, workspaceId, input);
@@ -38,11 +39,17 @@ export async function createRun(deps: Deps, workspaceId: number, input: RunInput
     async (err: unknown) => {
       // Another create of the same key stored the run (same id): this one answers it.
       if (key && (await deps.store.run(workspaceId, id))) return false;
-      if (slot?.taken) await deps.quota.release(workspaceId, slot.month, slot.slot, id);
+      if (slot?.taken) {
+        await deps.quota.release(workspaceId, slot.month, slot.slot, id);
+        // A create of the key answered this very slot may have stored the run meanwhile: the run takes one back.
+        if (key && (await deps.store.run(workspaceId, id))) await holdOneSlot(deps, workspaceId, id, now);
+      }
       throw err;
     },
   );
   if (key && slot?.taken) await keepOneSlot(deps, workspaceId, slot.month, id);
+  // Answered a slot another create of the key took, which that create gives back if its own insert fails.
+  else if (key && slot && stored) await holdOneSlot(deps, workspaceId, id, now);
   if (!stored) return getRun(deps, workspaceId, id);
   // A run whose job could not be sent is planned by the sweeper; the run exists either way.
   await deps.jobs.dispatch(planJob(run)).catch(() => undefined);
