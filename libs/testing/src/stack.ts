@@ -88,7 +88,7 @@ export function sandboxOAuthEnv(sandboxUrl: string, callbackBaseUrl: string): Re
 }
 
 /** The lowest port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
-function ephemeralLow(): number {
+export function ephemeralLow(): number {
   try {
     return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
   } catch {
@@ -101,6 +101,12 @@ const handedOut = new Set<number>();
 /** Test workers whose port slices are disjoint (vitest's VITEST_POOL_ID runs from 1 to maxWorkers). */
 const PORT_SLICES = 8;
 
+/** The ports `freePort` picks from in test worker `worker`: 1/8 of 10,000 up to the ephemeral range, disjoint per worker mod 8. */
+export function portSlice(worker: number, ephemeralLow: number): { low: number; size: number } {
+  const size = Math.floor((Math.min(ephemeralLow, 65_536) - 10_000) / PORT_SLICES);
+  return { low: 10_000 + (worker % PORT_SLICES) * size, size };
+}
+
 /**
  * A free TCP port on 127.0.0.1, for a process whose address another one needs before it starts. It is
  * picked at random below the ephemeral range, so that no process binding port 0 meanwhile (every other
@@ -109,9 +115,7 @@ const PORT_SLICES = 8;
  * is picked) is never picked by another (with one range for all, by estimate one suite run in ten collided).
  */
 export async function freePort(): Promise<number> {
-  const high = Math.min(ephemeralLow(), 65_536);
-  const size = Math.floor((high - 10_000) / PORT_SLICES);
-  const low = 10_000 + ((Number(process.env.VITEST_POOL_ID) || process.pid) % PORT_SLICES) * size;
+  const { low, size } = portSlice(Number(process.env.VITEST_POOL_ID) || process.pid, ephemeralLow());
   for (;;) {
     const port = low + Math.floor(Math.random() * size);
     if (handedOut.has(port)) continue;
