@@ -16,6 +16,7 @@ export const INTEGRATION_TESTS = [
   'gateway/src/**/document.test.ts',
   'libs/mongo/src/**/id-allocator.test.ts',
   'libs/nats/src/**/nats.test.ts',
+  'libs/redis/src/**/versioned-cache.test.ts',
 
   'sdk/typescript/src/**/sdk.test.ts',
   'services/accounts/src/**/concurrency.test.ts',

@@ -9,6 +9,7 @@ import type { Clients } from './clients.js';
 import { errorHandler } from './http/errors.js';
 import { mediaRelay } from './http/media-relay.js';
 import { streamedUploadHandler, uploadSpecOf } from './http/media-upload.js';
+import type { AnswerCache } from './http/answer-cache.js';
 import type { Idempotency, StoredAnswer } from './http/idempotency.js';
 import { authorize } from './http/policy.js';
 import { recordLimit } from './http/rate-limit-headers.js';
@@ -34,6 +35,8 @@ export interface GatewayDeps {
   readiness?: () => { ready: boolean; failures: Record<string, string> };
   /** The dashboard surface (web app + its session endpoints), mounted at /dashboard. */
   dashboard?: express.Router;
+  /** Answers of `cachedUntilPostsChange` routes, by workspace and URL; without it every request asks the backend. */
+  answers?: AnswerCache;
 }
 
 /** Names the route template a request matched, for metrics (bounded labels: never the raw path). */
@@ -74,6 +77,15 @@ function handlerFor(route: Route, deps: GatewayDeps) {
       const answer = await deps.idempotency.run(principal.tokenId, key, { method: req.method, path: req.path, body: req.body }, execute);
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
       res.status(answer.status).json(answer.body);
+      return;
+    }
+    if (route.cachedUntilPostsChange && deps.answers) {
+      // Kept as the JSON sent: a hit costs no backend call, no mapping and no serializing. An error is never kept.
+      const kept = await deps.answers.get(principal.workspaceId, req.originalUrl, async () => {
+        const answer = await execute();
+        return { status: answer.status, json: JSON.stringify(answer.body) };
+      });
+      res.status(kept.status).type('json').send(kept.json);
       return;
     }
     const answer = await execute();

@@ -24,6 +24,10 @@ export const configSchema = z.object({
   /** Redis key prefix of the rate limiters and idempotency keys; gateways sharing limits share the prefix. */
   RATE_LIMIT_PREFIX: z.string().min(1).default('spa'),
   GRPC_DEADLINE_MS: env.millis(5_000),
+  /** Keep GET /posts answers, served again while the workspace's post-list version in Redis is unchanged. */
+  GATEWAY_ANSWER_CACHE: env.bool(true),
+  /** The posts service's POSTS_LIST_VERSION_PREFIX (default there: `<its MONGO_DB>:posts:version`): must be the same. */
+  POSTS_LIST_VERSION_PREFIX: z.string().min(1).default('spa_posts:posts:version'),
   /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
   /** The webhooks service (the dashboard's webhook pages). */

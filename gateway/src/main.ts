@@ -5,6 +5,7 @@ import { createLogger } from '@spa/logger';
 import { connectRedis } from '@spa/redis';
 import { createApp } from './app.js';
 import { Authenticator } from './auth/authenticator.js';
+import { answerCache } from './http/answer-cache.js';
 import { answerClientErrorsInEnvelope } from './http/client-error.js';
 import { closeClients, createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
@@ -52,6 +53,7 @@ runMain(async () => {
     trustProxy: config.TRUST_PROXY,
     mediaHttpUrl: config.MEDIA_HTTP_URL,
     readiness: () => ({ ready: readiness.healthy(), failures: readiness.failures() }),
+    ...(config.GATEWAY_ANSWER_CACHE ? { answers: answerCache(redis, config.POSTS_LIST_VERSION_PREFIX) } : {}),
     dashboard: dashboardRouter({
       clients: dashboardClients,
       sessions: new SessionStore(redis, config.RATE_LIMIT_PREFIX, { idleSec: config.DASHBOARD_SESSION_IDLE_SEC, absoluteSec: config.DASHBOARD_SESSION_MAX_SEC }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freePort, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
 
 let stack: Stack;
@@ -193,6 +193,43 @@ describe('GET /posts', () => {
   it("never shows another workspace's posts", async () => {
     const other = await createWorkspace(stack);
     expect((await call('/posts', { token: other.apiKey })).json.meta.total_count).toBe(0);
+  });
+});
+
+describe('GET /posts answers kept by the gateway (answer cache)', () => {
+  it('serves a repeated list from the cache, yet shows every write at once through another gateway, per workspace', async () => {
+    const metricsPort = await freePort();
+    const other = await stack.startGateway({ METRICS_PORT: String(metricsPort) });
+    const viaOther = async (ws: TestWorkspace, path: string) => {
+      const res = await request(`http://${other.address}`, `/api/v1${path}`, { token: ws.apiKey, localAddress: freshClientAddress() });
+      expect(res.status, res.text).toBe(200);
+      return res.json as { posts: Array<{ id: number; body: string }>; meta: { total_count: number } };
+    };
+    const hits = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return Number(/list_cache_total\{cache="gateway_answers",result="hit"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const [a, b] = [await createWorkspace(stack), await createWorkspace(stack)];
+    const first = await create(a, { body: 'first' });
+    const url = '/posts?status=draft&limit=5';
+    expect((await viaOther(a, url)).posts.map((p) => p.body)).toEqual(['first']);
+    const before = await hits();
+    expect((await viaOther(a, url)).posts.map((p) => p.body)).toEqual(['first']);
+    expect(await hits()).toBe(before + 1);
+    // Another workspace asking the same URL gets its own answer, never the kept one.
+    expect((await viaOther(b, url)).meta.total_count).toBe(0);
+
+    // Writes through the first gateway: each seen by the very next list through the other one.
+    const second = await create(a, { body: 'second' });
+    expect((await viaOther(a, url)).posts.map((p) => p.body)).toEqual(['second', 'first']);
+    const patched = await call(`/posts/${first.id}`, { method: 'PATCH', token: a.apiKey, body: { post: { body: 'first, edited' } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await viaOther(a, url)).posts.map((p) => p.body)).toEqual(['second', 'first, edited']);
+    const deleted = await call(`/posts/${second.id}`, { method: 'DELETE', token: a.apiKey });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await viaOther(a, url)).toMatchObject({ posts: [{ id: first.id, body: 'first, edited' }], meta: { total_count: 1 } });
+    expect((await viaOther(b, url)).meta.total_count).toBe(0);
+    await other.stop();
   });
 });
 

@@ -115,6 +115,7 @@ export const postRoutes = [
       counts: z.record(z.enum(POST_STATUSES), z.number().int()),
       meta: ListMetaSchema,
     }),
+    cachedUntilPostsChange: true,
     handle: async ({ clients, principal, query }) => {
       const reply = await clients.posts.listPosts(
         listPostsRequest({

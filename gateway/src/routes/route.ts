@@ -44,6 +44,13 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   response?: z.ZodType;
   /** Error codes the backend may answer besides those the policy implies (the OpenAPI document lists them). */
   errors?: readonly ErrorCode[];
+  /**
+   * A GET whose answer depends only on the caller's workspace's posts and the request's URL: kept by the gateway
+   * (its answer cache) and served again while the workspace's post-list version is unchanged. The posts service
+   * moves that version on after every write, before answering it, so a write is seen by the very next request on
+   * any replica.
+   */
+  cachedUntilPostsChange?: boolean;
   /** The one backend call of the route, returning the public JSON. */
   handle?: (input: HandlerInput<P, Q, B>) => Promise<unknown>;
 }

@@ -40,3 +40,4 @@ export function redisDependency(redis: Redis): { name: string; check(): Promise<
     },
   };
 }
+export * from './versioned-cache.js';

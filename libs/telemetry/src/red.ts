@@ -1,4 +1,4 @@
-import { Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { registry } from './registry.js';
 
 /** Request durations in seconds: from 1 ms to 10 s, so both cache hits and deadlines are visible. */
@@ -28,5 +28,13 @@ export const httpServerDuration = new Histogram({
   help: 'HTTP requests served, by method, route template and status code',
   labelNames: ['method', 'route', 'status'] as const,
   buckets: DURATION_BUCKETS,
+  registers: [registry],
+});
+
+/** Caches of lists validated by a version in Redis: `cache` names which (closed set), `result` hit | miss | bypass (Redis unreachable). */
+export const listCacheResults = new Counter({
+  name: 'list_cache_total',
+  help: 'Reads of version-validated list caches, by cache and result',
+  labelNames: ['cache', 'result'] as const,
   registers: [registry],
 });

@@ -301,6 +301,7 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
       REDIS_URL: TEST_INFRA.redisUrl,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
+      POSTS_LIST_VERSION_PREFIX: `${postsDb}:posts:version`,
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
       IMAGE_WEEK_ADDR: imageWeekProc.address,

@@ -8,6 +8,12 @@ export const configSchema = z.object({
   REDIS_URL: env.redisUrl,
   /** Serve repeated GET /posts pages from memory, invalidated through a per-workspace version in Redis. */
   POSTS_LIST_CACHE: env.bool(true),
+  /**
+   * Redis key prefix of the per-workspace list versions, moved on after every write (whatever POSTS_LIST_CACHE
+   * says: the gateway's answer cache reads them too, under its own POSTS_LIST_VERSION_PREFIX, which must be the
+   * same). Default `<MONGO_DB>:posts:version`, so deployments sharing a Redis never share versions.
+   */
+  POSTS_LIST_VERSION_PREFIX: z.string().min(1).optional(),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50052),
   ...operationsEnv(9466),

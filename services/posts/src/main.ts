@@ -4,7 +4,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
 import { loadPostsConfig } from './config.js';
-import { connectRedis } from '@spa/redis';
+import { connectRedis, ListVersions } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
 import { publishJobs } from './events/publish-jobs.js';
@@ -31,8 +31,8 @@ runMain(async () => {
   const sitePushes = new MongoSitePushStore(mongo);
   await syncIndexes(mongo);
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
-  const cache = config.POSTS_LIST_CACHE ? new CachedPostsStore(mongoStore, redis, logger, `${config.MONGO_DB}:posts:version`) : undefined;
-  const store = cache ?? mongoStore;
+  const versions = new ListVersions(redis, config.POSTS_LIST_VERSION_PREFIX ?? `${config.MONGO_DB}:posts:version`);
+  const store = new CachedPostsStore(mongoStore, versions, logger, { pages: config.POSTS_LIST_CACHE });
   const relay = new EventRelay({
     models: mongoStore.models,
     listIndex: mongoStore.listIndex,
@@ -40,7 +40,7 @@ runMain(async () => {
     deployment: config.JOBS_NAMESPACE,
     nc,
     logger,
-    onListRepaired: async (workspaceId) => cache?.bump(workspaceId),
+    onListRepaired: async (workspaceId) => store.bump(workspaceId),
   });
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);

@@ -85,9 +85,14 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
   const gatewayRun = await benchGatewayList(settings, stack.baseUrl, workspace.apiKey, clientIps, cpuOf);
   const gatewayRss = gatewayPid === undefined ? undefined : await rssBreakdown(gatewayPid);
   const gatewayHeap = await heapBreakdown(gatewayMetricsUrl).catch((err: unknown) => `V8 heap unknown (${String(err)})`);
+  // The same path with the answer cache off (a second gateway on the same services): what each request costs when
+  // the workspace's posts changed since the last one (the answer cache misses), the path before the cache.
+  progress(`gateway GET /api/v1${listPostsPath(settings)}, answer cache off (${each})`);
+  const uncachedGateway = await stack.startGateway({ GATEWAY_ANSWER_CACHE: 'false', METRICS_PORT: '0', NODE_OPTIONS: settings.gatewayNodeOptions });
+  const uncachedRun = await benchGatewayList(settings, `http://${uncachedGateway.address}`, workspace.apiKey, clientIps, cpuOf);
   const redisKeys = await countRedisKeys(TEST_INFRA.redisUrl, `${rateLimitPrefix}:rl:global:ip:10.*`).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
 
-  const gatewayResponses = gatewayRun.warmup.completed + gatewayRun.measured.completed;
+  const gatewayResponses = [gatewayRun, uncachedRun].reduce((n, r) => n + r.warmup.completed + r.measured.completed, 0);
   console.log(
     `\n${settings.durationS} s per scenario after a ${settings.warmupS} s warm-up, ${settings.connections} connections/concurrent calls; ${settings.seedPosts} seeded draft posts; ${pageDescription}\n`,
   );
@@ -95,15 +100,18 @@ async function run(settings: BenchSettings, stack: Stack, hello: RunningProcess,
     { name: 'node:http hello', result: helloRun.measured },
     { name: 'gRPC ListPosts (direct)', result: grpcRun.measured },
     { name: 'gateway GET /api/v1/posts', result: gatewayRun.measured },
+    { name: 'same, answer cache off', result: uncachedRun.measured },
   ];
   console.log(formatTable(rows));
   console.log();
   for (const failure of formatFailures(rows)) console.log(failure);
   console.log(formatTargets(gatewayRun.measured, helloRun.measured));
+  console.log(`answer cache off: ${formatTargets(uncachedRun.measured, helloRun.measured)}`);
   console.log(formatLimiterCheck(redisKeys, gatewayResponses, clientIps.count));
   for (const [name, r] of [
     ['gRPC ListPosts (direct)', grpcRun],
     ['gateway GET /api/v1/posts', gatewayRun],
+    ['gateway GET /api/v1/posts, answer cache off', uncachedRun],
   ] as const) {
     if (r.cpu) console.log(`CPU ms per request, ${name}: ${cpuPerUnit(r.cpu, r.measured.completed)}`);
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { ListVersions } from '@spa/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost } from '../domain/create-post.js';
@@ -38,8 +39,8 @@ const query = (workspaceId: number): ListPostsQuery => ({
 describe('post list cache (real store and Redis)', () => {
   it('shows a write made through another replica on the very next read', async () => {
     // Two replicas: each its own in-memory pages, sharing the database and Redis.
-    const replicaA = new CachedPostsStore(mongo, redis, logger, prefix);
-    const replicaB = new CachedPostsStore(mongo, redis, logger, prefix);
+    const replicaA = new CachedPostsStore(mongo, new ListVersions(redis, prefix), logger, { pages: true });
+    const replicaB = new CachedPostsStore(mongo, new ListVersions(redis, prefix), logger, { pages: true });
     const depsB: PostsDeps = {
       store: replicaB,
       accounts: {
@@ -64,7 +65,7 @@ describe('post list cache (real store and Redis)', () => {
   it('bypasses the cache while Redis is unreachable', async () => {
     const deadRedis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
     deadRedis.on('error', () => undefined);
-    const store = new CachedPostsStore(mongo, deadRedis, logger, prefix);
+    const store = new CachedPostsStore(mongo, new ListVersions(deadRedis, prefix), logger, { pages: true });
     const before = (await store.list(query(3))).totalCount;
     await mongo.insert(
       [

@@ -1,27 +1,28 @@
 import type { Logger } from '@spa/logger';
-import type { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
+import { VersionedCache, type ListVersions } from '@spa/redis';
+import { listCacheResults } from '@spa/telemetry';
 import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 
 /**
- * A PostsStore that serves repeated list queries from memory. Each workspace has a version number
- * in Redis that every write through this store increments after the write lands; a cached page is
- * used only while the version it was read under is still current, so every replica sees a write
- * as soon as it returns. When Redis cannot be reached the cache is bypassed, never trusted; pages
- * also expire after 30 s, which bounds staleness if a bump was lost (Redis down during a write).
+ * A PostsStore that moves the workspace's list version (`ListVersions`, in Redis) on after every write that
+ * lands, and, with `pages`, serves repeated list queries from memory while that version is current: every
+ * replica sees a write as soon as it returns. The gateway's answer cache reads the same versions, so the bumps
+ * are made whether or not this process keeps pages. When Redis cannot be reached the cache is bypassed, never
+ * trusted; pages also expire after 30 s, which bounds staleness if a bump was lost (Redis down during a write).
  */
 export class CachedPostsStore implements PostsStore {
   /** Pages also expire after a while, which bounds staleness if a version bump was ever lost. */
-  private readonly pages = new LRUCache<string, { version: string; result: ListPostsResult }>({ max: 5_000, ttl: 30_000 });
+  private readonly pages: VersionedCache<ListPostsResult> | undefined;
 
   constructor(
     private readonly inner: PostsStore,
-    private readonly redis: Redis,
+    private readonly versions: ListVersions,
     private readonly logger: Logger,
-    /** Redis key prefix of the versions; named after the database, so deployments never share one. */
-    private readonly prefix: string,
-  ) {}
+    options: { pages: boolean },
+  ) {
+    this.pages = options.pages ? new VersionedCache(versions, { max: 5_000, ttlMs: 30_000 }, (result) => listCacheResults.inc({ cache: 'posts_pages', result })) : undefined;
+  }
 
   nextIds(sequence: 'posts' | 'post_contents' | 'post_accounts', count: number): Promise<number[]> {
     return this.inner.nextIds(sequence, count);
@@ -101,37 +102,19 @@ export class CachedPostsStore implements PostsStore {
     return post;
   }
 
-  async list(query: ListPostsQuery): Promise<ListPostsResult> {
-    const version = await this.version(query.workspaceId);
-    if (version === undefined) return this.inner.list(query);
-    const key = JSON.stringify(query);
-    const hit = this.pages.get(key);
-    if (hit && hit.version === version) return hit.result;
-    const result = await this.inner.list(query);
-    this.pages.set(key, { version, result });
-    return result;
-  }
-
-  private key(workspaceId: number): string {
-    return `${this.prefix}:${workspaceId}`;
-  }
-
-  private async version(workspaceId: number): Promise<string | undefined> {
-    try {
-      return (await this.redis.get(this.key(workspaceId))) ?? '0';
-    } catch {
-      return undefined;
-    }
+  list(query: ListPostsQuery): Promise<ListPostsResult> {
+    if (!this.pages) return this.inner.list(query);
+    return this.pages.get(query.workspaceId, JSON.stringify(query), () => this.inner.list(query));
   }
 
   /** Makes every replica read the workspace's lists afresh (its version moves on). */
   async bump(workspaceId: number): Promise<void> {
     try {
-      await this.redis.incr(this.key(workspaceId));
+      await this.versions.bump(workspaceId);
     } catch (err) {
       // Without the bump other replicas could serve a stale page: drop this process's pages and
       // make every replica bypass its cache until Redis answers again (reads check Redis first).
-      this.pages.clear();
+      this.pages?.clear();
       this.logger.warn({ err, workspaceId }, 'post list cache: version bump failed');
     }
   }
