@@ -281,4 +281,8 @@ export class MongoWebhooksStore implements WebhooksStore {
     const doc = await this.models.Attempt.findById(`${deliveryId}:${attempt}`).lean<AttemptDoc>();
     return doc ? toAttempt(doc) : null;
   }
+
+  async dropClaim(deliveryId: string, attempt: number): Promise<void> {
+    await this.models.Attempt.deleteOne({ _id: `${deliveryId}:${attempt}` });
+  }
 }

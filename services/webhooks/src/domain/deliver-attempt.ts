@@ -11,8 +11,7 @@ import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
  *
  * 1. The last allowed attempt is used up but the delivery was left scheduled (its dispatcher died
  *    before recording the outcome): the delivery is finished as failed, with no outcome.
- * 2. The attempt is claimed by inserting `<delivery>:<n>`; the unique id lets one dispatcher win (attempt 1
- *    of a delivery stored holding it is claimed by the delivery's own insert: `storeHoldingFirstAttempt`).
+ * 2. The attempt is claimed by inserting `<delivery>:<n>`; the unique id lets one dispatcher win.
  * 3. As it sends, the delivery moves to attempt n with its next attempt already scheduled, so a
  *    dispatcher killed mid-attempt loses no retry and never repeats an attempt number (killed before the
  *    move landed, the claim stands, and the next dispatcher moves the delivery on once its lease is over).
@@ -45,17 +44,22 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
 }
 
 /**
- * Stores a new delivery holding its first attempt, when its dispatcher has room to send it at once: the
- * delivery is inserted already moved on to attempt 1 (`attempts: 1`, attempt 2 scheduled as the move
- * would), which saves the move of step 3 (on the local store an update is a read and a write). The insert
- * is the claim: the delivery is unique per (webhook, source event), so of two dispatchers handling one
- * event only the one whose insert lands sends attempt 1, and no other ever sees the delivery at attempt 0.
- * A dispatcher killed before the outcome is recorded leaves the delivery to another, which makes attempt 2
- * at that time. Null when the delivery existed already (the event was handled before).
+ * Stores a new delivery holding its first attempt, when its dispatcher has room to send it at once:
+ * attempt 1 is claimed (inserted first, so every attempt that can be sent has its claim), then the
+ * delivery is inserted already moved on to it (`attempts: 1`, attempt 2 scheduled as the move would),
+ * which saves the move of step 3: on the local store an update is a read and a write. A dispatcher
+ * killed before the outcome is recorded leaves the delivery to another, which makes attempt 2 at that
+ * time. Null when the delivery existed already (the event was handled before): the claim of the new id
+ * is taken back.
  */
 export async function storeHoldingFirstAttempt(deps: WebhooksDeps, delivery: Delivery): Promise<Delivery | null> {
   const held: Delivery = { ...delivery, attempts: 1, nextAttemptAt: retryTime(delivery, 1, delivery.createdAt) };
-  return (await deps.store.insertDelivery(held)) ? held : null;
+  if (!(await deps.store.claimAttempt({ deliveryId: held.id, attempt: 1, claimedAt: held.createdAt, claimedBy: deps.instanceId }))) {
+    throw new Error(`attempt 1 of the new delivery ${held.id} was claimed already`); // a fresh id: never
+  }
+  if (await deps.store.insertDelivery(held)) return held;
+  await deps.store.dropClaim(held.id, 1);
+  return null;
 }
 
 /**

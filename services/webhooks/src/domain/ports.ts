@@ -27,6 +27,8 @@ export interface WebhooksStore {
   /** Claims an attempt by inserting it; false when it was claimed already. */
   claimAttempt(attempt: Attempt): Promise<boolean>;
   getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null>;
+  /** Removes a claim that turned out to be of no delivery (see `storeHoldingFirstAttempt`). */
+  dropClaim(deliveryId: string, attempt: number): Promise<void>;
 }
 
 /**
