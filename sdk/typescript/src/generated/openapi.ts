@@ -990,7 +990,7 @@ export interface paths {
         };
         /**
          * List posts
-         * @description Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count.
+         * @description Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count. Every write answered before the request is reflected: answers are kept (per workspace and URL) only while the workspace's posts are unchanged.
          *
          *     Scope: `posts:read`.
          *
