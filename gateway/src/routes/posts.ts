@@ -104,7 +104,7 @@ export const postRoutes = [
     tag: 'Posts',
     summary: 'List posts',
     description:
-      'Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count. Every write answered before the request is reflected: answers are kept (per workspace and URL) only while the workspace\'s posts are unchanged.',
+      "Without `status`, returns the queue statuses (draft, pending_review, scheduled, publishing). `counts` covers every status under the other filters. Page with `offset` until offset + limit >= meta.total_count. Every write answered before the request is reflected: answers are kept (per workspace and URL) only while the workspace's posts are unchanged.",
     audience: 'api_key',
     scope: 'posts:read',
     plan: 'paid',
