@@ -62,6 +62,22 @@ describe('post list cache (real store and Redis)', () => {
     expect((await replicaA.list(query(2))).totalCount).toBe(0);
   });
 
+  it('moves the version on after a write even without pages of its own (the gateway keeps answers under it)', async () => {
+    const versions = new ListVersions(redis, prefix);
+    const store = new CachedPostsStore(mongo, versions, logger, { pages: false });
+    const deps: PostsDeps = {
+      store,
+      accounts: { workspaceSettings: async () => ({ reviewRequired: false }), socialAccounts: async () => [], postingSchedule: async () => undefined as never },
+      clock: { now: () => new Date() },
+      flushEvents: () => undefined,
+      jobs: { send: async () => undefined },
+    };
+    const before = await versions.current(4);
+    await createPost(deps, { workspaceId: 4, body: 'new', postContents: [], socialAccountIds: [], source: 'api' });
+    expect(await versions.current(4)).not.toBe(before);
+    expect((await store.list(query(4))).totalCount).toBe(1);
+  });
+
   it('bypasses the cache while Redis is unreachable', async () => {
     const deadRedis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
     deadRedis.on('error', () => undefined);
