@@ -1,4 +1,5 @@
 import { env, loadConfig, operationsEnv, z } from '@spa/config';
+import { postListVersionPrefix } from '@spa/redis';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -27,7 +28,7 @@ export const configSchema = z.object({
   /** Keep GET /posts answers, served again while the workspace's post-list version in Redis is unchanged. */
   GATEWAY_ANSWER_CACHE: env.bool(true),
   /** The posts service's POSTS_LIST_VERSION_PREFIX (default there: `<its MONGO_DB>:posts:version`): must be the same. */
-  POSTS_LIST_VERSION_PREFIX: z.string().min(1).default('spa_posts:posts:version'),
+  POSTS_LIST_VERSION_PREFIX: z.string().min(1).default(postListVersionPrefix('spa_posts')),
   /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
   /** The webhooks service (the dashboard's webhook pages). */

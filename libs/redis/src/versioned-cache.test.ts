@@ -52,6 +52,12 @@ describe('VersionedCache', () => {
     expect((await cache.get(3, 'k', async () => ({ text: 'after' }))).text).toBe('after');
   });
 
+  it('keeps nothing when the read fails: the next get reads again', async () => {
+    const { cache } = cacheWith(new ListVersions(redis, prefix));
+    await expect(cache.get(6, 'k', () => Promise.reject(new Error('backend down')))).rejects.toThrow('backend down');
+    expect((await cache.get(6, 'k', async () => ({ text: 'read again' }))).text).toBe('read again');
+  });
+
   it('holds at most maxBytes of values, dropping the least recently used', async () => {
     const { read, loads } = cacheWith(new ListVersions(redis, prefix), { maxBytes: 25 });
     await read(4, 'x', 'x'.repeat(10));

@@ -11,8 +11,8 @@ import type { Redis } from 'ioredis';
 export class ListVersions {
   constructor(
     private readonly redis: Redis,
-    /** Key prefix: named after the posts database, so that deployments sharing a Redis never share one. */
-    readonly prefix: string,
+    /** Key prefix (`postListVersionPrefix`): named after the posts database, so deployments sharing a Redis never share one. */
+    private readonly prefix: string,
   ) {}
 
   /** The workspace's current version; undefined when Redis cannot be reached (a cache is then bypassed, never trusted). */
@@ -33,6 +33,9 @@ export class ListVersions {
     return `${this.prefix}:${workspaceId}`;
   }
 }
+
+/** The prefix of the post-list versions of the posts service whose database is `postsDb` (its default; the gateway's too). */
+export const postListVersionPrefix = (postsDb: string): string => `${postsDb}:posts:version`;
 
 /** The outcome of one `VersionedCache.get`, for a hit-ratio metric. */
 export type CacheResult = 'hit' | 'miss' | 'bypass';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
 import { createClient, type PromiseClient } from '@spa/grpc';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
+import { postListVersionPrefix } from '@spa/redis';
 import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
 import { request, type HttpOptions, type HttpResponse } from './http.js';
 import { runAdmin, startProcess, stopStartedOnFailure, type RunningProcess } from './processes.js';
@@ -301,7 +302,7 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
       REDIS_URL: TEST_INFRA.redisUrl,
       ACCOUNTS_ADDR: accountsProc.address,
       POSTS_ADDR: postsProc.address,
-      POSTS_LIST_VERSION_PREFIX: `${postsDb}:posts:version`,
+      POSTS_LIST_VERSION_PREFIX: postListVersionPrefix(postsDb),
       MEDIA_ADDR: mediaProc.address,
       GENERATION_ADDR: generationProc.address,
       IMAGE_WEEK_ADDR: imageWeekProc.address,

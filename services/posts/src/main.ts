@@ -4,7 +4,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
 import { loadPostsConfig } from './config.js';
-import { connectRedis, ListVersions } from '@spa/redis';
+import { connectRedis, ListVersions, postListVersionPrefix } from '@spa/redis';
 import { CachedPostsStore } from './data/cached-store.js';
 import { MongoPostsStore } from './data/mongo-store.js';
 import { publishJobs } from './events/publish-jobs.js';
@@ -31,7 +31,7 @@ runMain(async () => {
   const sitePushes = new MongoSitePushStore(mongo);
   await syncIndexes(mongo);
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
-  const versions = new ListVersions(redis, config.POSTS_LIST_VERSION_PREFIX ?? `${config.MONGO_DB}:posts:version`);
+  const versions = new ListVersions(redis, config.POSTS_LIST_VERSION_PREFIX ?? postListVersionPrefix(config.MONGO_DB));
   const store = new CachedPostsStore(mongoStore, versions, logger, { pages: config.POSTS_LIST_CACHE });
   const relay = new EventRelay({
     models: mongoStore.models,
