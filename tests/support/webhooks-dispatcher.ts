@@ -9,7 +9,8 @@ import { MongoWebhooksStore } from '../../services/webhooks/src/data/mongo-store
 import { Dispatcher } from '../../services/webhooks/src/delivery/dispatcher.js';
 import { httpSender } from '../../services/webhooks/src/delivery/http-sender.js';
 import type { PostTerminalEvent } from '../../services/webhooks/src/domain/payload.js';
-import type { OutboundRequest, ResolvedAddress, WebhooksDeps } from '../../services/webhooks/src/domain/ports.js';
+import type { FirstAttempts, OutboundRequest, ResolvedAddress, WebhooksDeps } from '../../services/webhooks/src/domain/ports.js';
+import { recordPostTerminal } from '../../services/webhooks/src/domain/record-event.js';
 
 export const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 export const S = 1_000;
@@ -86,6 +87,11 @@ export function dispatcherHarness() {
       clock.set(ms);
       await h.dispatcher.pass();
       await h.dispatcher.settle();
+    },
+
+    /** Handles the event as the consumer does and waits until its deliveries are stored: how many were created. */
+    async record(event: PostTerminalEvent, first?: FirstAttempts, deps?: WebhooksDeps): Promise<number> {
+      return (await recordPostTerminal(deps ?? h.deps, event, first)).recorded;
     },
 
     terminal(workspaceId: number, status = 'failed'): PostTerminalEvent {

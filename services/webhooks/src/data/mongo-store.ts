@@ -220,9 +220,12 @@ export class MongoWebhooksStore implements WebhooksStore {
     return asks.map((a) => docs.filter((d) => d.workspace_id === a.workspaceId && d.events.includes(a.event)).map(toWebhook));
   }
 
-  /** Batched with the deliveries recorded at the same time (one event's, or concurrent events'). */
+  /**
+   * Batched with the deliveries recorded at the same time (one event's, or concurrent events'). Stored
+   * with the request it came from: the delivery's own, or else the one it is being recorded in.
+   */
   insertDelivery(d: Delivery): Promise<boolean> {
-    const origin = captureOrigin();
+    const origin = d.origin ?? captureOrigin();
     return this.deliveryInserts.add(
       defined<DeliveryDoc>({
         _id: d.id,
@@ -235,7 +238,10 @@ export class MongoWebhooksStore implements WebhooksStore {
         attempts: d.attempts,
         attempt_limit: d.attemptLimit,
         next_attempt_at: d.nextAttemptAt,
+        last_error: d.lastError,
+        last_status_code: d.lastStatusCode,
         created_at: d.createdAt,
+        finished_at: d.finishedAt,
         origin: Object.keys(origin).length ? origin : undefined,
       }),
     );
@@ -280,9 +286,5 @@ export class MongoWebhooksStore implements WebhooksStore {
   async getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null> {
     const doc = await this.models.Attempt.findById(`${deliveryId}:${attempt}`).lean<AttemptDoc>();
     return doc ? toAttempt(doc) : null;
-  }
-
-  async dropClaim(deliveryId: string, attempt: number): Promise<void> {
-    await this.models.Attempt.deleteOne({ _id: `${deliveryId}:${attempt}` });
   }
 }

@@ -1,16 +1,16 @@
 /**
  * First attempts started from the event, without a pass (a pass reads every scheduled delivery, since
- * FerretDB pushes down neither sort nor limit): at once when there is room, the delivery stored holding
- * its first attempt, else waiting in the dispatcher for room (real store, real HTTP, injected clock).
+ * FerretDB pushes down neither sort nor limit): sent at once when there is room, the delivery stored
+ * after it holding its outcome, else stored and waiting in the dispatcher for room (real store, real
+ * HTTP, injected clock).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { createWebhook } from '../domain/manage-webhooks.js';
-import { deliverFirstAttempt } from '../domain/deliver-attempt.js';
-import type { Delivery, Webhook } from '../domain/model.js';
+import type { Delivery } from '../domain/model.js';
 import type { FirstAttempts } from '../domain/ports.js';
-import { recordPostTerminal } from '../domain/record-event.js';
+import { deliveryIdOf, recordPostTerminal } from '../domain/record-event.js';
 import type { Dispatcher } from './dispatcher.js';
 import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
 
@@ -18,31 +18,33 @@ const fx = dispatcherHarness();
 
 /** Starts first attempts through the waiting queue only, as when the dispatcher had no room as the event was recorded. */
 const offerOnly = (dispatcher: Dispatcher): FirstAttempts => ({
-  reserve: () => false,
-  startHeld: () => undefined,
-  release: () => undefined,
+  sendFirst: () => null,
   offer: (delivery, webhook) => dispatcher.offer(delivery, webhook),
 });
 
 describe('first attempts start from the event (real store, real HTTP)', () => {
-  it('stores a delivery with room to send it holding its first attempt (claimed first), sends it with no pass or move, once; its retry stays on the schedule', async () => {
+  it('sends a delivery with room at once, claimed first, then stores it holding the outcome: no pass, no update; its retry stays on the schedule', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     fx.clock.set(T0);
     const claims = vi.spyOn(fx.store, 'claimAttempt');
     const updates = vi.spyOn(fx.store, 'updateDelivery');
     const passes = vi.spyOn(fx.store, 'dueDeliveries');
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), fx.dispatcher)).toBe(1);
-    await fx.dispatcher.settle();
+    const inserts: Array<{ hitsBefore: number; delivery: Delivery }> = [];
+    const insert = fx.store.insertDelivery.bind(fx.store);
+    vi.spyOn(fx.store, 'insertDelivery').mockImplementation((delivery) => (inserts.push({ hitsBefore: fx.hits.length, delivery }), insert(delivery)));
+    expect(await fx.record(fx.terminal(workspaceId), fx.dispatcher)).toBe(1);
     expect(claims.mock.calls.map(([claim]) => claim.attempt)).toEqual([1]);
     expect(passes).not.toHaveBeenCalled();
-    // One write after the attempt: the receiver failed (500), so its retry is scheduled 10 s after it.
-    expect(updates.mock.calls.map(([, patch]) => patch)).toEqual([{ nextAttemptAt: new Date(T0 + 10 * S), lastError: 'HTTP 500', lastStatusCode: 500 }]);
+    expect(updates).not.toHaveBeenCalled();
     vi.restoreAllMocks();
     expect(fx.hits).toHaveLength(1);
     const id = fx.hits[0]!.headers['x-service-event-id'] as string;
     expect(fx.hits[0]?.headers['x-service-attempt']).toBe('1');
-    expect(await fx.store.getDelivery(id)).toMatchObject({ status: 'scheduled', attempts: 1, nextAttemptAt: new Date(T0 + 10 * S) });
+    // One insert, after the attempt, holding its outcome: the receiver failed (500), so attempt 2 is due 10 s after it.
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]!.hitsBefore).toBe(1);
+    expect(await fx.store.getDelivery(id)).toMatchObject({ status: 'scheduled', attempts: 1, nextAttemptAt: new Date(T0 + 10 * S), lastError: 'HTTP 500', lastStatusCode: 500 });
     // Offered again once attempted (its next attempt is scheduled later): nothing is sent before its time.
     const delivery = (await fx.store.getDelivery(id))!;
     fx.dispatcher.offer(delivery, (await fx.store.getWebhook(delivery.webhookId))!);
@@ -55,60 +57,85 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '2']);
   });
 
-  it('handles an event again without a second delivery or a stray claim when it held the first attempt', async () => {
+  it('handles an event again without a second delivery, attempt or claim: the delivery id is the same, and its claim is found', async () => {
     fx.answer = 200;
     const workspaceId = fx.nextWorkspace++;
-    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     const event = fx.terminal(workspaceId);
     const claims = vi.spyOn(fx.store, 'claimAttempt');
-    expect(await recordPostTerminal(fx.deps, event, fx.dispatcher)).toBe(1);
-    expect(await recordPostTerminal(fx.deps, event, fx.dispatcher)).toBe(0);
-    await fx.dispatcher.settle();
-    const claimed = claims.mock.calls.map(([claim]) => claim.deliveryId);
+    expect(await fx.record(event, fx.dispatcher)).toBe(1);
+    expect(await fx.record(event, fx.dispatcher)).toBe(0);
+    const claimed = claims.mock.calls.map(([claim]) => `${claim.deliveryId}:${claim.attempt}`);
     vi.restoreAllMocks();
     expect(fx.hits).toHaveLength(1);
     const id = fx.hits[0]!.headers['x-service-event-id'] as string;
-    // The second handling claimed attempt 1 of a new id before its insert was refused, then took it back.
-    expect(claimed).toHaveLength(2);
-    expect(claimed[0]).toBe(id);
-    expect(await fx.store.getAttempt(id, 1)).not.toBeNull();
-    expect(await fx.store.getAttempt(claimed[1]!, 1)).toBeNull();
+    expect(id).toBe(deliveryIdOf(webhook.id, event.sourceKey));
+    expect(claimed).toEqual([`${id}:1`, `${id}:1`]);
+    expect(await fx.store.listDeliveries(webhook.id, 10)).toEqual([expect.objectContaining({ id, status: 'succeeded', attempts: 1 })]);
   });
 
-  it('leaves a delivery stored holding its first attempt to another dispatcher when its own never sent it: attempt 2 at its retry time', async () => {
+  it('stores the delivery of an event whose dispatcher stopped between the claim and the insert when the event comes again: attempt 2 at its retry time', async () => {
     const workspaceId = fx.nextWorkspace++;
-    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
-    fx.clock.set(T0);
-    // A dispatcher that reserves room and dies before sending (startHeld never runs).
-    const dying = { reserve: () => true, startHeld: () => undefined, release: () => undefined, offer: () => undefined };
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), dying)).toBe(1);
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const event = fx.terminal(workspaceId);
+    // What a dispatcher killed during attempt 1 leaves: the claim, no delivery, the event unacknowledged.
+    const id = deliveryIdOf(webhook.id, event.sourceKey);
+    await fx.store.claimAttempt({ deliveryId: id, attempt: 1, claimedAt: new Date(T0), claimedBy: 'killed' });
+    fx.clock.set(T0 + 3 * S); // JetStream hands the event out again
+    expect(await fx.record(event, fx.dispatcher)).toBe(1);
+    expect(fx.hits).toHaveLength(0);
+    expect(await fx.store.getDelivery(id)).toMatchObject({ status: 'scheduled', attempts: 1, nextAttemptAt: new Date(T0 + 10 * S), lastError: expect.stringMatching(/stopped during the attempt/) });
     await fx.runAt(T0 + 10 * S - 1);
     expect(fx.hits).toHaveLength(0);
     await fx.runAt(T0 + 10 * S);
-    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
+    expect(fx.hits.map((h) => [h.headers['x-service-event-id'], h.headers['x-service-attempt']])).toEqual([[id, '2']]);
   });
 
-  it('does not send a held first attempt that starts too late to end before attempt 2 is due: attempt 2 comes at its time', async () => {
-    fx.answer = 200;
+  it('fails the event when the delivery cannot be stored after attempt 1, and handling it again keeps the attempt numbers', async () => {
     const workspaceId = fx.nextWorkspace++;
-    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
-    fx.clock.set(T0);
-    // Storing took long: the dispatcher gets to send attempt 1 only 5 s later, when it could still run at 10 s.
-    let held: [Delivery, Webhook] | undefined;
-    const slow = { reserve: () => true, startHeld: (delivery: Delivery, webhook: Webhook) => void (held = [delivery, webhook]), release: () => undefined, offer: () => undefined };
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId), slow)).toBe(1);
-    fx.clock.set(T0 + 5 * S);
-    await deliverFirstAttempt(fx.deps, ...held!);
-    expect(fx.hits).toHaveLength(0);
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
+    const event = fx.terminal(workspaceId);
+    vi.spyOn(fx.store, 'insertDelivery').mockRejectedValueOnce(new Error('store unavailable'));
+    await expect(fx.record(event, fx.dispatcher)).rejects.toThrow('store unavailable');
+    vi.restoreAllMocks();
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1']);
+    expect(await fx.record(event, fx.dispatcher)).toBe(1);
     await fx.runAt(T0 + 10 * S);
-    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['2']);
+    expect(fx.hits.map((h) => h.headers['x-service-attempt'])).toEqual(['1', '2']);
+    expect(await fx.store.listDeliveries(webhook.id, 10)).toHaveLength(1);
+  });
+
+  it('records the outcome of attempt 1 on the delivery when the event, handled again during the attempt, stored it first', async () => {
+    fx.answer = 200;
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const workspaceId = fx.nextWorkspace++;
+      const { webhook } = await createWebhook(fx.deps, { workspaceId, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      const event = fx.terminal(workspaceId);
+      const first = await recordPostTerminal(fx.deps, event, fx.dispatcher);
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
+      // Handled again (another consumer) while attempt 1 is out: it finds the claim and stores the delivery.
+      expect(await fx.record(event, fx.newDispatcher(fx.deps, { concurrency: 8, perWebhook: 8 }))).toBe(1);
+      held[0]!.writeHead(200).end();
+      expect(await first.recorded).toBe(0);
+      expect(held).toHaveLength(1);
+      expect(await fx.store.listDeliveries(webhook.id, 10)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, lastStatusCode: 200 })]);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 
   it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     const full = fx.newDispatcher(fx.deps, { concurrency: 0, perWebhook: 1 });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId), full);
+    await fx.record(fx.terminal(workspaceId), full);
     await full.settle();
     expect(fx.hits).toHaveLength(0);
     expect((await fx.store.dueDeliveries(fx.clock.now(), 10, [])).length).toBe(1);
@@ -123,7 +150,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     await createWebhook(fx.deps, { workspaceId: b, url: `${fx.receiverUrl}?b`, events: [] });
     const one = fx.newDispatcher(fx.deps, { concurrency: 1, perWebhook: 1 });
     const passes = vi.spyOn(fx.store, 'dueDeliveries');
-    const offer = (workspaceId: number) => recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), one);
+    const offer = (workspaceId: number) => fx.record(fx.terminal(workspaceId, 'posted'), one);
     await Promise.all([offer(a), offer(a), offer(b)]);
     await one.settle();
     // Asked before mockRestore, which also forgets the calls.
@@ -183,7 +210,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       updates.push(patch.status ?? `attempts ${patch.attempts}`);
       return update(id, patch);
     });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), offerOnly(fx.dispatcher));
+    await fx.record(fx.terminal(workspaceId, 'posted'), offerOnly(fx.dispatcher));
     await expect.poll(() => fx.hits.length, { timeout: 10_000, interval: 10 }).toBe(1);
     expect(updates).toEqual([]);
     release();
@@ -207,10 +234,10 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
       await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
       const one = fx.newDispatcher(fx.deps, { concurrency: 64, perWebhook: 1 });
-      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await fx.record(fx.terminal(a, 'posted'));
       await one.pass(); // a's first attempt, held by its receiver
       await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
-      await recordPostTerminal(fx.deps, fx.terminal(a, 'posted'));
+      await fx.record(fx.terminal(a, 'posted'));
       await one.pass(); // a is at its limit: its second delivery is left in the store
       const passes = vi.spyOn(fx.store, 'dueDeliveries');
       const offer = () => recordPostTerminal(fx.deps, fx.terminal(b, 'posted'), one);

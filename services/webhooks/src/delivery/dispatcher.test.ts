@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { verifySignature } from '@spa/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import { redeliver, sendTestEvent } from '../domain/deliveries.js';
+import { deliveryIdOf } from '../domain/record-event.js';
 import { createWebhook, enableWebhook } from '../domain/manage-webhooks.js';
 import type { PostTerminalEvent } from '../domain/payload.js';
-import { recordPostTerminal } from '../domain/record-event.js';
 import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
 
 const fx = dispatcherHarness();
@@ -15,7 +15,7 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
     const workspaceId = fx.nextWorkspace++;
     const { webhook, secret } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     fx.clock.set(T0);
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId))).toBe(1);
+    expect(await fx.record(fx.terminal(workspaceId))).toBe(1);
     const offsets = [0, 10, 110, 1010, 4610, 11810, 22610];
     for (const [i, offset] of offsets.entries()) {
       if (offset > 0) {
@@ -45,7 +45,7 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
   it('sends the exact contract payload', async () => {
     const workspaceId = fx.nextWorkspace++;
     fx.answer = 200;
-    await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: ['post.partial_failure'] });
+    const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: ['post.partial_failure'] });
     const event: PostTerminalEvent = {
       sourceKey: `test-${randomUUID()}`,
       workspaceId,
@@ -57,8 +57,8 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
         { platform: 'linkedin', platformStatus: 'error', platformPostId: '', platformError: 'token expired' },
       ],
     };
-    await recordPostTerminal(fx.deps, event);
-    await recordPostTerminal(fx.deps, { ...event, status: 'posted', sourceKey: `test-${randomUUID()}` }); // not subscribed
+    await fx.record(event);
+    await fx.record({ ...event, status: 'posted', sourceKey: `test-${randomUUID()}` }); // not subscribed
     await fx.runAt(T0);
     expect(fx.hits).toHaveLength(1);
     expect(JSON.parse(fx.hits[0]!.body)).toEqual({
@@ -75,7 +75,9 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
         dry_run: false,
       },
     });
-    expect(fx.hits[0]!.headers['x-service-event-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // A UUID (version 5) of the webhook and the source event: the same however often the event is handled.
+    expect(fx.hits[0]!.headers['x-service-event-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(fx.hits[0]!.headers['x-service-event-id']).toBe(deliveryIdOf(webhook.id, event.sourceKey));
   });
 
   it('records an event once per webhook even when handled twice, and only for webhooks of its own workspace', async () => {
@@ -84,8 +86,8 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
     const mine = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     const theirs = await createWebhook(fx.deps, { workspaceId: other, url: fx.receiverUrl, events: [] });
     const event = fx.terminal(workspaceId);
-    expect(await recordPostTerminal(fx.deps, event)).toBe(1);
-    expect(await recordPostTerminal(fx.deps, event)).toBe(0);
+    expect(await fx.record(event)).toBe(1);
+    expect(await fx.record(event)).toBe(0);
     expect(await fx.store.listDeliveries(mine.webhook.id, 10)).toHaveLength(1);
     expect(await fx.store.listDeliveries(theirs.webhook.id, 10)).toHaveLength(0);
   });
@@ -94,7 +96,7 @@ describe('retries on the injected clock (real store, real HTTP)', () => {
     const workspaceId = fx.nextWorkspace++;
     fx.answer = 200;
     const { webhook, secret } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId));
+    await fx.record(fx.terminal(workspaceId));
     await fx.runAt(T0);
     const [delivery] = await fx.store.listDeliveries(webhook.id, 1);
     await expect(redeliver(fx.deps, delivery!.id, workspaceId + 1)).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -116,7 +118,7 @@ describe('auto-disable', () => {
   /** Records `count` events and runs them through all 7 attempts; returns the time after. */
   async function exhaust(workspaceId: number, count: number, from: number): Promise<number> {
     fx.clock.set(from);
-    for (let i = 0; i < count; i++) await recordPostTerminal(fx.deps, fx.terminal(workspaceId));
+    for (let i = 0; i < count; i++) await fx.record(fx.terminal(workspaceId));
     for (const offset of [0, 10, 110, 1010, 4610, 11810, 22610]) await fx.runAt(from + offset * S);
     return from + 22_611 * S;
   }
@@ -132,12 +134,12 @@ describe('auto-disable', () => {
     fx.hits = [];
     fx.answer = 200;
     fx.clock.set(t);
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId))).toBe(0);
+    expect(await fx.record(fx.terminal(workspaceId))).toBe(0);
     await fx.runAt(t);
     expect(fx.hits).toHaveLength(0);
 
     await enableWebhook(fx.deps, webhook.id, workspaceId);
-    expect(await recordPostTerminal(fx.deps, fx.terminal(workspaceId))).toBe(1);
+    expect(await fx.record(fx.terminal(workspaceId))).toBe(1);
     await fx.runAt(t);
     expect(fx.hits).toHaveLength(1);
   });
@@ -148,7 +150,7 @@ describe('auto-disable', () => {
     let t = await exhaust(workspaceId, 9, T0);
     fx.answer = 200;
     fx.clock.set(t);
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId));
+    await fx.record(fx.terminal(workspaceId));
     await fx.runAt(t);
     fx.answer = 500;
     t = await exhaust(workspaceId, 9, t + S);
@@ -163,7 +165,7 @@ describe('a dispatcher that died mid-attempt', () => {
     const workspaceId = fx.nextWorkspace++;
     fx.answer = 200;
     const { webhook } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId));
+    await fx.record(fx.terminal(workspaceId));
     const [delivery] = await fx.store.listDeliveries(webhook.id, 1);
     // Another dispatcher claimed attempt 1 and died before moving the delivery on.
     await fx.store.claimAttempt({ deliveryId: delivery!.id, attempt: 1, claimedAt: fx.clock.now(), claimedBy: 'dead' });

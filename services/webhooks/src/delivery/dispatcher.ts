@@ -1,6 +1,6 @@
-import { inSpan, resumeOrigin, SpanKind } from '@spa/telemetry';
+import { captureOrigin, inSpan, resumeOrigin, SpanKind } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
-import { deliverAttempt, deliverFirstAttempt } from '../domain/deliver-attempt.js';
+import { deliverAttempt, sendFirstAttempt } from '../domain/deliver-attempt.js';
 import type { Delivery, Webhook } from '../domain/model.js';
 import type { FirstAttempts, WebhooksDeps } from '../domain/ports.js';
 
@@ -36,8 +36,6 @@ export interface DispatcherLimits {
  */
 export class Dispatcher implements FirstAttempts {
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Room taken for first attempts whose deliveries are being stored (`reserve`): counted as in flight. */
-  private reserved = 0;
   private readonly perWebhook = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private passing: Promise<void> | null = null;
@@ -120,31 +118,20 @@ export class Dispatcher implements FirstAttempts {
   }
 
   /**
-   * Takes room for the first attempt of a delivery about to be stored from an event, which is then
-   * stored holding that attempt (see `deliverFirstAttempt`): true when there is room now, held until
-   * `startHeld` or `release`.
+   * Sends the first attempt of a new delivery from its event now, when there is room, and then stores
+   * the delivery with its outcome (`sendFirstAttempt`): null when there is no room now. The delivery
+   * keeps the request it was recorded in (as a stored one does), which its retries resume.
    */
-  reserve(webhook: Webhook): boolean {
-    if (this.stopped || !this.hasRoom(webhook.id)) return false;
+  sendFirst(delivery: Delivery, webhook: Webhook): Promise<boolean> | null {
+    if (this.stopped || this.inFlight.has(delivery.id) || !this.hasRoom(webhook.id)) return null;
     this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
-    this.reserved++;
-    return true;
-  }
-
-  /** Sends the first attempt of a delivery stored holding it, in the room `reserve` took. */
-  startHeld(delivery: Delivery, webhook: Webhook): void {
-    this.reserved--;
-    this.launch(delivery, () => deliverFirstAttempt(this.deps, delivery, webhook));
-  }
-
-  /** Gives back room `reserve` took for a delivery that was not stored (it existed already, or the write failed). */
-  release(webhook: Webhook): void {
-    this.reserved--;
-    this.ended(webhook.id);
+    const origin = captureOrigin();
+    const held = Object.keys(origin).length ? { ...delivery, origin } : delivery;
+    return this.launch(held, () => sendFirstAttempt(this.deps, held, webhook));
   }
 
   /**
-   * Starts a delivery just recorded from an event, stored due without room reserved, as soon as there is
+   * Starts a delivery just recorded from an event, stored due for want of room, as soon as there is
    * room, without waiting for a pass to find it (the webhook as read to record it saves reading it again).
    * The delivery is already stored and scheduled: should it never start here, a pass finds it.
    */
@@ -192,7 +179,7 @@ export class Dispatcher implements FirstAttempts {
   }
 
   private busy(): number {
-    return this.inFlight.size + this.reserved;
+    return this.inFlight.size;
   }
 
   private hasRoom(webhookId: number): boolean {
@@ -216,15 +203,24 @@ export class Dispatcher implements FirstAttempts {
     return true;
   }
 
-  /** Runs an attempt in room already counted for its webhook, and frees that room when it ends. */
-  private launch(delivery: Delivery, attempt: () => Promise<void>): void {
-    const task = resumeOrigin(delivery.origin, () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, attempt))
-      .catch((err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'))
+  /**
+   * Runs an attempt in room already counted for its webhook, and frees that room when it ends. Returns
+   * the attempt's own result; a failure is also logged here (the delivery stays scheduled, or its event is
+   * handled again).
+   */
+  private launch<T>(delivery: Delivery, attempt: () => Promise<T>): Promise<T> {
+    const run = resumeOrigin(delivery.origin, () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, attributes: { 'spa.event': delivery.event } }, attempt));
+    const task = run
+      .then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err, delivery: delivery.id }, 'dispatcher: attempt failed to run; it stays scheduled'),
+      )
       .finally(() => {
         this.inFlight.delete(delivery.id);
         this.ended(delivery.webhookId);
       });
     this.inFlight.set(delivery.id, task);
+    return run;
   }
 
   /** Room of the webhook freed: start what waits for it. */

@@ -4,7 +4,6 @@ import { AppError } from '@spa/errors';
 import { verifySignature } from '@spa/webhook-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook, rotateSecret } from '../domain/manage-webhooks.js';
-import { recordPostTerminal } from '../domain/record-event.js';
 import { dispatcherHarness, S, T0 } from '../../../../tests/support/webhooks-dispatcher.js';
 
 const fx = dispatcherHarness();
@@ -16,7 +15,7 @@ describe('secret rotation', () => {
     const { webhook, secret: oldSecret } = await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });
     const { secret: newSecret } = await rotateSecret(fx.deps, webhook.id, workspaceId);
     expect(newSecret).not.toBe(oldSecret);
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'));
+    await fx.record(fx.terminal(workspaceId, 'posted'));
     await fx.runAt(T0);
     const header = fx.hits[0]!.headers['x-service-signature'] as string;
     expect(header).toMatch(/^t=\d{10},v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
@@ -27,7 +26,7 @@ describe('secret rotation', () => {
     expect(verifySignature(fx.hits[0]!.body, `t=${T0 / S},${first}`, newSecret, at).valid).toBe(true);
 
     fx.clock.set(T0 + 24 * 3600 * S + S);
-    await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'));
+    await fx.record(fx.terminal(workspaceId, 'posted'));
     await fx.runAt(fx.clock.t);
     const later = fx.hits[1]!.headers['x-service-signature'] as string;
     expect(later).toMatch(/^t=\d{10},v1=[0-9a-f]{64}$/);
@@ -95,9 +94,9 @@ describe('SSRF (private targets not allowed)', () => {
       const ws = sendWorkspace + 1 + i;
       fx.nextWorkspace = Math.max(fx.nextWorkspace, ws + 1);
       await createWebhook(fx.deps, { workspaceId: ws, url, events: [] });
-      await recordPostTerminal(strict, fx.terminal(ws));
+      await fx.record(fx.terminal(ws), undefined, strict);
     }
-    await recordPostTerminal(strict, fx.terminal(sendWorkspace));
+    await fx.record(fx.terminal(sendWorkspace), undefined, strict);
     fx.clock.set(T0);
     await strictDispatcher.pass();
     await strictDispatcher.settle();

@@ -6,6 +6,9 @@ import { autoDisableReason } from './auto-disable.js';
 import { ATTEMPT_TIMEOUT_MS, CLAIM_LEASE_MS, nextAttemptAt } from './schedule.js';
 import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
 
+/** Recorded on a delivery whose attempt was claimed by a dispatcher that stopped before recording its outcome. */
+const NO_OUTCOME = 'no outcome recorded: the dispatcher stopped during the attempt';
+
 /**
  * Makes the next attempt of a due delivery, at most once across all dispatchers:
  *
@@ -27,7 +30,7 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
     return;
   }
   if (delivery.attempts >= delivery.attemptLimit) {
-    return finish(deps, webhook, delivery, { ok: false, error: 'no outcome recorded: the dispatcher stopped during the attempt', durationMs: 0 });
+    return record(deps, webhook, delivery, afterAttempt(deps, delivery, delivery.attempts, deps.clock.now(), { ok: false, error: NO_OUTCOME, durationMs: 0 }));
   }
 
   const n = delivery.attempts + 1;
@@ -40,52 +43,58 @@ export async function deliverAttempt(deps: WebhooksDeps, delivery: Delivery, kno
   // lease is over (catchUpLostClaim). Awaited before the outcome's write, so that lands after it.
   const moved = deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, startedAt) });
   moved.catch(() => undefined); // awaited below; never unhandled while the request is out
-  await sendAndRecord(deps, webhook, { ...delivery, attempts: n }, startedAt, moved);
-}
-
-/**
- * Stores a new delivery holding its first attempt, when its dispatcher has room to send it at once:
- * attempt 1 is claimed (inserted first, so every attempt that can be sent has its claim), then the
- * delivery is inserted already moved on to it (`attempts: 1`, attempt 2 scheduled as the move would),
- * which saves the move of step 3: on the local store an update is a read and a write. A dispatcher
- * killed before the outcome is recorded leaves the delivery to another, which makes attempt 2 at that
- * time. Null when the delivery existed already (the event was handled before): the claim of the new id
- * is taken back.
- */
-export async function storeHoldingFirstAttempt(deps: WebhooksDeps, delivery: Delivery): Promise<Delivery | null> {
-  const held: Delivery = { ...delivery, attempts: 1, nextAttemptAt: retryTime(delivery, 1, delivery.createdAt) };
-  if (!(await deps.store.claimAttempt({ deliveryId: held.id, attempt: 1, claimedAt: held.createdAt, claimedBy: deps.instanceId }))) {
-    throw new Error(`attempt 1 of the new delivery ${held.id} was claimed already`); // a fresh id: never
-  }
-  if (await deps.store.insertDelivery(held)) return held;
-  await deps.store.dropClaim(held.id, 1);
-  return null;
-}
-
-/**
- * Sends the first attempt of a delivery stored holding it (`storeHoldingFirstAttempt`). Should storing it
- * have taken so long that the attempt could still run when attempt 2 is due, it is left to attempt 2.
- */
-export async function deliverFirstAttempt(deps: WebhooksDeps, delivery: Delivery, webhook: Webhook): Promise<void> {
-  const startedAt = deps.clock.now();
-  if (startedAt.getTime() + ATTEMPT_TIMEOUT_MS >= (delivery.nextAttemptAt?.getTime() ?? 0)) return;
-  await sendAndRecord(deps, webhook, delivery, startedAt);
-}
-
-/**
- * Sends the attempt the delivery holds (`delivery.attempts`) and records its outcome on the delivery
- * once `moved` (the delivery's move to this attempt) has landed: finished, or its retry scheduled.
- */
-async function sendAndRecord(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, startedAt: Date, moved?: Promise<void>): Promise<void> {
-  const n = delivery.attempts;
   const outcome = await send(deps, webhook, delivery, n);
   await moved;
-  deps.observer?.attempted(outcome.ok ? 'delivered' : /timed? ?out|timeout/i.test(outcome.error ?? '') ? 'timeout' : 'failed');
-  if (outcome.ok || n >= delivery.attemptLimit) await finish(deps, webhook, delivery, outcome);
-  else await deps.store.updateDelivery(delivery.id, { nextAttemptAt: retryTime(delivery, n, startedAt), lastError: outcome.error, lastStatusCode: outcome.statusCode });
+  await record(deps, webhook, delivery, afterAttempt(deps, delivery, n, startedAt, outcome));
 }
 
-/** When the delivery is looked at next if attempt n fails or its dispatcher dies: the retry, or (after the last attempt) the lease. */
+/**
+ * Sends the first attempt of a new delivery, from its event, then stores the delivery already holding
+ * the outcome (finished, or attempt 2 scheduled): a claim and an insert, the fewest writes that keep
+ * every attempt claimed before it is sent (on the local store an update is a read and a write). Its event
+ * is acknowledged only once this resolves, so a dispatcher killed between the claim and the insert
+ * leaves the event to be handled again; the delivery's id is derived from the webhook and the event
+ * (`deliveryIdOf`), so that handling finds the claim and stores the delivery as one whose dispatcher
+ * stopped during attempt 1: attempt 2 at its retry time, and no attempt number twice. Resolves true
+ * when it stored the delivery, false when the delivery existed already (the event was handled before).
+ */
+export async function sendFirstAttempt(deps: WebhooksDeps, delivery: Delivery, webhook: Webhook): Promise<boolean> {
+  const startedAt = deps.clock.now();
+  if (!(await deps.store.claimAttempt({ deliveryId: delivery.id, attempt: 1, claimedAt: startedAt, claimedBy: deps.instanceId }))) {
+    const claim = await deps.store.getAttempt(delivery.id, 1);
+    const stopped = afterAttempt(deps, delivery, 1, claim?.claimedAt ?? startedAt, { ok: false, error: NO_OUTCOME, durationMs: 0 });
+    return deps.store.insertDelivery({ ...delivery, attempts: 1, ...stopped });
+  }
+  const outcome = await send(deps, webhook, delivery, 1);
+  const outcomeRecord = afterAttempt(deps, delivery, 1, startedAt, outcome);
+  if (await deps.store.insertDelivery({ ...delivery, attempts: 1, ...outcomeRecord })) {
+    if (outcomeRecord.status === 'failed') await disableIfFailing(deps, webhook, delivery);
+    return true;
+  }
+  // Stored meanwhile by another handling of the event, which found this claim: the outcome is recorded on it.
+  await record(deps, webhook, delivery, { attempts: 1, ...outcomeRecord });
+  return false;
+}
+
+type DeliveryRecord = Partial<Omit<Delivery, 'id' | 'webhookId' | 'workspaceId'>>;
+
+/**
+ * The delivery's record after attempt n (made at `startedAt`) ended with `outcome`: finished (it
+ * succeeded, or it was the last), or the next attempt scheduled.
+ */
+function afterAttempt(deps: WebhooksDeps, delivery: Delivery, n: number, startedAt: Date, outcome: AttemptOutcome): DeliveryRecord {
+  const result = { lastError: outcome.ok ? undefined : outcome.error, lastStatusCode: outcome.statusCode };
+  if (!outcome.ok && n < delivery.attemptLimit) return { ...result, nextAttemptAt: retryTime(delivery, n, startedAt) };
+  return { ...result, status: outcome.ok ? 'succeeded' : 'failed', nextAttemptAt: undefined, finishedAt: deps.clock.now() };
+}
+
+/** Writes the record of an attempt on its delivery; a delivery that failed for good may disable its webhook. */
+async function record(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, patch: DeliveryRecord): Promise<void> {
+  await deps.store.updateDelivery(delivery.id, patch);
+  if (patch.status === 'failed') await disableIfFailing(deps, webhook, delivery);
+}
+
+/** When attempt n fails or its dispatcher dies, when the delivery is looked at next: the retry, or (after the last attempt) the lease. */
 function retryTime(delivery: Delivery, n: number, at: Date): Date {
   return nextAttemptAt(n, at, delivery.attemptLimit) ?? new Date(at.getTime() + CLAIM_LEASE_MS);
 }
@@ -97,15 +106,9 @@ async function catchUpLostClaim(deps: WebhooksDeps, delivery: Delivery, n: numbe
   await deps.store.updateDelivery(delivery.id, { attempts: n, nextAttemptAt: retryTime(delivery, n, claim.claimedAt) });
 }
 
-async function finish(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, outcome: AttemptOutcome): Promise<void> {
-  await deps.store.updateDelivery(delivery.id, {
-    status: outcome.ok ? 'succeeded' : 'failed',
-    nextAttemptAt: undefined,
-    finishedAt: deps.clock.now(),
-    lastError: outcome.ok ? undefined : outcome.error,
-    lastStatusCode: outcome.statusCode,
-  });
-  if (outcome.ok || delivery.event === 'webhook.test') return;
+/** After a delivery failed for good: the webhook is disabled when its recent results say so (never for a test event). */
+async function disableIfFailing(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery): Promise<void> {
+  if (delivery.event === 'webhook.test') return;
   const reason = autoDisableReason(await deps.store.recentResults(webhook.id, webhook.enabledAt, 10));
   if (reason && webhook.enabled) {
     await disableWebhook(deps, webhook.id, undefined, reason);
@@ -113,11 +116,18 @@ async function finish(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, 
   }
 }
 
+/** Sends attempt n (`post`) and counts its outcome in the metrics. */
+async function send(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, n: number): Promise<AttemptOutcome> {
+  const outcome = await post(deps, webhook, delivery, n);
+  deps.observer?.attempted(outcome.ok ? 'delivered' : /timed? ?out|timeout/i.test(outcome.error ?? '') ? 'timeout' : 'failed');
+  return outcome;
+}
+
 /**
  * Resolves the host (once per attempt), checks the address and sends to exactly that address, signed
  * afresh. The 5 s budget covers resolving, connecting and the answer (not the store writes before).
  */
-async function send(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, n: number): Promise<AttemptOutcome> {
+async function post(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, n: number): Promise<AttemptOutcome> {
   const startedAt = deps.clock.now();
   const failed = (error: string): AttemptOutcome => ({ ok: false, error, durationMs: deps.clock.now().getTime() - startedAt.getTime() });
   const checked = checkUrl(webhook.url, deps.allowPrivate);

@@ -27,23 +27,20 @@ export interface WebhooksStore {
   /** Claims an attempt by inserting it; false when it was claimed already. */
   claimAttempt(attempt: Attempt): Promise<boolean>;
   getAttempt(deliveryId: string, attempt: number): Promise<Attempt | null>;
-  /** Removes a claim that turned out to be of no delivery (see `storeHoldingFirstAttempt`). */
-  dropClaim(deliveryId: string, attempt: number): Promise<void>;
 }
 
 /**
  * Starts first attempts as an event's deliveries are recorded (the dispatcher): a delivery with room
- * reserved before it is stored is stored holding its first attempt and sent at once; one without waits
- * for room, or for a pass.
+ * to send it now is sent at once and stored with its outcome (`sendFirstAttempt`); one without is stored
+ * due and waits for room, or for a pass.
  */
 export interface FirstAttempts {
-  /** Takes room to send a delivery's first attempt at once; false when there is none now. */
-  reserve(webhook: Webhook): boolean;
-  /** Sends the first attempt of a delivery stored holding it, in the room reserved. */
-  startHeld(delivery: Delivery, webhook: Webhook): void;
-  /** Gives back the room reserved for a delivery that was not stored. */
-  release(webhook: Webhook): void;
-  /** A delivery stored due, without room reserved: started when room frees (or found by a pass). */
+  /**
+   * Sends a new delivery's first attempt now and then stores the delivery: null when there is no room
+   * now; else resolves once it is stored (false: it existed already) and rejects when it could not be.
+   */
+  sendFirst(delivery: Delivery, webhook: Webhook): Promise<boolean> | null;
+  /** A delivery stored due: started when room frees (or found by a pass). */
   offer(delivery: Delivery, webhook: Webhook): void;
 }
 

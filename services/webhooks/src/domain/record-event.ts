@@ -1,11 +1,23 @@
+import { v5 as uuidV5 } from 'uuid';
 import { MAX_ATTEMPTS } from './schedule.js';
 import type { Delivery, EventKind, Webhook } from './model.js';
 import { eventKindOf, payloadJson, type PostTerminalEvent } from './payload.js';
 import type { FirstAttempts, WebhooksDeps } from './ports.js';
-import { storeHoldingFirstAttempt } from './deliver-attempt.js';
+
+/** Namespace of delivery ids (UUID v5 of the webhook and the source event): fixed for good. */
+const DELIVERY_ID_NAMESPACE = '3f0c7b52-6a1e-4d1b-9a43-2f5d8e1c7a90';
+
+/**
+ * The id of the delivery of one source event to one webhook: the same each time the event is handled,
+ * so a handling that finds attempt 1 of it claimed knows the event was handled before (`sendFirstAttempt`),
+ * and a receiver sees one payload id however often the event reaches us.
+ */
+export function deliveryIdOf(webhookId: number, sourceKey: string): string {
+  return uuidV5(`${webhookId}:${sourceKey}`, DELIVERY_ID_NAMESPACE);
+}
 
 export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKind, sourceKey: string, build: (id: string) => string): Delivery {
-  const id = deps.newId();
+  const id = deliveryIdOf(webhook.id, sourceKey);
   const now = deps.clock.now();
   return {
     id,
@@ -22,34 +34,40 @@ export function newDelivery(deps: WebhooksDeps, webhook: Webhook, event: EventKi
   };
 }
 
+/** An event being handled: `recorded` resolves with the number of deliveries created, once every one is stored. */
+export interface EventRecording {
+  recorded: Promise<number>;
+}
+
 /**
  * Turns a post's terminal event into one delivery per subscribed, enabled webhook of the post's own
- * workspace. Idempotent: the (webhook, source event) pair is unique, so a redelivered event adds nothing.
- * Returns the number of deliveries created. With `first` (the dispatcher), each delivery's first attempt
- * starts as it is stored: stored holding it where there was room to send it at once, else offered to
- * wait for room.
+ * workspace. Idempotent: a delivery's id is derived from its webhook and its event, so a redelivered
+ * event adds nothing. With `first` (the dispatcher), each delivery's first attempt starts from the event:
+ * sent at once where there is room, the delivery stored after it with its outcome, else stored due and
+ * offered to wait for room. Returns once the deliveries sent at once are started and the others stored;
+ * the event may be acknowledged once `recorded` resolves (a rejection: handle it again).
  */
-export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent, first?: FirstAttempts): Promise<number> {
+export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminalEvent, first?: FirstAttempts): Promise<EventRecording> {
   const kind = eventKindOf(event.status);
-  if (!kind) return 0;
+  if (!kind) return { recorded: Promise.resolve(0) };
   const webhooks = await deps.store.subscribers(event.workspaceId, kind);
-  let count = 0;
+  const sent: Array<Promise<boolean>> = [];
+  const stored: Array<Promise<boolean>> = [];
   for (const webhook of webhooks) {
     const delivery = newDelivery(deps, webhook, kind, event.sourceKey, (id) => payloadJson(id, kind, event.postId, event.occurredAt, event.status, event.platforms, event.dryRun));
-    if (!first?.reserve(webhook)) {
-      if (!(await deps.store.insertDelivery(delivery))) continue;
-      first?.offer(delivery, webhook);
-    } else {
-      let held: Delivery | null = null;
-      try {
-        held = await storeHoldingFirstAttempt(deps, delivery);
-      } finally {
-        if (!held) first.release(webhook);
-      }
-      if (!held) continue;
-      first.startHeld(held, webhook);
-    }
-    count++;
+    const sending = first?.sendFirst(delivery, webhook);
+    if (sending) sent.push(sending);
+    else stored.push(storeDue(deps, delivery, webhook, first));
   }
-  return count;
+  const recorded = Promise.all([...sent, ...stored]).then((created) => created.filter(Boolean).length);
+  recorded.catch(() => undefined); // the caller's to handle, once the stored ones are
+  await Promise.all(stored);
+  return { recorded };
+}
+
+/** Stores a delivery due now and offers it to wait for room; false when it existed already. */
+async function storeDue(deps: WebhooksDeps, delivery: Delivery, webhook: Webhook, first?: FirstAttempts): Promise<boolean> {
+  if (!(await deps.store.insertDelivery(delivery))) return false;
+  first?.offer(delivery, webhook);
+  return true;
 }

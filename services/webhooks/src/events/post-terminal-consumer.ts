@@ -11,6 +11,8 @@ import type { PostTerminalEvent } from '../domain/payload.js';
  * store commands; JetStream's max_ack_pending (1,000) stays above it.
  */
 const PARALLEL = 256;
+/** How soon JetStream hands an event that could not be recorded to a consumer again. */
+const RETRY_DELAY_MS = 1_000;
 
 function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>): PostTerminalEvent {
   const e = PostTerminal.decode(msg.data);
@@ -28,17 +30,19 @@ function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>): PostT
 
 /**
  * Durable, explicitly acknowledged consumer of posts.post.terminal (from the first start of the
- * deployment on). A message is acknowledged only once its deliveries are stored; a failure is
- * redelivered by JetStream, and handling an event twice creates nothing more (unique delivery per
- * webhook and event). Events of another deployment (`namespace`) sharing the NATS server are skipped.
+ * deployment on). A message is acknowledged only once its deliveries are stored (`recorded`: those
+ * sent at once, after their first attempt, without holding a place among the events handled at once); a
+ * failure is redelivered by JetStream, and handling an event twice creates nothing more (one delivery
+ * per webhook and event). Events of another deployment (`namespace`) sharing the NATS server are skipped.
  */
 export function consumePostTerminal(
   nc: NatsConnection,
   durable: string,
   namespace: string,
-  handle: (event: PostTerminalEvent) => Promise<unknown>,
+  handle: (event: PostTerminalEvent) => Promise<{ recorded: Promise<unknown> }>,
   logger: Logger,
 ): Promise<{ stop(): Promise<void> }> {
+  const notRecorded = (err: unknown, msg: JsMsg) => logger.warn({ err, seq: msg.seq }, 'post terminal event: not recorded; will be redelivered');
   return consumeDurable(
     nc,
     { stream: POSTS_STREAM, durable, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs: 30_000, parallel: PARALLEL, prefetch: 2 * PARALLEL },
@@ -53,11 +57,18 @@ export function consumePostTerminal(
         return;
       }
       const parent = traceCarrierOfHeaders(msg.headers);
-      await withRequestId(msg.headers?.get('x-request-id') || undefined, () =>
+      const { recorded } = await withRequestId(msg.headers?.get('x-request-id') || undefined, () =>
         inSpan('post terminal event', { kind: SpanKind.CONSUMER, parent, attributes: { 'spa.post_id': event.postId } }, () => handle(event)),
       );
-      msg.ack();
+      recorded.then(
+        () => msg.ack(),
+        (err: unknown) => {
+          notRecorded(err, msg);
+          msg.nak(RETRY_DELAY_MS);
+        },
+      );
     },
-    (err, msg) => logger.warn({ err, seq: msg.seq }, 'post terminal event: not recorded; will be redelivered'),
+    notRecorded,
+    RETRY_DELAY_MS,
   );
 }
