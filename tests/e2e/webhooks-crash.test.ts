@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import { connectNats, jetstream, publishEvent, type NatsConnection } from '@spa/nats';
-import { dropDatabases, REPO_ROOT, startProcess, TEST_INFRA, uniqueName, type RunningProcess } from '@spa/testing';
+import { dropDatabases, startProcess, TEST_INFRA, uniqueName, type RunningProcess } from '@spa/testing';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookAdmin } from '../support/webhook-admin.js';
 
 /**
  * SIGKILL of the real webhooks process while 500 deliveries are in flight or waiting for their retry:
@@ -36,15 +35,6 @@ const processes: RunningProcess[] = [];
 /** Every request the receiver saw: [delivery id, attempt]; attempt 1 fails (after 200 ms), later ones succeed. */
 const seen: Array<[string, number]> = [];
 const delivered = new Set<string>();
-
-function admin(address: string, args: string[]): Promise<Record<string, any>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'tools/admin/dist/main.js'), ...args], { env: { ...process.env, WEBHOOKS_ADDR: address } });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, any>) : reject(new Error(`spa-admin exited ${code}`))));
-  });
-}
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -78,7 +68,7 @@ describe('webhooks dispatcher crash (SIGKILL of the real process)', () => {
     const first = await startProcess('webhooks', 'services/webhooks/dist/main.js', env());
     processes.push(first);
     const base = 600_000 + Math.floor(Math.random() * 99_999);
-    for (let w = 0; w < WORKSPACES; w++) await admin(first.address, ['webhook', 'create', '--workspace', String(base + w), '--url', receiverUrl]);
+    for (let w = 0; w < WORKSPACES; w++) await webhookAdmin(first.address, ['webhook', 'create', '--workspace', String(base + w), '--url', receiverUrl]);
 
     const js = jetstream(nc);
     const publishes: Promise<void>[] = [];
