@@ -13,7 +13,7 @@ export type WebhookEventKind = keyof typeof WEBHOOK_EVENTS;
 
 export const WebhookEventSchema = z
   .object({
-    id: z.uuid().describe('One per delivery, identical across retries and manual redeliveries: deduplicate on it'),
+    id: z.uuid().describe('One per delivery (a UUID derived from the webhook and the source event), identical across retries and manual redeliveries: deduplicate on it'),
     event: z.enum(Object.keys(WEBHOOK_EVENTS) as [WebhookEventKind, ...WebhookEventKind[]]),
     post_id: z.number().int().describe('0 for webhook.test'),
     occurred_at: z.iso.datetime({ offset: true }),

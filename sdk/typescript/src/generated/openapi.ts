@@ -2400,7 +2400,7 @@ export interface components {
             event: "post.published" | "post.failed" | "post.partial_failure" | "webhook.test";
             /**
              * Format: uuid
-             * @description One per delivery, identical across retries and manual redeliveries: deduplicate on it
+             * @description One per delivery (a UUID derived from the webhook and the source event), identical across retries and manual redeliveries: deduplicate on it
              */
             id: string;
             /** Format: date-time */

@@ -94,7 +94,7 @@ async function record(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, 
   if (patch.status === 'failed') await disableIfFailing(deps, webhook, delivery);
 }
 
-/** When attempt n fails or its dispatcher dies, when the delivery is looked at next: the retry, or (after the last attempt) the lease. */
+/** When the delivery is looked at next if attempt n fails or its dispatcher dies: the retry, or (after the last attempt) the lease. */
 function retryTime(delivery: Delivery, n: number, at: Date): Date {
   return nextAttemptAt(n, at, delivery.attemptLimit) ?? new Date(at.getTime() + CLAIM_LEASE_MS);
 }

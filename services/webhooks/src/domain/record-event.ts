@@ -60,7 +60,7 @@ export async function recordPostTerminal(deps: WebhooksDeps, event: PostTerminal
     else stored.push(storeDue(deps, delivery, webhook, first));
   }
   const recorded = Promise.all([...sent, ...stored]).then((created) => created.filter(Boolean).length);
-  recorded.catch(() => undefined); // the caller's to handle, once the stored ones are
+  recorded.catch(() => undefined); // the caller handles it once this returns; never unhandled before
   await Promise.all(stored);
   return { recorded };
 }

@@ -8,7 +8,8 @@ import type { PostTerminalEvent } from '../domain/payload.js';
 /**
  * Events handled at once. Each is a `subscribers` read and its deliveries' insert, both shared with the
  * events handled at the same time (one find, one insert per batch), so more at once means fewer, larger
- * store commands; JetStream's max_ack_pending (1,000) stays above it.
+ * store commands; JetStream's max_ack_pending (1,000) stays above it. Events whose first attempts are
+ * out wait for their ack outside this bound (at most `WEBHOOKS_CONCURRENCY` attempts are out).
  */
 const PARALLEL = 256;
 /** How soon JetStream hands an event that could not be recorded to a consumer again. */
