@@ -22,6 +22,22 @@ const offerOnly = (dispatcher: Dispatcher): FirstAttempts => ({
   offer: (delivery, webhook) => dispatcher.offer(delivery, webhook),
 });
 
+/** Runs `body` with a receiver that holds each request until the test answers it (`held`, in arrival order). */
+async function withHeldReceiver(body: (url: string, held: http.ServerResponse[]) => Promise<void>): Promise<void> {
+  const held: http.ServerResponse[] = [];
+  const slow = http.createServer((req, res) => {
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  try {
+    await body(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, held);
+  } finally {
+    slow.closeAllConnections();
+    await new Promise((resolve) => slow.close(resolve));
+  }
+}
+
 describe('first attempts start from the event (real store, real HTTP)', () => {
   it('sends a delivery with room at once, claimed first, then stores it holding the outcome: no pass, no update; its retry stays on the schedule', async () => {
     const workspaceId = fx.nextWorkspace++;
@@ -107,15 +123,9 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
 
   it('records the outcome of attempt 1 on the delivery when the event, handled again during the attempt, stored it first', async () => {
     fx.answer = 200;
-    const held: http.ServerResponse[] = [];
-    const slow = http.createServer((req, res) => {
-      req.resume();
-      held.push(res);
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    try {
+    await withHeldReceiver(async (slowUrl, held) => {
       const workspaceId = fx.nextWorkspace++;
-      const { webhook } = await createWebhook(fx.deps, { workspaceId, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      const { webhook } = await createWebhook(fx.deps, { workspaceId, url: slowUrl, events: [] });
       const event = fx.terminal(workspaceId);
       const first = await recordPostTerminal(fx.deps, event, fx.dispatcher);
       await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
@@ -125,10 +135,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       expect(await first.recorded).toBe(0);
       expect(held).toHaveLength(1);
       expect(await fx.store.listDeliveries(webhook.id, 10)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, lastStatusCode: 200 })]);
-    } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
-    }
+    });
   });
 
   it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
@@ -162,16 +169,9 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
 
   it("never lets a busy webhook's waiting deliveries hold back another webhook's", async () => {
     fx.answer = 200;
-    // A receiver that holds each request until the test answers it.
-    const held: http.ServerResponse[] = [];
-    const slow = http.createServer((req, res) => {
-      req.resume();
-      held.push(res);
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    try {
+    await withHeldReceiver(async (slowUrl, held) => {
       const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
-      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: a, url: slowUrl, events: [] });
       await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
       const two = fx.newDispatcher(fx.deps, { concurrency: 2, perWebhook: 1 });
       const passes = vi.spyOn(fx.store, 'dueDeliveries');
@@ -190,10 +190,7 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       expect(passes).not.toHaveBeenCalled();
       passes.mockRestore();
       expect(held).toHaveLength(3);
-    } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
-    }
+    });
   });
 
   it('sends an attempt while its delivery moves on to it, and writes the outcome only after the move', async () => {
@@ -223,15 +220,9 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
 
   it('looks for due work again when a webhook left out at its limit has room, not on every other attempt end', async () => {
     fx.answer = 200;
-    const held: http.ServerResponse[] = [];
-    const slow = http.createServer((req, res) => {
-      req.resume();
-      held.push(res);
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    try {
+    await withHeldReceiver(async (slowUrl, held) => {
       const [a, b] = [fx.nextWorkspace++, fx.nextWorkspace++];
-      await createWebhook(fx.deps, { workspaceId: a, url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, events: [] });
+      await createWebhook(fx.deps, { workspaceId: a, url: slowUrl, events: [] });
       await createWebhook(fx.deps, { workspaceId: b, url: fx.receiverUrl, events: [] });
       const one = fx.newDispatcher(fx.deps, { concurrency: 64, perWebhook: 1 });
       await fx.record(fx.terminal(a, 'posted'));
@@ -250,9 +241,6 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
       passes.mockRestore();
       held[1]!.writeHead(200).end();
       await one.settle();
-    } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
-    }
+    });
   });
 });
