@@ -6,7 +6,7 @@ import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createSecretBox, newWebhookSecret } from '../../services/webhooks/src/crypto/secret-box.js';
 import { MongoWebhooksStore } from '../../services/webhooks/src/data/mongo-store.js';
-import { Dispatcher } from '../../services/webhooks/src/delivery/dispatcher.js';
+import { Dispatcher, type DispatcherLimits } from '../../services/webhooks/src/delivery/dispatcher.js';
 import { httpSender } from '../../services/webhooks/src/delivery/http-sender.js';
 import type { PostTerminalEvent } from '../../services/webhooks/src/domain/payload.js';
 import type { FirstAttempts, OutboundRequest, ResolvedAddress, WebhooksDeps } from '../../services/webhooks/src/domain/ports.js';
@@ -78,7 +78,7 @@ export function dispatcherHarness() {
       };
     },
 
-    newDispatcher(deps: WebhooksDeps, limits: { concurrency: number; perWebhook: number }): Dispatcher {
+    newDispatcher(deps: WebhooksDeps, limits: DispatcherLimits): Dispatcher {
       return new Dispatcher(deps, limits, createLogger('dispatcher-test', 'silent'));
     },
 

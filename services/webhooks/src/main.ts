@@ -14,7 +14,7 @@ import { httpSender } from './delivery/http-sender.js';
 import { dnsResolver } from './delivery/resolver.js';
 import type { WebhooksDeps } from './domain/ports.js';
 import { recordPostTerminal } from './domain/record-event.js';
-import { consumePostTerminal } from './events/post-terminal-consumer.js';
+import { consumePostTerminal, EVENTS_WAITING_FOR_ATTEMPTS } from './events/post-terminal-consumer.js';
 import { webhooksService } from './grpc/handlers.js';
 
 runMain(async () => {
@@ -38,7 +38,12 @@ runMain(async () => {
   };
   if (config.WEBHOOKS_ALLOW_PRIVATE) logger.warn('WEBHOOKS_ALLOW_PRIVATE is on: plain http and private addresses are allowed (never in production)');
 
-  const dispatcher = new Dispatcher(deps, { concurrency: config.WEBHOOKS_CONCURRENCY, perWebhook: config.WEBHOOKS_CONCURRENCY_PER_WEBHOOK }, logger);
+  const dispatcher = new Dispatcher(
+    deps,
+    // A first attempt sent from its event holds that event unacknowledged: bounding them bounds the events.
+    { concurrency: config.WEBHOOKS_CONCURRENCY, perWebhook: config.WEBHOOKS_CONCURRENCY_PER_WEBHOOK, sentFirst: EVENTS_WAITING_FOR_ATTEMPTS },
+    logger,
+  );
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,

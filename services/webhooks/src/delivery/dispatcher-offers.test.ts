@@ -138,6 +138,25 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     });
   });
 
+  it('sends at most `sentFirst` first attempts from their events at once (each holds its event unacknowledged); past it a delivery is stored first', async () => {
+    await withHeldReceiver(async (slowUrl, held) => {
+      const workspaceId = fx.nextWorkspace++;
+      const { webhook } = await createWebhook(fx.deps, { workspaceId, url: slowUrl, events: [] });
+      const bounded = fx.newDispatcher(fx.deps, { concurrency: 64, perWebhook: 64, sentFirst: 1 });
+      const first = await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), bounded);
+      const second = await recordPostTerminal(fx.deps, fx.terminal(workspaceId, 'posted'), bounded);
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(2);
+      // The second was stored before its attempt (as when there is no room), the first is not stored yet.
+      expect(await second.recorded).toBe(1);
+      const stored = await fx.store.listDeliveries(webhook.id, 10);
+      expect(stored).toEqual([expect.objectContaining({ status: 'scheduled', attempts: 1 })]);
+      for (const res of held) res.writeHead(200).end();
+      expect(await first.recorded).toBe(1);
+      await bounded.settle();
+      expect((await fx.store.listDeliveries(webhook.id, 10)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+    });
+  });
+
   it('leaves an offered delivery for a pass when there is no room, and the pass sends it', async () => {
     const workspaceId = fx.nextWorkspace++;
     await createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] });

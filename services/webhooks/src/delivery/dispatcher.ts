@@ -26,6 +26,12 @@ export interface DispatcherLimits {
   concurrency: number;
   /** Attempts in flight at once per webhook: a slow or dead receiver only ever holds these. */
   perWebhook: number;
+  /**
+   * First attempts sent from their events (`sendFirst`) out at once, at most: each holds its event
+   * unacknowledged, and JetStream stops handing out events at the consumer's max_ack_pending. Past it, a
+   * new delivery is stored first, as without room. Unbounded when not given.
+   */
+  sentFirst?: number;
 }
 
 /**
@@ -36,6 +42,8 @@ export interface DispatcherLimits {
  */
 export class Dispatcher implements FirstAttempts {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Of those, first attempts sent from their events (see `DispatcherLimits.sentFirst`). */
+  private sentFirstOut = 0;
   private readonly perWebhook = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private passing: Promise<void> | null = null;
@@ -123,11 +131,12 @@ export class Dispatcher implements FirstAttempts {
    * keeps the request it was recorded in (as a stored one does), which its retries resume.
    */
   sendFirst(delivery: Delivery, webhook: Webhook): Promise<boolean> | null {
-    if (this.stopped || this.inFlight.has(delivery.id) || !this.hasRoom(webhook.id)) return null;
+    if (this.stopped || this.inFlight.has(delivery.id) || !this.hasRoom(webhook.id) || this.sentFirstOut >= (this.limits.sentFirst ?? Infinity)) return null;
     this.perWebhook.set(webhook.id, (this.perWebhook.get(webhook.id) ?? 0) + 1);
+    this.sentFirstOut++;
     const origin = captureOrigin();
     const held = Object.keys(origin).length ? { ...delivery, origin } : delivery;
-    return this.launch(held, () => sendFirstAttempt(this.deps, held, webhook));
+    return this.launch(held, () => sendFirstAttempt(this.deps, held, webhook).finally(() => this.sentFirstOut--));
   }
 
   /**

@@ -8,10 +8,17 @@ import type { PostTerminalEvent } from '../domain/payload.js';
 /**
  * Events handled at once. Each is a `subscribers` read and its deliveries' insert, both shared with the
  * events handled at the same time (one find, one insert per batch), so more at once means fewer, larger
- * store commands; JetStream's max_ack_pending (1,000) stays above it. Events whose first attempts are
- * out wait for their ack outside this bound (at most `WEBHOOKS_CONCURRENCY` attempts are out).
+ * store commands; JetStream's max_ack_pending stays above it. Events whose first attempts are out wait
+ * for their ack outside this bound (`EVENTS_WAITING_FOR_ATTEMPTS`).
  */
 const PARALLEL = 256;
+/** JetStream's bound on the events handed out and not yet acknowledged (the consumer's max_ack_pending). */
+const MAX_ACK_PENDING = 1_000;
+/**
+ * Events whose first attempts are out (and so not yet acknowledged) at once, at most: half of
+ * max_ack_pending, so slow receivers holding their attempts never stop JetStream handing out events.
+ */
+export const EVENTS_WAITING_FOR_ATTEMPTS = MAX_ACK_PENDING / 2;
 /** How soon JetStream hands an event that could not be recorded to a consumer again. */
 const RETRY_DELAY_MS = 1_000;
 
@@ -46,7 +53,7 @@ export function consumePostTerminal(
   const notRecorded = (err: unknown, msg: JsMsg) => logger.warn({ err, seq: msg.seq }, 'post terminal event: not recorded; will be redelivered');
   return consumeDurable(
     nc,
-    { stream: POSTS_STREAM, durable, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs: 30_000, parallel: PARALLEL, prefetch: 2 * PARALLEL },
+    { stream: POSTS_STREAM, durable, filterSubject: 'posts.post.terminal', startAt: 'new', ackWaitMs: 30_000, parallel: PARALLEL, prefetch: 2 * PARALLEL, maxAckPending: MAX_ACK_PENDING },
     async (msg) => {
       if (fromOtherDeployment(msg, namespace)) return msg.ack();
       let event: PostTerminalEvent;
