@@ -52,6 +52,16 @@ describe('VersionedCache', () => {
     expect((await cache.get(3, 'k', async () => ({ text: 'after' }))).text).toBe('after');
   });
 
+  it('never serves a value kept before Redis lost its versions (restarted without persistence), however often they move on after', async () => {
+    const versions = new ListVersions(redis, prefix);
+    const { read } = cacheWith(versions);
+    await versions.bump(7);
+    expect((await read(7, 'k', 'before the restart')).text).toBe('before the restart');
+    await redis.del(`${prefix}:7`); // the restart: every version is gone
+    await versions.bump(7); // the first write after it
+    expect((await read(7, 'k', 'after the restart')).text).toBe('after the restart');
+  });
+
   it('keeps nothing when the read fails: the next get reads again', async () => {
     const { cache } = cacheWith(new ListVersions(redis, prefix));
     await expect(cache.get(6, 'k', () => Promise.reject(new Error('backend down')))).rejects.toThrow('backend down');

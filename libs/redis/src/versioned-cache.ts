@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 
 /**
- * Per-workspace version counters in Redis, for caches of what a workspace's lists answer. Every write that
- * changes those lists moves the workspace's counter on once it has landed (`bump`), before its caller is
+ * Per-workspace versions in Redis, for caches of what a workspace's lists answer. Every write that
+ * changes those lists moves the workspace's version on once it has landed (`bump`), before its caller is
  * answered; a cache uses an entry only while the version it was read under is still the current one, so every
  * replica of every process that caches sees a write as soon as the write returns. The posts service bumps; the
  * posts service (its pages) and the gateway (its answers) read.
@@ -24,9 +25,13 @@ export class ListVersions {
     }
   }
 
-  /** Moves the workspace's version on; rejects when Redis cannot be reached. */
+  /**
+   * Moves the workspace's version on to a value never used before (a random UUID, not a counter: a Redis
+   * that lost its data, restarted without persistence, would count up through versions that values are
+   * still kept under); rejects when Redis cannot be reached.
+   */
   async bump(workspaceId: number): Promise<void> {
-    await this.redis.incr(this.key(workspaceId));
+    await this.redis.set(this.key(workspaceId), randomUUID());
   }
 
   private key(workspaceId: number): string {
