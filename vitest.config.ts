@@ -47,6 +47,7 @@ export const INTEGRATION_TESTS = [
   'services/webhooks/src/**/dispatcher-offers.test.ts',
   'services/webhooks/src/**/hot-queries.test.ts',
   'services/webhooks/src/**/mongo-store.test.ts',
+  'services/webhooks/src/**/post-terminal-consumer.test.ts',
   'services/webhooks/src/**/webhook-rules.test.ts',
   'tests/bluesky-pds/**/*.test.ts',
   'tools/admin/src/**/help.test.ts',

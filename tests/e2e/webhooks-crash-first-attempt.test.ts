@@ -29,7 +29,7 @@ const world = webhooksCrashWorld(
 describe('webhooks: first attempts sent from their events, dispatcher killed (SIGKILL of the real process)', () => {
   it('loses none of the deliveries whose first attempt was out, and continues each with attempt 2 under the same id', async () => {
     const first = await world.start();
-    await world.publishEvents(first.address, WORKSPACES, EVENTS_PER_WORKSPACE, 'posted', 700_000 + Math.floor(Math.random() * 99_999));
+    await world.createWebhooksAndPublish(first.address, WORKSPACES, EVENTS_PER_WORKSPACE, 'posted', 700_000 + Math.floor(Math.random() * 99_999));
     // Each webhook's room taken by first attempts sent from their events; the other events' deliveries stored, waiting.
     const deliveries = world.deliveries();
     await expect.poll(() => world.seen.length, { timeout: 60_000, interval: 20 }).toBe(HELD);

@@ -21,7 +21,7 @@ const world = webhooksCrashWorld('webhooks_crash', (id, attempt, res) => {
 describe('webhooks dispatcher crash (SIGKILL of the real process)', () => {
   it('loses none of 500 in-flight retry schedules and continues attempt numbers after a restart', async () => {
     const first = await world.start();
-    await world.publishEvents(first.address, WORKSPACES, EVENTS_PER_WORKSPACE, 'failed', 600_000 + Math.floor(Math.random() * 99_999));
+    await world.createWebhooksAndPublish(first.address, WORKSPACES, EVENTS_PER_WORKSPACE, 'failed', 600_000 + Math.floor(Math.random() * 99_999));
     const deliveries = world.deliveries();
     await expect.poll(() => deliveries.countDocuments(), { timeout: 90_000, interval: 20 }).toBe(WORKSPACES * EVENTS_PER_WORKSPACE);
 

@@ -61,7 +61,7 @@ export function webhooksCrashWorld(name: string, receive: Receive, extraEnv: Rec
      * Creates one webhook to the receiver in each of the workspaces `firstWorkspace`.. (`workspaces` of
      * them, through spa-admin), then publishes `perWorkspace` post terminal events of `status` for each.
      */
-    async publishEvents(address: string, workspaces: number, perWorkspace: number, status: string, firstWorkspace: number): Promise<void> {
+    async createWebhooksAndPublish(address: string, workspaces: number, perWorkspace: number, status: string, firstWorkspace: number): Promise<void> {
       for (let i = 0; i < workspaces; i++) await webhookAdmin(address, ['webhook', 'create', '--workspace', String(firstWorkspace + i), '--url', receiverUrl]);
       const js = jetstream(nc);
       const publishes: Promise<void>[] = [];

@@ -1,7 +1,7 @@
 import { signatureHeader } from '@spa/webhook-signature';
 import { disableWebhook, signingSecrets } from './manage-webhooks.js';
 import type { AttemptOutcome, Delivery, Webhook } from './model.js';
-import type { WebhooksDeps } from './ports.js';
+import type { DeliveryPatch, WebhooksDeps } from './ports.js';
 import { autoDisableReason } from './auto-disable.js';
 import { ATTEMPT_TIMEOUT_MS, CLAIM_LEASE_MS, nextAttemptAt } from './schedule.js';
 import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
@@ -76,20 +76,18 @@ export async function sendFirstAttempt(deps: WebhooksDeps, delivery: Delivery, w
   return false;
 }
 
-type DeliveryRecord = Partial<Omit<Delivery, 'id' | 'webhookId' | 'workspaceId'>>;
-
 /**
  * The delivery's record after attempt n (made at `startedAt`) ended with `outcome`: finished (it
  * succeeded, or it was the last), or the next attempt scheduled.
  */
-function afterAttempt(deps: WebhooksDeps, delivery: Delivery, n: number, startedAt: Date, outcome: AttemptOutcome): DeliveryRecord {
+function afterAttempt(deps: WebhooksDeps, delivery: Delivery, n: number, startedAt: Date, outcome: AttemptOutcome): DeliveryPatch {
   const result = { lastError: outcome.ok ? undefined : outcome.error, lastStatusCode: outcome.statusCode };
   if (!outcome.ok && n < delivery.attemptLimit) return { ...result, nextAttemptAt: retryTime(delivery, n, startedAt) };
   return { ...result, status: outcome.ok ? 'succeeded' : 'failed', nextAttemptAt: undefined, finishedAt: deps.clock.now() };
 }
 
 /** Writes the record of an attempt on its delivery; a delivery that failed for good may disable its webhook. */
-async function record(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, patch: DeliveryRecord): Promise<void> {
+async function record(deps: WebhooksDeps, webhook: Webhook, delivery: Delivery, patch: DeliveryPatch): Promise<void> {
   await deps.store.updateDelivery(delivery.id, patch);
   if (patch.status === 'failed') await disableIfFailing(deps, webhook, delivery);
 }

@@ -4,6 +4,9 @@ export interface Clock {
   now(): Date;
 }
 
+/** What may change on a stored delivery (undefined fields are removed). */
+export type DeliveryPatch = Partial<Omit<Delivery, 'id' | 'webhookId' | 'workspaceId'>>;
+
 export interface WebhooksStore {
   nextWebhookId(): Promise<number>;
   /** Inserts into a numbered slot of the workspace (1..5); false when that slot is taken. */
@@ -20,7 +23,7 @@ export interface WebhooksStore {
   listDeliveries(webhookId: number, limit: number): Promise<Delivery[]>;
   /** Scheduled deliveries due at `now`, oldest first, leaving out the given webhooks. */
   dueDeliveries(now: Date, limit: number, excludeWebhookIds: number[]): Promise<Delivery[]>;
-  updateDelivery(id: string, patch: Partial<Omit<Delivery, 'id' | 'webhookId' | 'workspaceId'>>): Promise<void>;
+  updateDelivery(id: string, patch: DeliveryPatch): Promise<void>;
   /** Statuses of the webhook's finished deliveries (succeeded or failed) since `since`, newest first. */
   recentResults(webhookId: number, since: Date, limit: number): Promise<DeliveryStatus[]>;
 
