@@ -138,6 +138,26 @@ describe('first attempts start from the event (real store, real HTTP)', () => {
     });
   });
 
+  it('sends attempt 1 once when the same dispatcher handles the event again during it: the second handling stores the delivery, the outcome lands on it', async () => {
+    fx.answer = 200;
+    await withHeldReceiver(async (slowUrl, held) => {
+      const workspaceId = fx.nextWorkspace++;
+      const { webhook } = await createWebhook(fx.deps, { workspaceId, url: slowUrl, events: [] });
+      const event = fx.terminal(workspaceId);
+      const dispatcher = fx.newDispatcher(fx.deps, { concurrency: 8, perWebhook: 8 });
+      const first = await recordPostTerminal(fx.deps, event, dispatcher);
+      await expect.poll(() => held.length, { timeout: 10_000, interval: 10 }).toBe(1);
+      // The delivery's id is in flight here: this handling stores it rather than sending it (and were it to
+      // try, attempt 1's claim would stop it: the claim, not the in-flight check, keeps the attempt single).
+      expect(await fx.record(event, dispatcher)).toBe(1);
+      held[0]!.writeHead(200).end();
+      expect(await first.recorded).toBe(0);
+      await dispatcher.settle();
+      expect(held).toHaveLength(1);
+      expect(await fx.store.listDeliveries(webhook.id, 10)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, lastStatusCode: 200 })]);
+    });
+  });
+
   it('sends at most `sentFirst` first attempts from their events at once (each holds its event unacknowledged); past it a delivery is stored first', async () => {
     await withHeldReceiver(async (slowUrl, held) => {
       const workspaceId = fx.nextWorkspace++;
