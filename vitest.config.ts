@@ -15,7 +15,7 @@ export const INTEGRATION_TESTS = [
   'gateway/src/**/limits.test.ts',
   'gateway/src/**/document.test.ts',
   'libs/mongo/src/**/id-allocator.test.ts',
-  'libs/mongo/src/**/plan-cache.test.ts',
+  'libs/mongo/src/**/store-settings.test.ts',
   'libs/nats/src/**/nats.test.ts',
   'libs/redis/src/**/versioned-cache.test.ts',
 

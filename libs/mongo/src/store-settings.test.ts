@@ -1,6 +1,8 @@
 /**
- * The local store keeps using its indexes as a collection grows (FerretDB 1.24 on PostgreSQL only).
+ * How `scripts/infra` runs the local store (FerretDB 1.24 on PostgreSQL only; README "More rules learned
+ * under load").
  *
+ * It keeps using its indexes as a collection grows.
  * FerretDB sends every find as a prepared statement in which even the field name is a parameter
  * (`SELECT _jsonb FROM t WHERE _jsonb->$1 @> $2`). A generic plan of that statement can use no
  * expression index, so it is a sequential scan. With PostgreSQL's default `plan_cache_mode = auto` a
@@ -53,5 +55,17 @@ describe("the local store's query plans (FerretDB on PostgreSQL)", () => {
     );
     expect(plan).not.toContain('"Seq Scan"');
     expect(plan).toContain('"Bitmap Index Scan"');
+  });
+
+  it("FerretDB's connections to PostgreSQL are not encrypted (loopback; TLS cost ~9 % of its CPU)", async (ctx) => {
+    if ((await storeBackend(connection)) !== 'ferretdb-postgresql') ctx.skip();
+    const [connections, encrypted] = (
+      await psql(`select count(*), count(*) filter (where s.ssl) from pg_stat_activity a join pg_stat_ssl s using (pid)
+                  where a.datname = 'ferretdb' and a.backend_type = 'client backend' and a.pid <> pg_backend_pid()`)
+    )
+      .split('|')
+      .map(Number);
+    expect(connections).toBeGreaterThan(0); // this file's own commands went through FerretDB
+    expect(encrypted).toBe(0);
   });
 });
