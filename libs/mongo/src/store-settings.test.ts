@@ -20,8 +20,9 @@ import { connectMongo, storeBackend, type Connection } from './index.js';
 
 const run = promisify(execFile);
 const PG_URL = process.env.FERRETDB_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/ferretdb';
-const dbName = `t_plans_${randomBytes(4).toString('hex')}`;
+const dbName = `t_store_settings_${randomBytes(4).toString('hex')}`;
 let connection: Connection;
+let backend: string;
 
 /** Runs each statement in turn in one session of the `ferretdb` database; answers what they printed. */
 const psql = async (...statements: string[]): Promise<string> =>
@@ -33,15 +34,16 @@ beforeAll(async () => {
   await fetches.createIndex({ slot: 1 });
   // A new collection: a few documents, and PostgreSQL's statistics say so.
   await fetches.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: `f${i}`, slot: i % 5 })));
+  backend = await storeBackend(connection);
 });
 afterAll(async () => {
   await connection.dropDatabase();
   await connection.close();
 });
 
-describe("the local store's query plans (FerretDB on PostgreSQL)", () => {
+describe('how scripts/infra runs the local store (FerretDB on PostgreSQL)', () => {
   it('an equality find still uses its index after the table grew under a prepared statement', async (ctx) => {
-    if ((await storeBackend(connection)) !== 'ferretdb-postgresql') ctx.skip();
+    if (backend !== 'ferretdb-postgresql') ctx.skip();
     const table = await psql(`select format('%I.%I', schemaname, tablename) from pg_tables where schemaname = '${dbName}' and tablename like 'fetches%'`);
     expect(table).not.toBe('');
     // Six runs while the table is small (none matches, so nothing is printed), then the table grows.
@@ -58,7 +60,7 @@ describe("the local store's query plans (FerretDB on PostgreSQL)", () => {
   });
 
   it("FerretDB's connections to PostgreSQL are not encrypted (loopback; TLS cost ~9 % of its CPU)", async (ctx) => {
-    if ((await storeBackend(connection)) !== 'ferretdb-postgresql') ctx.skip();
+    if (backend !== 'ferretdb-postgresql') ctx.skip();
     const [connections, encrypted] = (
       await psql(`select count(*), count(*) filter (where s.ssl) from pg_stat_activity a join pg_stat_ssl s using (pid)
                   where a.datname = 'ferretdb' and a.backend_type = 'client backend' and a.pid <> pg_backend_pid()`)
