@@ -9,12 +9,18 @@ import type { Connection } from 'mongoose';
  */
 export const storeCommands = new Counter({
   name: 'store_commands_total',
-  help: 'Commands sent to the MongoDB-compatible store, by command name',
-  labelNames: ['command'] as const,
+  help: 'Commands sent to the MongoDB-compatible store, by command name and collection',
+  labelNames: ['command', 'collection'] as const,
   registers: [registry],
 });
 
+/** The collection a command works on (`find: 'posts'`, `getMore: <cursor>, collection: 'posts'`); empty for server commands. */
+function collectionOf(command: Record<string, unknown>, name: string): string {
+  const target = name === 'getMore' ? command.collection : command[name];
+  return typeof target === 'string' ? target : '';
+}
+
 /** Counts every command the connection's driver starts (needs `monitorCommands: true`, set by connectMongo). */
 export function countStoreCommands(connection: Connection): void {
-  connection.getClient().on('commandStarted', (event) => storeCommands.inc({ command: event.commandName }));
+  connection.getClient().on('commandStarted', (event) => storeCommands.inc({ command: event.commandName, collection: collectionOf(event.command, event.commandName) }));
 }

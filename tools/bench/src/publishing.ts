@@ -1,7 +1,7 @@
 /**
  * Publishing benchmark: N posts due at the same instant, each to 3 sandbox accounts (X, Mastodon,
- * Bluesky) whose API answers after 50 ms; the real posts (scheduler), publisher, accounts and
- * sandbox processes, over a store already holding a history of published posts (their attempts,
+ * Bluesky) whose API answers after 50 ms; the real posts (scheduler), publisher, accounts, analytics
+ * (which tracks every published target) and sandbox processes, over a store already holding a history of published posts (their attempts,
  * dispatches and outbox entries too). Prints the time until every post is terminal, the lag from
  * `scheduled_at` to the platform call, store commands and PostgreSQL rows read per target, and the
  * exactly-once check (sandbox creates per target). Asserts nothing.
@@ -65,7 +65,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
   });
   try {
     for (let i = 1; i < publishers; i++) await stack.startPublisher();
-    const storeProcs = stack.processes.filter((p) => ['posts', 'publisher', 'accounts'].includes(p.name));
+    const storeProcs = stack.processes.filter((p) => ['posts', 'publisher', 'accounts', 'analytics'].includes(p.name));
     const pids = storeProcs.map((p) => p.child.pid!).filter(Boolean);
     const dbs = [...new Set((await Promise.all(pids.map(databaseOf))).filter((d): d is string => !!d))];
     const dbOf = async (name: string) => databaseOf(storeProcs.find((p) => p.name === name)!.child.pid!);
@@ -171,7 +171,7 @@ export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_P
   const targets = posts * PLATFORMS.length;
   console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms); analytics fetches metrics at ${METRICS_FETCH_OFFSETS} after posting\n`);
   console.log(
-    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts dbs) | CPU ms / target (store and every process) |',
+    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts, analytics dbs) | CPU ms / target (store and every process) |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).

@@ -111,4 +111,6 @@ export interface PostedTarget {
   platform: Platform;
   platformPostId: string;
   postedAt: Date;
+  /** The target was published with short links (false: without); undefined when not known, then its links are looked up. */
+  shortened?: boolean | undefined;
 }

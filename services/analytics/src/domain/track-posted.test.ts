@@ -75,3 +75,40 @@ describe('tracking a posted target', () => {
     expect([...s.sent].sort()).toEqual(['7:1', '7:2']);
   });
 });
+
+describe("a tracked target's short links", () => {
+  function withLinks() {
+    const looked: number[] = [];
+    const tracks: Track[] = [];
+    const deps = {
+      clock: { now: () => new Date(POSTED) },
+      links: {
+        store: {
+          linksOf: async (postAccountId: number) => {
+            looked.push(postAccountId);
+            return [{ postAccountId, workspaceId: 1, index: 0, originalUrl: 'https://example.com', shortUrl: 'https://dub.sh/x', dubLinkId: `link_${postAccountId}` }];
+          },
+        },
+      },
+      store: {
+        insertTrack: async (t: Track) => void tracks.push(t),
+        insertFetches: async () => undefined,
+      },
+      messaging: { sendFetch: async () => undefined },
+    } as unknown as AnalyticsDeps;
+    return { deps, looked, tracks };
+  }
+
+  it('are looked up for a target published with them, or not known to be without; never for one published without', async () => {
+    const s = withLinks();
+    const targets = [
+      { ...target, postAccountId: 1, shortened: true },
+      { ...target, postAccountId: 2, shortened: false },
+      { ...target, postAccountId: 3 }, // an event from before the field: not known
+    ];
+    expect(await trackPostedTargets(s.deps, options, 1, 1, targets)).toBe(3);
+    expect(s.looked.sort()).toEqual([1, 3]);
+    const linkIds = Object.fromEntries(s.tracks.map((t) => [t.postAccountId, t.dubLinkIds]));
+    expect(linkIds).toEqual({ 1: ['link_1'], 2: undefined, 3: ['link_3'] });
+  });
+});

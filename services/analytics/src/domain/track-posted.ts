@@ -10,15 +10,17 @@ export interface TrackingOptions extends ScheduleOptions {
 
 /**
  * After a post reached a terminal state: every target the platform accepted (as the event named them,
- * or else as the posts service answers) is tracked and its fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
+ * or else as the posts service answers) is tracked, with the Dub links it was published with, and its
+ * fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
  * changes nothing; a fetch already due (a late event) is sent at once.
  */
 export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number, known?: PostedTarget[]): Promise<number> {
   const targets = known ?? (await deps.posts.postedTargets(workspaceId, postId));
   // Every target's track first (together), then all their fetches in one write: a fetch never exists without its track.
   const tracked = await Promise.all(
-    targets.map(async (t) => {
-      const dubLinkIds = deps.links ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
+    targets.map(async ({ shortened, ...t }) => {
+      // Links are looked up only for a target published with them (or not known to be without: an older event).
+      const dubLinkIds = deps.links && shortened !== false ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
       const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}) };
       await deps.store.insertTrack(track);
       const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({

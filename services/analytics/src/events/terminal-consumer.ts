@@ -15,7 +15,14 @@ function postedTargetsOf(e: PostTerminal): PostedTarget[] | undefined {
   const postedAt = new Date(e.occurredAt);
   return e.platforms
     .filter((p) => p.platformStatus === 'posted' && p.platformPostId && (PLATFORMS as readonly string[]).includes(p.platform))
-    .map((p) => ({ postAccountId: p.postAccountId, socialAccountId: p.socialAccountId, platform: p.platform as Platform, platformPostId: p.platformPostId, postedAt }));
+    .map((p) => ({
+      postAccountId: p.postAccountId,
+      socialAccountId: p.socialAccountId,
+      platform: p.platform as Platform,
+      platformPostId: p.platformPostId,
+      postedAt,
+      shortened: p.dubShortUrl === undefined ? undefined : p.dubShortUrl !== '',
+    }));
 }
 
 /**

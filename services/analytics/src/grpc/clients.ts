@@ -53,7 +53,14 @@ export function postsPort(address: string): PostsPort & { close(): void } {
       const postedAt = new Date(post.postedAt ?? post.createdAt);
       return post.postAccounts
         .filter((a) => platformStatusCodec.decode(a.state, a.platformStatus) === 'posted' && a.platformPostId)
-        .map((a) => ({ postAccountId: a.id, socialAccountId: a.socialAccountId, platform: platformCodec.require(a.platformKind, a.platform), platformPostId: a.platformPostId!, postedAt }));
+        .map((a) => ({
+          postAccountId: a.id,
+          socialAccountId: a.socialAccountId,
+          platform: platformCodec.require(a.platformKind, a.platform),
+          platformPostId: a.platformPostId!,
+          postedAt,
+          shortened: !!a.dubShortUrl,
+        }));
     },
     close: () => client.close(),
   };

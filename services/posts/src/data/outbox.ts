@@ -67,6 +67,7 @@ export function encodeEvent(event: PostEvent): string {
           platformStatus: p.platformStatus,
           platformPostId: p.platformPostId,
           platformError: p.platformError,
+          dubShortUrl: p.dubShortUrl,
         })),
       }).finish(),
   } satisfies Record<PostEvent['subject'], () => Uint8Array>;

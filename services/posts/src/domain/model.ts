@@ -86,7 +86,9 @@ export interface PostEvent {
   /** posts.post.terminal: the post was a dry run. */
   dryRun?: boolean | undefined;
   /** posts.post.terminal: the outcome per target. */
-  platforms?: Array<{ postAccountId: number; socialAccountId: number; platform: string; platformStatus: string; platformPostId: string; platformError?: string | undefined }> | undefined;
+  platforms?:
+    | Array<{ postAccountId: number; socialAccountId: number; platform: string; platformStatus: string; platformPostId: string; platformError?: string | undefined; dubShortUrl?: string | undefined }>
+    | undefined;
   /** posts.post.terminal: the post is evergreen or a recycle of one (its posting may be recycled). */
   recyclable?: boolean | undefined;
 }

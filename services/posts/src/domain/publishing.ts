@@ -186,6 +186,7 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
       platformStatus: a.platformStatus,
       platformPostId: a.platformPostId ?? '',
       platformError: a.platformError,
+      dubShortUrl: a.dubShortUrl ?? '',
     })),
   });
   if (!saved) return getPost(deps, workspaceId, postId);
