@@ -37,6 +37,7 @@ export const INTEGRATION_TESTS = [
   'services/posts/src/**/cached-store.test.ts',
   'services/posts/src/**/hot-queries.test.ts',
   'services/posts/src/**/list-index.test.ts',
+  'services/posts/src/**/post-docs.test.ts',
   'services/posts/src/**/publishing.test.ts',
   'services/posts/src/**/recycle-store.test.ts',
   'services/posts/src/**/relay.test.ts',

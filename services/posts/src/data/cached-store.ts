@@ -32,6 +32,10 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.get(workspaceId, postId);
   }
 
+  lastRead(workspaceId: number, postId: number): Post | undefined {
+    return this.inner.lastRead(workspaceId, postId);
+  }
+
   scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]> {
     return this.inner.scheduledTimes(workspaceId, socialAccountId, from, to);
   }

@@ -96,10 +96,27 @@ export function outboxEntry(event: PostEvent, postUpdatedAt: Date): OutboxEntry 
 /**
  * The outbox entries whose writes this process saw land, list entry recorded: the relay publishes them
  * without reading their posts again. Bounded (the oldest forgotten first: a forgotten entry is checked
- * the usual way), and in memory only (after a crash every entry is checked).
+ * the usual way), and in memory only (after a crash every entry is checked). Also the entries whose
+ * writes are under way here: the relay leaves them to the write, which ends by recording them landed or
+ * by deleting them (a write that throws leaves its entry to be checked the usual way).
  */
 export class LandedWrites {
   private readonly ids = new LRUCache<string, true>({ max: 100_000 });
+  private readonly underway = new Set<string>();
+
+  /** Runs the write that queues the entries; until it ends, `isUnderway` says so of each. */
+  async during<T>(ids: string[], write: () => Promise<T>): Promise<T> {
+    for (const id of ids) this.underway.add(id);
+    try {
+      return await write();
+    } finally {
+      for (const id of ids) this.underway.delete(id);
+    }
+  }
+
+  isUnderway(id: string): boolean {
+    return this.underway.has(id);
+  }
 
   add(id: string): void {
     this.ids.set(id, true);

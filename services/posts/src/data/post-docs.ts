@@ -105,7 +105,6 @@ export function toPost(d: PostDoc): Post {
   };
 }
 
-/** The stored document of a post (snake_case, `_id` = the public id). */
 /** The origin stored with a write: the request making it, or (a background write) the one already stored. */
 function originDoc(p: Post): PostDoc['origin'] {
   const now = captureOrigin();
@@ -113,9 +112,12 @@ function originDoc(p: Post): PostDoc['origin'] {
   return o ? { ...(o.requestId ? { request_id: o.requestId } : {}), ...(o.traceparent ? { traceparent: o.traceparent } : {}), ...(o.tracestate ? { tracestate: o.tracestate } : {}) } : null;
 }
 
+/**
+ * The stored document of a post (snake_case, `_id` = the public id), as Mongoose would cast it (fields in
+ * the schema's order) once its undefined fields are left out: written as it is by the driver.
+ */
 export function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts: unknown[] } {
   return {
-    origin: originDoc(p),
     _id: p.id,
     workspace_id: p.workspaceId,
     status: p.status,
@@ -138,6 +140,7 @@ export function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts
     updated_at: p.updatedAt,
     body: p.body,
     dry_run: p.dryRun,
+    origin: originDoc(p),
     post_contents: p.postContents.map((c) => ({
       id: c.id,
       platform: c.platform,

@@ -35,6 +35,11 @@ export interface PostsStore {
   /** Deletes `current` unless it changed meanwhile (false then). */
   remove(current: Post, event: PostEvent): Promise<boolean>;
   get(workspaceId: number, postId: number): Promise<Post | null>;
+  /**
+   * The post as this process last read it (`get`), if it still remembers it: possibly stale, so only a
+   * base for a write guarded by its `updatedAt` (`replace`), which fails when the post changed meanwhile.
+   */
+  lastRead(workspaceId: number, postId: number): Post | undefined;
   list(query: ListPostsQuery): Promise<ListPostsResult>;
   /** Moves a post out of `from` (conditional update) and queues its event; null when the post is not in `from`. */
   transition(

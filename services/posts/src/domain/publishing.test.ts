@@ -1,18 +1,19 @@
 /**
  * The scheduler's dispatch on the real store and NATS: a batch of due posts costs the same few store
  * commands as one post, two dispatchers racing hand each post over once, and a claim whose holder died
- * before sending its job is finished after the lease (and one held by a live dispatcher is not).
+ * before sending its job is finished after the lease (and one held by a live dispatcher is not). Then the
+ * publisher's results: recorded on the post as it was just read, or on what is stored if it changed since.
  */
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEntry, mergeEntry, type EncodedEntry, type ListEntry } from '../data/list-entries.js';
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { publishJobs } from '../events/publish-jobs.js';
 import type { PostsDeps } from './ports.js';
-import { DISPATCH_LEASE_MS, dispatchDuePosts } from './publishing.js';
+import { DISPATCH_LEASE_MS, dispatchDuePosts, recordPublishResults } from './publishing.js';
 
 const workspaceId = 800_000 + Math.floor(Math.random() * 99_999);
 const namespace = `t_dispatch_${randomBytes(3).toString('hex')}`;
@@ -130,5 +131,47 @@ describe('dispatching due posts in batches', () => {
     // Sent claims are done: the next pass sends nothing again.
     expect(await dispatchDuePosts(await dispatcher())).toBe(0);
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe("recording a publishing post's results", () => {
+  const ok = (postAccountId: number) => ({ postAccountId, platformStatus: 'posted' as const, platformPostId: `p${postAccountId}`, disconnected: false });
+
+  /** A publishing post with one target (post account `id * 10`). */
+  async function publishingPost(): Promise<number> {
+    const [id] = await duePosts(1, 'publishing');
+    await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id! }, { $set: { post_accounts: [{ id: id! * 10, social_account_id: 1, platform: 'twitter', username: 'u' }] } });
+    return id!;
+  }
+
+  it('reads the post no more when this process just served it to the publisher', async () => {
+    const deps = await dispatcher();
+    const id = await publishingPost();
+    await store.get(workspaceId, id); // the publisher's read of the job's post
+    let status = '';
+    const reads = await readsIssuedBy(connection, async () => (status = (await recordPublishResults(deps, workspaceId, id, [ok(id * 10)])).status));
+    expect(status).toBe('posted');
+    expect(reads.filter((r) => r.command === 'find' && r.collection === 'posts')).toEqual([]);
+    expect((await store.get(workspaceId, id))!.postAccounts[0]!.platformPostId).toBe(`p${id * 10}`);
+  });
+
+  it('records on what is stored when the post changed after that read, never on the stale copy', async () => {
+    const deps = await dispatcher();
+    const id = await publishingPost();
+    await store.get(workspaceId, id);
+    await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id }, { $set: { body: 'changed meanwhile', updated_at: new Date() } });
+    const ended = await recordPublishResults(deps, workspaceId, id, [ok(id * 10)]);
+    expect(ended.status).toBe('posted');
+    const stored = (await store.get(workspaceId, id))!;
+    expect([stored.status, stored.body, stored.postAccounts[0]!.platformStatus]).toEqual(['posted', 'changed meanwhile', 'posted']);
+  });
+
+  it('leaves a post that is no longer publishing as it is', async () => {
+    const deps = await dispatcher();
+    const id = await publishingPost();
+    await store.get(workspaceId, id);
+    await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id }, { $set: { status: 'failed', updated_at: new Date() } });
+    expect((await recordPublishResults(deps, workspaceId, id, [ok(id * 10)])).status).toBe('failed');
+    expect((await store.get(workspaceId, id))!.postAccounts[0]!.platformStatus).toBeUndefined();
   });
 });

@@ -136,8 +136,21 @@ export interface TargetResult {
  * `dry_run`, and a dry run's never `posted`.
  */
 export async function recordPublishResults(deps: PostsDeps, workspaceId: number, postId: number, results: TargetResult[]): Promise<Post> {
+  // The post as this process served it to the publisher for this job is the likely base: the write is
+  // guarded by its updated_at, so a stale copy (or one the results do not fit) only costs the read it saves.
+  const recent = deps.store.lastRead(workspaceId, postId);
+  if (recent?.status === 'publishing') {
+    const saved = await endPublishing(deps, recent, results).catch(() => null);
+    if (saved) return saved;
+  }
   const current = await getPost(deps, workspaceId, postId);
   if (current.status !== 'publishing') return current;
+  return (await endPublishing(deps, current, results)) ?? getPost(deps, workspaceId, postId);
+}
+
+/** Ends a publishing post with the results, unless it changed since `current` was read (null then). */
+async function endPublishing(deps: PostsDeps, current: Post, results: TargetResult[]): Promise<Post | null> {
+  const { workspaceId, id: postId } = current;
   const byId = new Map(results.map((r) => [r.postAccountId, r]));
   const missing = current.postAccounts.filter((a) => !byId.has(a.id)).map((a) => a.id);
   if (missing.length) throw invalidParameters([`results are missing post_accounts ${missing.join(', ')}`]);
@@ -189,7 +202,6 @@ export async function recordPublishResults(deps: PostsDeps, workspaceId: number,
       dubShortUrl: a.dubShortUrl ?? '',
     })),
   });
-  if (!saved) return getPost(deps, workspaceId, postId);
-  deps.flushEvents();
+  if (saved) deps.flushEvents();
   return saved;
 }

@@ -124,4 +124,40 @@ describe('an event whose write this process saw land', () => {
     expect((await eventsFor(seen.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
     expect((await eventsFor(unseen.id)).map((e) => e.subject)).toEqual(['posts.post.created']);
   });
+
+  it('is left alone while its write is under way here: its post is not read, nor is it dropped, however old', async () => {
+    let now = new Date();
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, landed: store.landed, nc, logger: createLogger('relay-test', 'silent'), clock: { now: () => now } });
+    const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => undefined, jobs: { send: async () => undefined } };
+    const post = await createPost(deps, { workspaceId, body: 'under way', postContents: [], socialAccountIds: [], source: 'api' });
+    const id = `post-reviewed-${post.id}-underway`;
+    let land!: () => void;
+    const write = store.landed.during([id], async () => {
+      // The write's own steps: the entry queued, then the change (held here until `land`), then landed.
+      await store.models.Outbox.create({
+        _id: id,
+        subject: 'posts.post.reviewed',
+        payload: Buffer.from(PostReviewed.encode({ workspaceId, postId: post.id, status: 'scheduled', occurredAt: now.toISOString(), reviewAction: 'approve' }).finish()).toString('base64'),
+        post_id: post.id,
+        post_updated_at: post.updatedAt,
+        state: 'pending',
+        created_at: now,
+      });
+      await new Promise<void>((resolve) => (land = resolve));
+      store.landed.add(id);
+    });
+    await expect.poll(() => store.models.Outbox.exists({ _id: id })).toBeTruthy();
+    now = new Date(Date.now() + 120_000); // past the grace period after which an unlanded entry is dropped
+    const reads = await readsIssuedBy(connection, async () => {
+      relay.flush();
+      await relay.stop();
+    });
+    expect(reads.filter((r) => r.collection === 'posts')).toEqual([]);
+    expect((await store.models.Outbox.findById(id).lean())?.state).toBe('pending');
+    land();
+    await write;
+    relay.flush();
+    await relay.stop();
+    expect((await store.models.Outbox.findById(id).lean())?.state).toBe('sent');
+  });
 });

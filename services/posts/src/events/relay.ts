@@ -85,13 +85,16 @@ export class EventRelay {
 
   /**
    * One pass over the pending entries, oldest first. An entry whose write this process saw land (and
-   * record its list entry) is published as it is; any other has its post read (concurrently, by `_id`)
+   * record its list entry) is published as it is; one whose write is under way here is left to it; any
+   * other has its post read (concurrently, by `_id`)
    * to tell whether its change landed, and its list entry derived again. The landed ones are published
    * in order, then marked sent in one write; an entry whose change never landed is marked abandoned.
    */
   private async drain(): Promise<void> {
     const js = jetstream(this.nc);
-    const entries = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
+    const found = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
+    // An entry whose write is under way here is left to it: it has not landed yet, and reading its post would tell nothing.
+    const entries = found.filter((e) => !this.landed.isUnderway(e._id));
     const checked = await inWaves(entries, CHECKS_AT_ONCE, async (entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry)));
     const now = this.clock.now();
     // A change that has not landed (yet) past the grace period never will: its write failed.
