@@ -84,7 +84,7 @@ describe('a replaced post', () => {
     ['with no optional field', bare],
     ['with every optional field', full],
   ])('%s is stored as Mongoose would cast it', async (_, post) => {
-    const posts = connection.db!.collection<{ _id: number }>('posts');
+    const posts = connection.db!.collection<{ _id: number; updated_at?: Date }>('posts');
     const twin = { ...post, id: post.id + 1_000 };
     await posts.insertMany([
       { _id: post.id, updated_at: at },
