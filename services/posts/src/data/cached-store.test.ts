@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPost } from '../domain/create-post.js';
 import type { ListPostsQuery, PostsDeps } from '../domain/ports.js';
+import { aPost } from './__fixtures__/posts.js';
 import { CachedPostsStore } from './cached-store.js';
 import { MongoPostsStore } from './mongo-store.js';
 
@@ -83,29 +84,7 @@ describe('post list cache (real store and Redis)', () => {
     deadRedis.on('error', () => undefined);
     const store = new CachedPostsStore(mongo, new ListVersions(deadRedis, prefix), logger, { pages: true });
     const before = (await store.list(query(3))).totalCount;
-    await mongo.insert(
-      [
-        {
-          id: 9_001,
-          workspaceId: 3,
-          status: 'draft',
-          flexible: false,
-          disconnected: false,
-          source: 'api',
-          recurrenceJitterEnabled: false,
-          evergreen: false,
-          evergreenVariations: [],
-          recurrenceIntervalDays: 30,
-          createdAt: new Date(),
-          updatedAt: new Date(),
-          body: 'x',
-          postContents: [],
-          postAccounts: [],
-          dryRun: false,
-        },
-      ],
-      [],
-    );
+    await mongo.insert([aPost({ id: 9_001, workspaceId: 3, status: 'draft', updatedAt: new Date(), body: 'x' })], []);
     expect((await store.list(query(3))).totalCount).toBe(before + 1);
     deadRedis.disconnect();
   });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { connectMongo, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Post } from '../domain/model.js';
+import { aPost } from './__fixtures__/posts.js';
 import { MongoPostsStore } from './mongo-store.js';
 import { toDoc } from './post-docs.js';
 
@@ -23,24 +24,7 @@ afterAll(async () => {
 });
 
 const at = new Date('2026-01-01T00:00:00Z');
-const bare: Post = {
-  id: 1,
-  workspaceId: 5,
-  status: 'publishing',
-  flexible: false,
-  disconnected: false,
-  source: 'api',
-  recurrenceJitterEnabled: false,
-  evergreen: false,
-  evergreenVariations: [],
-  recurrenceIntervalDays: 30,
-  createdAt: at,
-  updatedAt: at,
-  body: 'b',
-  dryRun: false,
-  postContents: [],
-  postAccounts: [],
-};
+const bare = aPost({ id: 1, workspaceId: 5, updatedAt: at });
 const full: Post = {
   ...bare,
   id: 2,

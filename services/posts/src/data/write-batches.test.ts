@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { commandsIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Post, PostEvent } from '../domain/model.js';
+import { aPost } from './__fixtures__/posts.js';
 import type { ListEntry } from './list-entries.js';
 import { MongoPostsStore } from './mongo-store.js';
 
@@ -27,25 +28,7 @@ afterAll(async () => {
 });
 
 const at = new Date('2026-11-26T12:00:00Z');
-const post = (id: number): Post => ({
-  id,
-  workspaceId,
-  status: 'publishing',
-  flexible: false,
-  scheduledAt: at,
-  disconnected: false,
-  source: 'api',
-  recurrenceJitterEnabled: false,
-  evergreen: false,
-  evergreenVariations: [],
-  recurrenceIntervalDays: 30,
-  createdAt: at,
-  updatedAt: at,
-  body: `post ${id}`,
-  dryRun: false,
-  postContents: [],
-  postAccounts: [],
-});
+const post = (id: number): Post => aPost({ id, workspaceId, scheduledAt: at, updatedAt: at });
 const terminal = (p: Post, occurredAt: Date): PostEvent => ({ subject: 'posts.post.terminal', msgId: `t-${p.id}-${occurredAt.getTime()}`, workspaceId, postId: p.id, status: 'posted', occurredAt });
 /** The list entries of `n` scheduled posts, ids from `from` on. */
 const entries = (from: number, n: number): ListEntry[] =>
