@@ -32,7 +32,7 @@ export class MongoPostsStore implements PostsStore {
   private readonly outboxInserts: WriteBatcher<OutboxEntry, boolean>;
   /** The posts collection as the driver sees it (documents in stored form, `toDoc`). */
   private readonly postDocs: mongo.Collection<{ _id: number }>;
-  /** The posts `get` read lately (`lastRead`): the publisher reads a post, then records its results. */
+  /** The posts `get` read lately (`lastRead`; one replaced, removed or moved here is forgotten): the publisher reads a post, then records its results. */
   private readonly lastReads = new LRUCache<number, Post>({ max: 2_000, ttl: 60_000 });
 
   constructor(connection: Connection) {
@@ -109,6 +109,7 @@ export class MongoPostsStore implements PostsStore {
     // document first cost a tenth of this service's CPU while posts published (measured 2026-11-27).
     const result = await this.postDocs.replaceOne(unchanged(current), toDoc(next), { ignoreUndefined: true });
     if (result.matchedCount === 1) {
+      this.lastReads.delete(next.id); // no longer a base for a write
       await this.listIndex.record(next.workspaceId, [entryOfPost(next)]);
       this.landed.add(event.msgId);
       return next;
@@ -125,6 +126,7 @@ export class MongoPostsStore implements PostsStore {
     await this.queueNewEvent(event, current.updatedAt);
     const result = await this.models.Post.deleteOne(unchanged(current));
     if (result.deletedCount === 1) {
+      this.lastReads.delete(current.id);
       // The tombstone's version is past the deleted post's, whatever the clock says.
       await this.listIndex.record(current.workspaceId, [tombstone(current.id, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))]);
       this.landed.add(event.msgId);
@@ -175,6 +177,7 @@ export class MongoPostsStore implements PostsStore {
     const doc = await this.models.Post.findOneAndUpdate({ _id: postId, workspace_id: workspaceId, status: from }, { $set: set }, { returnDocument: 'after' }).lean<PostDoc>();
     if (!doc && event) await this.models.Outbox.deleteOne({ _id: event.msgId });
     if (!doc) return null;
+    this.lastReads.delete(postId);
     await this.listIndex.record(workspaceId, [entryOfDoc(doc)]);
     if (event) this.landed.add(event.msgId);
     return toPost(doc);

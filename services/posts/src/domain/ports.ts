@@ -36,8 +36,8 @@ export interface PostsStore {
   remove(current: Post, event: PostEvent): Promise<boolean>;
   get(workspaceId: number, postId: number): Promise<Post | null>;
   /**
-   * The post as this process last read it (`get`), if it still remembers it: possibly stale, so only a
-   * base for a write guarded by its `updatedAt` (`replace`), which fails when the post changed meanwhile.
+   * The post as this process last read it (`get`), if it still remembers it: possibly stale, so only a base
+   * for a write guarded by its `updatedAt` (`replace`), which fails when the post changed meanwhile.
    */
   lastRead(workspaceId: number, postId: number): Post | undefined;
   list(query: ListPostsQuery): Promise<ListPostsResult>;

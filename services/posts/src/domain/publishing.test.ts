@@ -152,6 +152,7 @@ describe("recording a publishing post's results", () => {
     const reads = await readsIssuedBy(connection, async () => (status = (await recordPublishResults(deps, workspaceId, id, [ok(id * 10)])).status));
     expect(status).toBe('posted');
     expect(reads.filter((r) => r.command === 'find' && r.collection === 'posts')).toEqual([]);
+    expect(store.lastRead(workspaceId, id)).toBeUndefined(); // written since: a result recorded again reads afresh
     expect((await store.get(workspaceId, id))!.postAccounts[0]!.platformPostId).toBe(`p${id * 10}`);
   });
 
