@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,22 @@ describe("recording a publishing post's results", () => {
     expect(ended.status).toBe('posted');
     const stored = (await store.get(workspaceId, id))!;
     expect([stored.status, stored.body, stored.postAccounts[0]!.platformStatus]).toEqual(['posted', 'changed meanwhile', 'posted']);
+  });
+
+  it("announces each target's first short link, empty for a target published without one", async () => {
+    const deps = await dispatcher();
+    const id = await publishingPost();
+    await connection
+      .db!.collection<{ _id: number }>('posts')
+      .updateOne({ _id: id }, { $push: { post_accounts: { id: id * 10 + 1, social_account_id: 2, platform: 'mastodon', username: 'v' } } } as never);
+    await store.get(workspaceId, id);
+    await recordPublishResults(deps, workspaceId, id, [ok(id * 10), { ...ok(id * 10 + 1), dubShortUrl: 'https://dub.sh/a', dubOriginalUrl: 'https://example.com' }]);
+    const entry = await store.models.Outbox.findOne({ post_id: id, subject: 'posts.post.terminal' }).lean<{ payload: string }>();
+    const event = PostTerminal.decode(Buffer.from(entry!.payload, 'base64'));
+    expect(event.platforms.map((p) => [p.postAccountId, p.dubShortUrl])).toEqual([
+      [id * 10, ''],
+      [id * 10 + 1, 'https://dub.sh/a'],
+    ]);
   });
 
   it('leaves a post that is no longer publishing as it is', async () => {
