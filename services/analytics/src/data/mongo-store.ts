@@ -1,6 +1,6 @@
 import { insertEach, inWaves, WriteBatcher, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
-import type { BestTimeBucket, Metrics, MonthBucket, ScheduledFetch, Snapshot, Track } from '../domain/model.js';
+import { scheduledFetch, type BestTimeBucket, type Metrics, type MonthBucket, type ScheduledFetch, type Snapshot, type Track } from '../domain/model.js';
 import type { AnalyticsStore } from '../domain/ports.js';
 import { registerModels, type AnalyticsModels } from './models.js';
 
@@ -18,6 +18,9 @@ interface TrackDoc {
   best_time_rate?: number | null;
   best_time_cell?: string | null;
   dub_link_ids?: string[];
+  schedule?: Array<{ n: number; due_at: Date; slot: number }>;
+  /** The slots of the schedule, indexed (one array element per fetch): kept while the track is active. */
+  fetch_slots?: number[];
 }
 
 const toTrack = (d: TrackDoc): Track => ({
@@ -34,6 +37,7 @@ const toTrack = (d: TrackDoc): Track => ({
   bestTimeRate: d.best_time_rate ?? undefined,
   bestTimeCell: d.best_time_cell ?? undefined,
   dubLinkIds: d.dub_link_ids?.length ? d.dub_link_ids : undefined,
+  schedule: d.schedule?.map((f) => ({ n: f.n, dueAt: new Date(f.due_at), slot: f.slot })),
 });
 
 const toTrackDoc = (t: Track): TrackDoc => ({
@@ -50,31 +54,32 @@ const toTrackDoc = (t: Track): TrackDoc => ({
   best_time_rate: t.bestTimeRate ?? null,
   best_time_cell: t.bestTimeCell ?? null,
   ...(t.dubLinkIds?.length ? { dub_link_ids: t.dubLinkIds } : {}),
+  ...(t.schedule ? { schedule: t.schedule.map((f) => ({ n: f.n, due_at: f.dueAt, slot: f.slot })) } : {}),
+  // A track that is no longer active is no longer found by the dispatcher's slot read.
+  ...(t.schedule && t.status === 'active' ? { fetch_slots: [...new Set(t.schedule.map((f) => f.slot))] } : {}),
 });
 
-interface FetchDoc {
+/** A fetch stored as its own document, as versions before 2026-11-28 scheduled them (see `fetchesInSlot`). */
+interface LegacyFetchDoc {
   _id: string;
   post_account_id: number;
   n: number;
   due_at: Date;
-  slot: number;
 }
 
 /**
  * The analytics store in MongoDB (or FerretDB): claims and snapshots by unique id, buckets as
- * single-document writes. Tracks and fetches are group-committed: the inserts of the terminal events
- * handled at once (16 in parallel) go to the store together, one command per kind (an insert by id,
- * so a repeated event's are duplicates, and nothing is written twice).
+ * single-document writes. Tracks, each with its fetch schedule, are group-committed: the inserts of
+ * the terminal events handled at once (16 in parallel) go to the store together in one command (an
+ * insert by id, so a repeated event's are duplicates, and nothing is written twice).
  */
 export class MongoAnalyticsStore implements AnalyticsStore {
   readonly models: AnalyticsModels;
   private readonly trackInserts: WriteBatcher<TrackDoc, boolean>;
-  private readonly fetchInserts: WriteBatcher<FetchDoc, boolean>;
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
     this.trackInserts = new WriteBatcher((docs) => insertEach(this.models.Track, docs), { maxBatch: 200, maxInFlight: 2 });
-    this.fetchInserts = new WriteBatcher((docs) => insertEach(this.models.Fetch, docs), { maxBatch: 1_000, maxInFlight: 2 });
   }
 
   insertTrack(track: Track): Promise<boolean> {
@@ -86,27 +91,34 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     return doc ? toTrack(doc) : null;
   }
 
-  /**
-   * One equality read per target, 16 at a time: FerretDB 1.x pushes no `$in` down, so one `$in` read scanned
-   * every track ever stored (1.3 s per slot with 30,000 tracks, growing with history).
-   */
-  async tracks(postAccountIds: number[]): Promise<Track[]> {
-    const docs = await inWaves([...new Set(postAccountIds)], 16, (id) => this.models.Track.findById(id).lean<TrackDoc>());
-    return docs.filter((d): d is TrackDoc => d !== null).map(toTrack);
-  }
-
   async saveTrack(track: Track): Promise<void> {
     await this.models.Track.replaceOne({ _id: track.postAccountId }, toTrackDoc(track));
   }
 
-  /** Inserts the fetches not stored yet (those of a repeated event already are). */
-  async insertFetches(fetches: Array<ScheduledFetch & { slot: number }>): Promise<void> {
-    await Promise.all(fetches.map((f) => this.fetchInserts.add({ _id: f.id, post_account_id: f.postAccountId, n: f.n, due_at: f.dueAt, slot: f.slot })));
+  /**
+   * The tracks with a fetch in the slot (an equality read on the indexed array of their slots), and the
+   * fetches stored one document each by versions before 2026-11-28 (an equality read on their slot; the
+   * collection empties itself of meaning once their last fetch, 28 days and some jitter on, is sent).
+   */
+  async fetchesInSlot(slot: number): Promise<Array<{ track: Track; fetch: ScheduledFetch }>> {
+    const [docs, legacy] = await Promise.all([this.models.Track.find({ fetch_slots: slot }).lean<TrackDoc[]>(), this.models.Fetch.find({ slot }).lean<LegacyFetchDoc[]>()]);
+    const due = docs.map(toTrack).flatMap((track) => (track.schedule ?? []).filter((f) => f.slot === slot).map((f) => ({ track, fetch: scheduledFetch(track.postAccountId, f) })));
+    if (!legacy.length) return due;
+    const tracks = new Map((await this.tracks(legacy.map((f) => f.post_account_id))).map((t) => [t.postAccountId, t]));
+    for (const f of legacy) {
+      const track = tracks.get(f.post_account_id);
+      if (track) due.push({ track, fetch: { id: f._id, postAccountId: f.post_account_id, n: f.n, dueAt: f.due_at } });
+    }
+    return due;
   }
 
-  async fetchesInSlot(slot: number): Promise<ScheduledFetch[]> {
-    const docs = await this.models.Fetch.find({ slot }).lean<Array<{ _id: string; post_account_id: number; n: number; due_at: Date }>>();
-    return docs.map((d) => ({ id: d._id, postAccountId: d.post_account_id, n: d.n, dueAt: d.due_at }));
+  /**
+   * One equality read per target, 16 at a time: FerretDB 1.x pushes no `$in` down, so one `$in` read scanned
+   * every track ever stored (1.3 s per slot with 30,000 tracks, growing with history).
+   */
+  private async tracks(postAccountIds: number[]): Promise<Track[]> {
+    const docs = await inWaves([...new Set(postAccountIds)], 16, (id) => this.models.Track.findById(id).lean<TrackDoc>());
+    return docs.filter((d): d is TrackDoc => d !== null).map(toTrack);
   }
 
   async dispatchCursor(): Promise<number | undefined> {

@@ -1,9 +1,10 @@
 /**
- * Tracks and fetches of the terminal events handled at once reach the store together (one insert
- * command per kind), and a repeated event's are duplicates: reported, never written twice.
+ * Tracks of the terminal events handled at once reach the store together (one insert command), each
+ * with its fetch schedule, and a repeated event's are duplicates: reported, never written twice. The
+ * dispatcher's read of a slot is served by an index on the local store.
  */
 import { randomBytes } from 'node:crypto';
-import { commandsIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { commandsIssuedBy, connectMongo, readsIssuedBy, sequentialScans, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Track } from '../domain/model.js';
 import { MongoAnalyticsStore } from './mongo-store.js';
@@ -33,7 +34,7 @@ const track = (postAccountId: number): Track => ({
   status: 'active',
 });
 
-describe('analytics store: group-committed tracks and fetches', () => {
+describe('analytics store: group-committed tracks, each with its fetch schedule', () => {
   it('concurrent tracks go in one insert; a repeated one answers false and keeps the first', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => 100 + i);
     let answers: boolean[] = [];
@@ -45,16 +46,32 @@ describe('analytics store: group-committed tracks and fetches', () => {
     expect(answers[12]).toBe(false);
     expect((await store.getTrack(100))?.platformPostId).toBe('m100');
     expect(await store.insertTrack(track(105))).toBe(false);
-    expect((await store.tracks(ids)).map((t) => t.postAccountId).sort()).toEqual(ids);
+    expect((await Promise.all(ids.map((id) => store.getTrack(id)))).map((t) => t?.postAccountId)).toEqual(ids);
   });
 
-  it('fetches of concurrent events go in one insert; repeats are ignored, each fetch stored once', async () => {
-    const fetchesOf = (postAccountId: number) => [1, 2].map((n) => ({ id: `${postAccountId}:${n}`, postAccountId, n, dueAt: new Date(Date.UTC(2026, 10, 27, n)), slot: 9_000 + n }));
-    const inserts = await commandsIssuedBy(connection, 'insert', () => Promise.all([200, 201, 202, 200].map((id) => store.insertFetches(fetchesOf(id)))));
-    expect(inserts).toEqual(['fetches']);
-    await store.insertFetches(fetchesOf(201));
-    const inSlot = await store.fetchesInSlot(9_001);
-    expect(inSlot.map((f) => f.id).sort()).toEqual(['200:1', '201:1', '202:1']);
-    expect(inSlot.find((f) => f.id === '202:1')).toEqual({ id: '202:1', postAccountId: 202, n: 1, dueAt: new Date(Date.UTC(2026, 10, 27, 1)) });
+  it("a slot's fetches are found by the tracks' schedules (an index read), inactive tracks left out; fetches stored one document each before are still found", async () => {
+    const scheduled = (postAccountId: number): Track => ({
+      ...track(postAccountId),
+      schedule: [1, 2].map((n) => ({ n, dueAt: new Date(Date.UTC(2026, 10, 27, n)), slot: 9_000 + n })),
+    });
+    const inserts = await commandsIssuedBy(connection, 'insert', () => Promise.all([200, 201, 202, 200].map((id) => store.insertTrack(scheduled(id)))));
+    expect(inserts).toEqual(['tracks']);
+    expect((await store.getTrack(201))?.schedule).toEqual(scheduled(201).schedule);
+    await store.saveTrack({ ...scheduled(202), status: 'disconnected' });
+    // A track stored before schedules were kept on it, and its fetch as it was stored then.
+    await store.insertTrack(track(203));
+    await store.models.Fetch.collection.insertOne({ _id: '203:1', post_account_id: 203, n: 1, due_at: new Date(Date.UTC(2026, 10, 27, 1)), slot: 9_001 } as never);
+
+    let inSlot: Awaited<ReturnType<typeof store.fetchesInSlot>> = [];
+    const reads = await readsIssuedBy(connection, async () => {
+      inSlot = await store.fetchesInSlot(9_001);
+    });
+    expect(inSlot.map((d) => d.fetch.id).sort()).toEqual(['200:1', '201:1', '203:1']);
+    expect(inSlot.find((d) => d.fetch.id === '201:1')).toMatchObject({
+      track: { postAccountId: 201, status: 'active' },
+      fetch: { postAccountId: 201, n: 1, dueAt: new Date(Date.UTC(2026, 10, 27, 1)) },
+    });
+    expect((await store.fetchesInSlot(9_002)).map((d) => d.fetch.id).sort()).toEqual(['200:2', '201:2']);
+    expect(await sequentialScans(connection, reads)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchDueFetches } from './dispatch-fetches.js';
-import type { ScheduledFetch, Track } from './model.js';
+import { scheduledFetch, type FetchSlot, type ScheduledFetch, type Track } from './model.js';
 import type { AnalyticsDeps } from './ports.js';
 
 const SLOT = 500;
@@ -9,23 +9,22 @@ const SLOT = 500;
 function walker(startMs: number) {
   let now = startMs;
   let cursor: number | undefined;
-  const fetches: Array<ScheduledFetch & { slot: number }> = [];
+  const schedule: FetchSlot[] = [];
   const sent: string[] = [];
-  const track: Track = { postAccountId: 7, workspaceId: 1, postId: 1, socialAccountId: 3, platform: 'twitter', platformPostId: 'p', postedAt: new Date(startMs), status: 'active' };
+  const track: Track = { postAccountId: 7, workspaceId: 1, postId: 1, socialAccountId: 3, platform: 'twitter', platformPostId: 'p', postedAt: new Date(startMs), status: 'active', schedule };
   const deps = {
     clock: { now: () => new Date(now) },
     store: {
       dispatchCursor: async () => cursor,
       setDispatchCursor: async (slot: number) => void (cursor = slot),
-      fetchesInSlot: async (slot: number) => fetches.filter((f) => f.slot === slot),
-      tracks: async () => [track],
+      fetchesInSlot: async (slot: number) => schedule.filter((f) => f.slot === slot).map((f) => ({ track, fetch: scheduledFetch(7, f) })),
     },
     messaging: { sendFetch: async (_t: Track, f: ScheduledFetch) => void sent.push(f.id) },
   } as unknown as AnalyticsDeps;
   return {
     deps,
     sent,
-    schedule: (n: number, dueMs: number) => fetches.push({ id: `7:${n}`, postAccountId: 7, n, dueAt: new Date(dueMs), slot: Math.floor(dueMs / SLOT) }),
+    schedule: (n: number, dueMs: number) => schedule.push({ n, dueAt: new Date(dueMs), slot: Math.floor(dueMs / SLOT) }),
     advance: (ms: number) => void (now += ms),
     cursor: () => cursor,
   };

@@ -2,7 +2,8 @@ import type { AnalyticsDeps } from './ports.js';
 
 /**
  * Sends the fetches of every slot that ended since the cursor, slot by slot (an equality query on the
- * slot each, so nothing scans or sorts the whole schedule), then moves the cursor. Fetches of a
+ * slot each, which finds the tracks with a fetch in it, so nothing scans or sorts the whole schedule),
+ * then moves the cursor. Fetches of a
  * target that is no longer active are skipped. Replicas may walk the same slot: a job is named by its
  * fetch id (JetStream drops the repeat) and a snapshot is stored once by id, so nothing doubles.
  * Answers how many fetches were sent.
@@ -15,15 +16,10 @@ export async function dispatchDueFetches(deps: AnalyticsDeps, slotMs: number, ma
   const cursor = (await deps.store.dispatchCursor()) ?? lastEnded - 1;
   let sent = 0;
   for (let slot = cursor + 1; slot <= Math.min(lastEnded, cursor + maxSlots); slot += 1) {
-    const fetches = await deps.store.fetchesInSlot(slot);
-    if (fetches.length) {
-      const tracks = new Map((await deps.store.tracks([...new Set(fetches.map((f) => f.postAccountId))])).map((t) => [t.postAccountId, t]));
-      for (const f of fetches) {
-        const track = tracks.get(f.postAccountId);
-        if (track?.status !== 'active' || (track.last && track.last.n >= f.n)) continue;
-        await deps.messaging.sendFetch(track, f);
-        sent += 1;
-      }
+    for (const { track, fetch } of await deps.store.fetchesInSlot(slot)) {
+      if (track.status !== 'active' || (track.last && track.last.n >= fetch.n)) continue;
+      await deps.messaging.sendFetch(track, fetch);
+      sent += 1;
     }
     await deps.store.setDispatchCursor(slot);
   }

@@ -32,6 +32,19 @@ export interface Track {
   /** Dub links made for this target at publish time: their clicks are the target's clicks. */
   dubLinkIds?: string[] | undefined;
   statusReason?: string | undefined;
+  /**
+   * When its metrics are fetched: the n-th fetch is due at `dueAt` and found by the dispatcher in `slot`.
+   * Kept on the track (one document per target, not one per fetch). Absent on a track stored before
+   * 2026-11-28, whose fetches were stored one document each.
+   */
+  schedule?: FetchSlot[] | undefined;
+}
+
+/** One fetch of a track's schedule. */
+export interface FetchSlot {
+  n: number;
+  dueAt: Date;
+  slot: number;
 }
 
 /** One scheduled fetch: the n-th of a target, due at `dueAt`. */
@@ -41,6 +54,9 @@ export interface ScheduledFetch {
   n: number;
   dueAt: Date;
 }
+
+/** The fetch job of one entry of a track's schedule, named `<post account id>:<n>` (a repeat is dropped by that name). */
+export const scheduledFetch = (postAccountId: number, f: { n: number; dueAt: Date }): ScheduledFetch => ({ id: `${postAccountId}:${f.n}`, postAccountId, n: f.n, dueAt: f.dueAt });
 
 /** One fetch's counts, stored once under `<post_account_id>:<n>`. */
 export interface Snapshot {

@@ -3,14 +3,12 @@ import type { BestTimeBucket, Metrics, MonthBucket, ScheduledFetch, Snapshot, Tr
 
 /** The store of the analytics service. Every write is a unique insert or a single-document write. */
 export interface AnalyticsStore {
-  /** Inserts the track unless it exists (false then). */
+  /** Inserts the track, with its fetch schedule, unless it exists (false then). */
   insertTrack(track: Track): Promise<boolean>;
   getTrack(postAccountId: number): Promise<Track | null>;
-  tracks(postAccountIds: number[]): Promise<Track[]>;
   saveTrack(track: Track): Promise<void>;
-  /** Inserts the fetches that are not there yet (by id). */
-  insertFetches(fetches: Array<ScheduledFetch & { slot: number }>): Promise<void>;
-  fetchesInSlot(slot: number): Promise<ScheduledFetch[]>;
+  /** The fetches scheduled in a slot, each with its track (an equality read on the slot). */
+  fetchesInSlot(slot: number): Promise<Array<{ track: Track; fetch: ScheduledFetch }>>;
   /** The last slot whose fetches were sent; undefined before the first. */
   dispatchCursor(): Promise<number | undefined>;
   setDispatchCursor(slot: number): Promise<void>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchDueFetches } from './dispatch-fetches.js';
-import type { ScheduledFetch, Track } from './model.js';
+import { scheduledFetch, type ScheduledFetch, type Track } from './model.js';
 import type { AnalyticsDeps } from './ports.js';
 import { trackPostedTargets } from './track-posted.js';
 
@@ -8,13 +8,12 @@ const SLOT = 500;
 const POSTED = 1_000_000;
 
 /**
- * A slow store: the fetches' insert takes `insertMs` of the clock, while the dispatcher walks the slots
+ * A slow store: the track's insert takes `insertMs` of the clock, while the dispatcher walks the slots
  * that end meanwhile (it cannot see a fetch before the insert lands).
  */
 function slowStore(insertMs: number) {
   let now = POSTED + 100;
   let cursor: number | undefined;
-  const stored: Array<ScheduledFetch & { slot: number }> = [];
   const sent = new Set<string>();
   const tracks: Track[] = [];
   const deps = {
@@ -23,21 +22,17 @@ function slowStore(insertMs: number) {
     posts: { postedTargets: async () => [] },
     store: {
       insertTrack: async (t: Track) => {
-        tracks.push(t);
-        return true;
-      },
-      tracks: async (ids: number[]) => tracks.filter((t) => ids.includes(t.postAccountId)),
-      dispatchCursor: async () => cursor,
-      setDispatchCursor: async (slot: number) => void (cursor = slot),
-      fetchesInSlot: async (slot: number) => stored.filter((f) => f.slot === slot),
-      insertFetches: async (fetches: Array<ScheduledFetch & { slot: number }>) => {
         // The dispatcher ticks every 250 ms while the insert is on its way.
-        for (let t = 0; t < insertMs; t += 250) {
+        for (let i = 0; i < insertMs; i += 250) {
           now += 250;
           await dispatchDueFetches(deps, SLOT);
         }
-        stored.push(...fetches);
+        tracks.push(t);
+        return true;
       },
+      dispatchCursor: async () => cursor,
+      setDispatchCursor: async (slot: number) => void (cursor = slot),
+      fetchesInSlot: async (slot: number) => tracks.flatMap((track) => (track.schedule ?? []).filter((f) => f.slot === slot).map((f) => ({ track, fetch: scheduledFetch(track.postAccountId, f) }))),
     },
     messaging: { sendFetch: async (_t: Track, f: ScheduledFetch) => void sent.add(f.id) },
   } as unknown as AnalyticsDeps;
@@ -90,10 +85,7 @@ describe("a tracked target's short links", () => {
           },
         },
       },
-      store: {
-        insertTrack: async (t: Track) => void tracks.push(t),
-        insertFetches: async () => undefined,
-      },
+      store: { insertTrack: async (t: Track) => void tracks.push(t) },
       messaging: { sendFetch: async () => undefined },
     } as unknown as AnalyticsDeps;
     return { deps, looked, tracks };
@@ -109,6 +101,11 @@ describe("a tracked target's short links", () => {
     expect(await trackPostedTargets(s.deps, options, 1, 1, targets)).toBe(3);
     expect(s.looked.sort()).toEqual([1, 3]);
     const linkIds = Object.fromEntries(s.tracks.map((t) => [t.postAccountId, t.dubLinkIds]));
+    // Each track carries its schedule: one fetch per offset, each in its slot.
+    expect(s.tracks[0]?.schedule).toEqual([
+      { n: 1, dueAt: new Date(POSTED + 2_000), slot: Math.floor((POSTED + 2_000) / SLOT) },
+      { n: 2, dueAt: new Date(POSTED + 6_000), slot: Math.floor((POSTED + 6_000) / SLOT) },
+    ]);
     expect(linkIds).toEqual({ 1: ['link_1'], 2: undefined, 3: ['link_3'] });
   });
 });

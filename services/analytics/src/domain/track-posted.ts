@@ -1,3 +1,4 @@
+import { scheduledFetch } from './model.js';
 import type { AnalyticsDeps, PostedTarget } from './ports.js';
 import { fetchTimes, type ScheduleOptions } from './schedule.js';
 
@@ -10,33 +11,28 @@ export interface TrackingOptions extends ScheduleOptions {
 
 /**
  * After a post reached a terminal state: every target the platform accepted (as the event named them,
- * or else as the posts service answers) is tracked, with the Dub links it was published with, and its
- * fetches are scheduled. Idempotent (tracks and fetches are inserted by id), so a repeated event
- * changes nothing; a fetch already due (a late event) is sent at once.
+ * or else as the posts service answers) is tracked, with the Dub links it was published with and its
+ * fetch schedule. Idempotent (a track is inserted by id), so a repeated event changes nothing; a fetch
+ * already due (a late event) is sent at once.
  */
 export async function trackPostedTargets(deps: AnalyticsDeps, o: TrackingOptions, workspaceId: number, postId: number, known?: PostedTarget[]): Promise<number> {
   const targets = known ?? (await deps.posts.postedTargets(workspaceId, postId));
-  // Every target's track first (together), then all their fetches in one write: a fetch never exists without its track.
-  const tracked = await Promise.all(
+  // Each target's track carries its fetch schedule: one document per target (the inserts of events handled at once share one command).
+  const tracks = await Promise.all(
     targets.map(async ({ shortened, ...t }) => {
       // Links are looked up only for a target published with them (or not known to be without: an older event).
       const dubLinkIds = deps.links && shortened !== false ? (await deps.links.store.linksOf(t.postAccountId)).map((l) => l.dubLinkId) : [];
-      const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}) };
+      const schedule = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({ ...f, slot: Math.floor(f.dueAt.getTime() / o.slotMs) }));
+      const track = { ...t, workspaceId, postId, status: 'active' as const, ...(dubLinkIds.length ? { dubLinkIds } : {}), schedule };
       await deps.store.insertTrack(track);
-      const fetches = fetchTimes(t.postAccountId, t.postedAt, o).map((f) => ({
-        id: `${t.postAccountId}:${f.n}`,
-        postAccountId: t.postAccountId,
-        n: f.n,
-        dueAt: f.dueAt,
-        slot: Math.floor(f.dueAt.getTime() / o.slotMs),
-      }));
-      return { track, fetches };
+      return track;
     }),
   );
-  await deps.store.insertFetches(tracked.flatMap((t) => t.fetches));
-  // Read the clock once the fetches are stored: the dispatcher may have walked past a fetch's slot while
+  // Read the clock once the tracks are stored: the dispatcher may have walked past a fetch's slot while
   // the insert was on its way (a slow store), and only a fetch due before now can be in such a slot.
   const now = deps.clock.now().getTime();
-  for (const { track, fetches } of tracked) for (const f of fetches) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, f);
+  for (const track of tracks) {
+    for (const f of track.schedule) if (f.dueAt.getTime() <= now + o.sendAheadMs) await deps.messaging.sendFetch(track, scheduledFetch(track.postAccountId, f));
+  }
   return targets.length;
 }
