@@ -61,7 +61,6 @@ const toTrackDoc = (t: Track): TrackDoc => ({
 
 /** A fetch stored as its own document, as versions before 2026-11-28 scheduled them (see `fetchesInSlot`). */
 interface LegacyFetchDoc {
-  _id: string;
   post_account_id: number;
   n: number;
   due_at: Date;
@@ -97,8 +96,8 @@ export class MongoAnalyticsStore implements AnalyticsStore {
 
   /**
    * The tracks with a fetch in the slot (an equality read on the indexed array of their slots), and the
-   * fetches stored one document each by versions before 2026-11-28 (an equality read on their slot; the
-   * collection empties itself of meaning once their last fetch, 28 days and some jitter on, is sent).
+   * fetches stored one document each by versions before 2026-11-28 (an equality read on their slot:
+   * nothing writes them any more, so once the last of them is due the read finds nothing).
    */
   async fetchesInSlot(slot: number): Promise<Array<{ track: Track; fetch: ScheduledFetch }>> {
     const [docs, legacy] = await Promise.all([this.models.Track.find({ fetch_slots: slot }).lean<TrackDoc[]>(), this.models.Fetch.find({ slot }).lean<LegacyFetchDoc[]>()]);
@@ -107,7 +106,7 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     const tracks = new Map((await this.tracks(legacy.map((f) => f.post_account_id))).map((t) => [t.postAccountId, t]));
     for (const f of legacy) {
       const track = tracks.get(f.post_account_id);
-      if (track) due.push({ track, fetch: { id: f._id, postAccountId: f.post_account_id, n: f.n, dueAt: f.due_at } });
+      if (track) due.push({ track, fetch: scheduledFetch(f.post_account_id, { n: f.n, dueAt: f.due_at }) });
     }
     return due;
   }

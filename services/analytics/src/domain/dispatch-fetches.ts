@@ -3,8 +3,7 @@ import type { AnalyticsDeps } from './ports.js';
 /**
  * Sends the fetches of every slot that ended since the cursor, slot by slot (an equality query on the
  * slot each, which finds the tracks with a fetch in it, so nothing scans or sorts the whole schedule),
- * then moves the cursor. Fetches of a
- * target that is no longer active are skipped. Replicas may walk the same slot: a job is named by its
+ * then moves the cursor. Fetches of a target that is no longer active are skipped. Replicas may walk the same slot: a job is named by its
  * fetch id (JetStream drops the repeat) and a snapshot is stored once by id, so nothing doubles.
  * Answers how many fetches were sent.
  */
