@@ -57,7 +57,12 @@ runMain(async () => {
     maxAttempts: config.PUBLISH_MAX_ATTEMPTS,
     attemptLeaseMs: config.PUBLISH_ATTEMPT_LEASE_MS,
   };
-  const consumer = await consumePublishJobs(nc, deps, logger, { namespace: config.JOBS_NAMESPACE, concurrency: config.PUBLISHER_CONCURRENCY, ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS });
+  const consumer = await consumePublishJobs(nc, deps, logger, {
+    namespace: config.JOBS_NAMESPACE,
+    concurrency: config.PUBLISHER_CONCURRENCY,
+    ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS,
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+  });
   const metricJobs = await consumeMetricJobs(nc, deps, logger, {
     namespace: config.JOBS_NAMESPACE,
     concurrency: config.METRICS_CONCURRENCY,

@@ -1,5 +1,5 @@
 import { insertEach, updateEach, type Connection } from '@spa/mongo';
-import type { Dispatch, Post } from '../domain/model.js';
+import { movedToPublishing, type Dispatch, type Post } from '../domain/model.js';
 import type { PostsStore } from '../domain/ports.js';
 import type { PostListIndex } from './list-index.js';
 import type { PostsModels } from './models.js';
@@ -50,7 +50,7 @@ export class MongoDispatchStore implements Pick<PostsStore, 'databaseNow' | 'due
     );
     // The list index follows. When every post moved, their entries are known; when some did not (edited, deleted
     // or moved by a dead claimer meanwhile: rare), each is derived again from what is stored now.
-    if (moved === posts.length) await this.listIndex.recordPosts(posts.map((p) => ({ ...p, status: 'publishing', updatedAt: at })));
+    if (moved === posts.length) await this.listIndex.recordPosts(posts.map((p) => movedToPublishing(p, at)));
     else await Promise.all(posts.map((p) => this.listIndex.repair(p.workspaceId, p.id)));
     return moved;
   }

@@ -2,7 +2,7 @@ import { IdAllocator, insertEach, isDuplicateKeyError, WriteBatcher, type Connec
 import type { PostStatus } from '@spa/vocabulary';
 import { LRUCache } from 'lru-cache';
 import type { mongo } from 'mongoose';
-import type { Dispatch, Post, PostEvent, PostMetric } from '../domain/model.js';
+import { movedToPublishing, type Dispatch, type Post, type PostEvent, type PostMetric } from '../domain/model.js';
 import type { ListPostsQuery, ListPostsResult, PostsStore } from '../domain/ports.js';
 import { MongoDispatchStore } from './dispatch-store.js';
 import { entryOfDoc, entryOfPost, tombstone } from './list-entries.js';
@@ -11,6 +11,10 @@ import { registerModels, type PostsModels } from './models.js';
 import { PostLists } from './post-lists.js';
 import { LandedWrites, outboxEntry, type OutboxEntry } from './outbox.js';
 import { toDoc, toPost, unchanged, type PostDoc } from './post-docs.js';
+
+/** A post's size in memory, roughly: its texts (two bytes a character) and a fixed part per item. */
+const approximateSize = (p: Post): number =>
+  1_024 + 2 * p.body.length + p.postContents.reduce((n, c) => n + 512 + 2 * (c.body.length + (c.firstComment?.length ?? 0)), 0) + 512 * p.postAccounts.length;
 
 type TransitionPatch = Partial<Pick<Post, 'status' | 'reviewedAt' | 'reviewAction' | 'rejectionReason' | 'updatedAt'>>;
 
@@ -32,8 +36,13 @@ export class MongoPostsStore implements PostsStore {
   private readonly outboxInserts: WriteBatcher<OutboxEntry, boolean>;
   /** The posts collection as the driver sees it (documents in stored form, `toDoc`). */
   private readonly postDocs: mongo.Collection<{ _id: number }>;
-  /** The posts `get` read lately (`lastRead`; one replaced, removed or moved here is forgotten): the publisher reads a post, then records its results. */
-  private readonly lastReads = new LRUCache<number, Post>({ max: 2_000, ttl: 60_000 });
+  /**
+   * The posts read (`get`) or moved to publishing here lately (`lastRead`; one replaced, removed or moved otherwise
+   * is forgotten): the base of the write of a post's publishing results, which come back a while after its
+   * dispatch (all the posts due at once wait for the publishers), so it holds many and for minutes, bounded by
+   * an estimate of their size.
+   */
+  private readonly lastReads = new LRUCache<number, Post>({ maxSize: 64 * 1024 * 1024, sizeCalculation: approximateSize, ttl: 15 * 60_000 });
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
@@ -211,8 +220,14 @@ export class MongoPostsStore implements PostsStore {
     return this.dispatches.getDispatch(id);
   }
 
-  startPublishing(posts: Post[], at: Date): Promise<number> {
-    return this.dispatches.startPublishing(posts, at);
+  async startPublishing(posts: Post[], at: Date): Promise<number> {
+    const moved = await this.dispatches.startPublishing(posts, at);
+    // The publisher gets each post with its job and comes back with the results: remember them as moved.
+    for (const post of posts) {
+      if (moved === posts.length) this.lastReads.set(post.id, movedToPublishing(post, at));
+      else this.lastReads.delete(post.id);
+    }
+    return moved;
   }
 
   markDispatchesSent(ids: string[], at: Date): Promise<void> {

@@ -72,6 +72,9 @@ export interface Post {
   dryRun: boolean;
 }
 
+/** The post as the dispatcher's move to publishing (at `at`) leaves it. */
+export const movedToPublishing = (post: Post, at: Date): Post => ({ ...post, status: 'publishing', updatedAt: at });
+
 /** An event the posts service owes the rest of the system; kept in the outbox until published. */
 export interface PostEvent {
   subject: 'posts.post.created' | 'posts.post.reviewed' | 'posts.post.updated' | 'posts.post.deleted' | 'posts.post.terminal';

@@ -1,5 +1,5 @@
 import type { Platform, PostStatus } from '@spa/vocabulary';
-import type { Dispatch, Post, PostEvent, PostMetric, RequestOrigin } from './model.js';
+import type { Dispatch, Post, PostEvent, PostMetric } from './model.js';
 
 export interface ListPostsQuery {
   workspaceId: number;
@@ -36,7 +36,7 @@ export interface PostsStore {
   remove(current: Post, event: PostEvent): Promise<boolean>;
   get(workspaceId: number, postId: number): Promise<Post | null>;
   /**
-   * The post as this process last read it (`get`), if it still remembers it: possibly stale, so only a base
+   * The post as this process last read it (`get`) or moved it to publishing, if it still remembers it: possibly stale, so only a base
    * for a write guarded by its `updatedAt` (`replace`), which fails when the post changed meanwhile.
    */
   lastRead(workspaceId: number, postId: number): Post | undefined;
@@ -73,8 +73,14 @@ export interface PostsStore {
 
 /** The publisher's work queue. */
 export interface PublishJobs {
-  /** Sends a publish job; `origin` is the request that asked for the post (its logs and trace continue). */
-  send(job: { workspaceId: number; postId: number; dispatchId: string }, origin?: RequestOrigin): Promise<void>;
+  /**
+   * Sends the publish job of a publishing post; the post's `origin` (the request that asked for it) is resumed, so
+   * its logs and trace continue. `moved`: this dispatcher has just moved the post to publishing, so it is as given,
+   * and the job carries it (a publishing post can be neither edited nor deleted): the publisher need not read it.
+   * Otherwise (a job sent again for a claim whose holder died, or a post another dispatcher moved) the job carries
+   * only its ids: its post may have ended since, and the publisher reads it.
+   */
+  send(job: { dispatchId: string; post: Post; moved: boolean }): Promise<void>;
 }
 
 export interface WorkspaceSettings {

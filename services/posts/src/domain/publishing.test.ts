@@ -2,10 +2,13 @@
  * The scheduler's dispatch on the real store and NATS: a batch of due posts costs the same few store
  * commands as one post, two dispatchers racing hand each post over once, and a claim whose holder died
  * before sending its job is finished after the lease (and one held by a live dispatcher is not). Then the
- * publisher's results: recorded on the post as it was just read, or on what is stored if it changed since.
+ * publisher's results: recorded on the post as it was just moved (its job carries it) or read, or on what is
+ * stored if it changed since.
  */
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { postStatusCodec } from '@spa/contracts/codecs';
+import { PublishJob } from '@spa/contracts/events/v1/jobs';
 import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
@@ -14,7 +17,7 @@ import { decodeEntry, mergeEntry, type EncodedEntry, type ListEntry } from '../d
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { publishJobs } from '../events/publish-jobs.js';
 import type { PostsDeps } from './ports.js';
-import { DISPATCH_LEASE_MS, dispatchDuePosts, recordPublishResults } from './publishing.js';
+import { dispatch, DISPATCH_LEASE_MS, dispatchDuePosts, recordPublishResults } from './publishing.js';
 
 const workspaceId = 800_000 + Math.floor(Math.random() * 99_999);
 const namespace = `t_dispatch_${randomBytes(3).toString('hex')}`;
@@ -32,7 +35,7 @@ async function dispatcher(): Promise<PostsDeps> {
     accounts: {} as PostsDeps['accounts'],
     clock: { now: () => new Date() },
     flushEvents: () => undefined,
-    jobs: { send: async (job, origin) => (await jobs.send(job, origin), void sent.push(job.dispatchId)) },
+    jobs: { send: async (job) => (await jobs.send(job), void sent.push(job.dispatchId)) },
   };
 }
 
@@ -144,6 +147,29 @@ describe("recording a publishing post's results", () => {
     await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id! }, { $set: { post_accounts: [{ id: id! * 10, social_account_id: 1, platform: 'twitter', username: 'u' }] } });
     return id!;
   }
+
+  it('sends the post with its job, and records its results on the post as moved, with no read of it', async () => {
+    const deps = await dispatcher();
+    const [id] = await duePosts(1);
+    await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id! }, { $set: { post_accounts: [{ id: id! * 10, social_account_id: 1, platform: 'twitter', username: 'u' }] } });
+    const post = (await store.duePosts(new Date(), 5_000)).find((p) => p.id === id)!;
+    expect(await dispatch(deps, [post])).toEqual([true]);
+    // The job as the publisher receives it.
+    const jsm = await jetstreamManager(nc);
+    const message = await jsm.streams.getMessage(PUBLISH_JOBS_STREAM.name, { last_by_subj: publishJobSubject(namespace) });
+    const job = PublishJob.decode(message!.data);
+    expect([job.postId, job.dispatchId, job.post?.state, job.post?.body, job.post?.postAccounts.map((a) => a.id)]).toEqual([
+      id,
+      `${id}:${post.scheduledAt!.getTime()}`,
+      postStatusCodec.toProto('publishing'),
+      `due ${id}`,
+      [id! * 10],
+    ]);
+    let status = '';
+    const reads = await readsIssuedBy(connection, async () => (status = (await recordPublishResults(deps, workspaceId, id!, [ok(id! * 10)])).status));
+    expect(status).toBe('posted');
+    expect(reads.filter((r) => r.command === 'find' && r.collection === 'posts')).toEqual([]);
+  });
 
   it('reads the post no more when this process just served it to the publisher', async () => {
     const deps = await dispatcher();

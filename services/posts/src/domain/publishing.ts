@@ -1,5 +1,5 @@
 import { AppError, invalidParameters } from '@spa/errors';
-import type { Dispatch, Post } from './model.js';
+import { movedToPublishing, type Dispatch, type Post } from './model.js';
 import { nextFreeSlot } from './next-slot.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
@@ -35,10 +35,10 @@ export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[
   // its job) or edited or deleted meanwhile (nothing to publish now; one edited but still due keeps its
   // unsent claim and goes after the lease). Rare: read those posts.
   const publishing =
-    moved === mine.length ? mine : (await Promise.all(mine.map(async (p) => ((await deps.store.get(p.workspaceId, p.id))?.status === 'publishing' ? p : null)))).filter((p): p is Post => p !== null);
+    moved === mine.length ? mine.map((p) => movedToPublishing(p, now)) : (await Promise.all(mine.map((p) => deps.store.get(p.workspaceId, p.id)))).filter((p): p is Post => p?.status === 'publishing');
   const sent = await sendJobs(
     deps,
-    publishing.map((post) => ({ claim: claims[posts.indexOf(post)]!, origin: post.origin })),
+    publishing.map((post) => ({ dispatchId: claims[posts.findIndex((p) => p.id === post.id)]!.id, post, moved: moved === mine.length })),
   );
   return claims.map((c) => sent.has(c.id));
 }
@@ -48,9 +48,9 @@ export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[
  * could not be sent fails the call after the others are marked: its claim stays unsent, for the next
  * pass after the lease.
  */
-async function sendJobs(deps: PostsDeps, jobs: Array<{ claim: Dispatch; origin: Post['origin'] }>): Promise<Set<string>> {
-  const results = await Promise.allSettled(jobs.map(({ claim, origin }) => deps.jobs.send({ workspaceId: claim.workspaceId, postId: claim.postId, dispatchId: claim.id }, origin)));
-  const sent = jobs.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => j.claim.id);
+async function sendJobs(deps: PostsDeps, jobs: Array<Parameters<PostsDeps['jobs']['send']>[0]>): Promise<Set<string>> {
+  const results = await Promise.allSettled(jobs.map((job) => deps.jobs.send(job)));
+  const sent = jobs.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => j.dispatchId);
   await deps.store.markDispatchesSent(sent, deps.clock.now());
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -78,7 +78,7 @@ export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT): Pro
   for (let i = 0; i < due.length; i += DISPATCH_BATCH) sent += (await dispatch(deps, due.slice(i, i + DISPATCH_BATCH))).filter(Boolean).length;
   const stale = await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit);
   const posts = await Promise.all(stale.map((s) => deps.store.get(s.workspaceId, s.postId)));
-  const resend = stale.flatMap((claim, i) => (posts[i]?.status === 'publishing' ? [{ claim, origin: posts[i].origin }] : []));
+  const resend = stale.flatMap((claim, i) => (posts[i]?.status === 'publishing' ? [{ dispatchId: claim.id, post: posts[i], moved: false }] : []));
   sent += (await sendJobs(deps, resend)).size;
   return sent;
 }

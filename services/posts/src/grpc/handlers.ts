@@ -1,5 +1,5 @@
 import { contentTypeCodec, platformCodec, platformStatusCodec, postSortCodec, postStatusCodec, sortDirectionCodec, type EnumCodec } from '@spa/contracts/codecs';
-import { PostsServiceService, type CreatePostRequest, type NewPostContent as NewPostContentMessage, type Post as PostMessage } from '@spa/contracts/posts/v1/posts';
+import { PostsServiceService, type CreatePostRequest, type NewPostContent as NewPostContentMessage } from '@spa/contracts/posts/v1/posts';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { QUEUE_STATUSES, type PostStatus } from '@spa/vocabulary';
@@ -10,64 +10,9 @@ import { publishPost, recordPublishResults } from '../domain/publishing.js';
 import { approvePost, rejectPost } from '../domain/review-post.js';
 import { deletePost } from '../domain/delete-post.js';
 import { updatePost, type PostPatch } from '../domain/update-post.js';
-import type { Post } from '../domain/model.js';
 import type { ListPostsQuery, PostsDeps } from '../domain/ports.js';
 import { getPost, listPosts } from '../domain/read-posts.js';
-
-const iso = (d: Date | undefined): string | undefined => d?.toISOString();
-
-export function postMessage(p: Post): PostMessage {
-  return {
-    id: p.id,
-    state: postStatusCodec.toProto(p.status),
-    status: p.status,
-    flexible: p.flexible,
-    scheduledAt: iso(p.scheduledAt),
-    postedAt: iso(p.postedAt),
-    failedAt: iso(p.failedAt),
-    postError: p.postError,
-    disconnected: p.disconnected,
-    source: p.source,
-    recurrenceJitterEnabled: p.recurrenceJitterEnabled,
-    evergreen: p.evergreen,
-    evergreenVariations: p.evergreenVariations,
-    recycledFromId: p.recycledFromId,
-    recurrenceIntervalDays: p.recurrenceIntervalDays,
-    reviewedAt: iso(p.reviewedAt),
-    reviewAction: p.reviewAction,
-    rejectionReason: p.rejectionReason,
-    createdAt: p.createdAt.toISOString(),
-    body: p.body,
-    dryRun: p.dryRun,
-    postContents: p.postContents.map((c) => ({
-      id: c.id,
-      platformKind: platformCodec.toProto(c.platform),
-      platform: c.platform,
-      body: c.body,
-      contentKind: contentTypeCodec.toProto(c.contentType),
-      contentType: c.contentType,
-      position: c.position,
-      firstComment: c.firstComment,
-      metadata: c.metadata,
-      metadataJson: JSON.stringify(c.metadata),
-    })),
-    postAccounts: p.postAccounts.map((a) => ({
-      id: a.id,
-      socialAccountId: a.socialAccountId,
-      platformKind: platformCodec.toProto(a.platform),
-      platform: a.platform,
-      username: a.username,
-      state: a.platformStatus ? platformStatusCodec.toProto(a.platformStatus) : 0,
-      platformStatus: a.platformStatus,
-      platformPostId: a.platformPostId,
-      permalink: a.permalink,
-      platformError: a.platformError,
-      dubShortUrl: a.dubShortUrl,
-      dubOriginalUrl: a.dubOriginalUrl,
-      postMetric: a.postMetric && { ...a.postMetric, engagementRate: a.postMetric.engagementRate ?? undefined, fetchedAt: a.postMetric.fetchedAt.toISOString() },
-    })),
-  };
-}
+import { postMessage } from './post-message.js';
 
 /**
  * The word of a closed set from its typed field, or, while callers built before the typed fields may still

@@ -8,6 +8,11 @@ export interface PublishJob {
   workspaceId: number;
   postId: number;
   dispatchId: string;
+  /**
+   * The post as the dispatcher moved it to publishing (it can be neither edited nor deleted while it publishes);
+   * absent in a job sent before jobs carried it, whose post is then read from the posts service.
+   */
+  post?: PostToPublish | undefined;
 }
 
 interface PreparedTarget {
@@ -29,16 +34,22 @@ async function prepare(deps: PublisherDeps, workspaceId: number, post: PostToPub
   return { postAccountId, request: short ? { target: account, parts: short.parts } : undefined, first: short?.first };
 }
 
+/** Null for a post that is not there (deleted once it ended); every other error is thrown. */
+const unlessGone = (err: unknown): null => {
+  if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
+  throw err;
+};
+
 /**
  * Publishes every target of a post that is publishing (together: `publishTargets`), then records the
  * outcomes with the posts service (which ends the post and announces it). Answers false when the job must be retried
  * later (another publisher holds a target, or a platform could not be asked); true when done.
+ * The post is the one the job carries (as it began publishing), or else read from the posts service: a post
+ * that is gone or no longer publishing needs nothing. Whatever the post, a target is never published twice
+ * (its attempts are claimed once and kept), and the posts service leaves an ended post as it is.
  */
 export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<boolean> {
-  const post = await deps.posts.getPost(job.workspaceId, job.postId).catch((err: unknown) => {
-    if (err instanceof AppError && err.code === 'NOT_FOUND') return null; // Deleted meanwhile: nothing to do.
-    throw err;
-  });
+  const post = job.post ?? (await deps.posts.getPost(job.workspaceId, job.postId).catch(unlessGone));
   if (!post || post.status !== 'publishing') return true;
   const accounts = await deps.accounts.targets(
     job.workspaceId,
@@ -64,7 +75,7 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     const target = post.targets.find((t) => t.postAccountId === o.postAccountId)!;
     await deps.accounts.markDisconnected(job.workspaceId, target.socialAccountId);
   }
-  await deps.posts.recordResults(job.workspaceId, job.postId, done);
+  await deps.posts.recordResults(job.workspaceId, job.postId, done).catch(unlessGone);
   const now = deps.clock.now().getTime();
   for (const o of done) {
     const target = post.targets.find((t) => t.postAccountId === o.postAccountId);

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { AppError } from '@spa/errors';
 import { commandNamesIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { PLATFORM_SANDBOXES, startSandbox, type Sandbox } from '@spa/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectors, sandboxBaseUrls } from '../connectors/registry.js';
 import type { PublishRequest } from '../connectors/types.js';
 import { MongoAttemptStore } from '../data/attempt-store.js';
-import type { PublisherDeps } from './ports.js';
+import type { PostToPublish, PublisherDeps, TargetOutcome } from './ports.js';
+import { publishJob } from './publish-post.js';
 import { publishTarget, publishTargets } from './publish-target.js';
 
 let connection: Connection;
@@ -220,5 +222,58 @@ describe("a job's targets together (one claim insert, one outcome write)", () =>
         .sort(),
     );
     expect(sandbox.state.postsOf('twitter')).toHaveLength(2);
+  });
+});
+
+describe('a publish job', () => {
+  const account = request('twitter', '').target;
+  /** A publishing post with one X target (a fresh post account each time). */
+  const publishingPost = (text: string): PostToPublish => ({
+    workspaceId: 1,
+    postId: nextTarget,
+    status: 'publishing',
+    dryRun: false,
+    targets: [{ postAccountId: nextTarget, socialAccountId: account.socialAccountId, platform: 'twitter' }],
+    partsFor: () => request('twitter', text).parts,
+  });
+  /** The deps with a posts service that serves `stored` (or answers NOT_FOUND) and keeps what it is told. */
+  function withPosts(stored: PostToPublish | null) {
+    const reads: number[] = [];
+    const recorded: TargetOutcome[][] = [];
+    const jobDeps: PublisherDeps = {
+      ...deps,
+      accounts: { targets: async () => [account], markDisconnected: async () => undefined },
+      posts: {
+        getPost: async (_, postId) => {
+          reads.push(postId);
+          if (!stored) throw new AppError('NOT_FOUND', `Post ${postId} not found`);
+          return stored;
+        },
+        recordResults: async (_, __, outcomes) => void recorded.push(outcomes),
+      },
+    };
+    return { jobDeps, reads, recorded };
+  }
+
+  it('publishes the post it carries without asking the posts service for it, and hands back the outcomes', async () => {
+    const post = publishingPost('carried');
+    const { jobDeps, reads, recorded } = withPosts(null);
+    expect(await publishJob(jobDeps, { workspaceId: 1, postId: post.postId, dispatchId: 'd1', post })).toBe(true);
+    expect(reads).toEqual([]);
+    expect(sandbox.state.postsOf('twitter').map((p) => p.text)).toEqual(['carried']);
+    expect(recorded).toEqual([[expect.objectContaining({ postAccountId: post.targets[0]!.postAccountId, platformStatus: 'posted' })]]);
+  });
+
+  it('reads the post when the job carries none: publishes one still publishing, and leaves one that ended or is gone', async () => {
+    const post = publishingPost('read back');
+    const publishing = withPosts(post);
+    expect(await publishJob(publishing.jobDeps, { workspaceId: 1, postId: post.postId, dispatchId: 'd2' })).toBe(true);
+    expect([publishing.reads, publishing.recorded.length]).toEqual([[post.postId], 1]);
+    for (const stored of [{ ...post, status: 'posted' }, null]) {
+      const ended = withPosts(stored);
+      expect(await publishJob(ended.jobDeps, { workspaceId: 1, postId: post.postId, dispatchId: 'd2' })).toBe(true);
+      expect([ended.reads, ended.recorded]).toEqual([[post.postId], []]);
+    }
+    expect(sandbox.state.postsOf('twitter').map((p) => p.text)).toEqual(['read back']);
   });
 });
