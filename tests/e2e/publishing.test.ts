@@ -43,6 +43,9 @@ describe('scheduled posts reach the platform once', () => {
     expect(post.posted_at).not.toBeNull();
     expect(post.post_accounts[0]).toMatchObject({ platform_status: 'posted', platform_post_id: remote?.id, permalink: `https://x.com/sched_user/status/${remote?.id}`, platform_error: null });
     expect(await sandboxPosts('sched_user')).toHaveLength(1);
+    // The stand-in's counts (what the bench polls) agree with its posts.
+    const all = (await sandbox('/_sandbox/posts?platform=twitter')).json.posts as unknown[];
+    expect((await sandbox('/_sandbox/post_counts')).json.counts).toMatchObject({ twitter: all.length });
   });
 
   it('publishes now with 202, and reconciles a lost answer instead of posting twice', async () => {

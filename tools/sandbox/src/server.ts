@@ -51,7 +51,8 @@ export interface Sandbox {
 
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
- * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `POST /_sandbox/reset`,
+ * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `GET /_sandbox/post_counts`
+ * (`{counts: {<platform>: n}}`: how many posts each platform holds, cheap to poll), `POST /_sandbox/reset`,
  * `POST /_sandbox/telegram/chats {id, type, title, username?, bot_status?, can_post_messages?}` (a chat the Telegram bots know),
  * `POST /_sandbox/latency {ms}`, `POST /_sandbox/metrics_growth {per_minute}`, `GET /_sandbox/requests?platform=` (every platform call received).
  */
@@ -161,6 +162,11 @@ function control(url: URL, method: string, body: unknown, state: SandboxState): 
   if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
     state.addFault(b.platform, b.fault, b.times ?? 1, b.on === 'metrics' ? 'metrics' : 'create');
     return { status: 204 };
+  }
+  if (method === 'GET' && url.pathname === '/_sandbox/post_counts') {
+    const counts: Record<string, number> = {};
+    for (const post of state.posts) counts[post.platform] = (counts[post.platform] ?? 0) + 1;
+    return { status: 200, body: { counts } };
   }
   if (method === 'GET' && url.pathname === '/_sandbox/posts') {
     const platform = url.searchParams.get('platform');
