@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 // From source, like the platform object (dist's SandboxState is a different class to the type checker).
 import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
 import { linkedin, LINKEDIN_VIDEO_PART_BYTES } from '../../../../tools/sandbox/src/platforms/linkedin.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { linkedinUploads } from './linkedin-uploads.js';
 import type { TargetAccount } from './types.js';
 
@@ -14,7 +15,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  vi.restoreAllMocks();
   sandbox.state.reset();
 });
 
@@ -31,14 +31,18 @@ const bytesAt = (from: number, n: number) => {
 };
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Every call the connector makes to LinkedIn, in order ("PUT part 0", "POST finalizeUpload"…), interleaved with `events`. */
+/**
+ * Every call the connector makes to LinkedIn, in order ("PUT part 0", "POST finalizeUpload"…), interleaved with `events`:
+ * seen as the HTTP client (undici, under `fetch` too) creates each request, whichever API made it.
+ */
 function recordCalls(events: string[]): void {
-  const real = globalThis.fetch;
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = new URL(String(input));
-    events.push(`${init?.method ?? 'GET'} ${url.searchParams.get('action') ?? url.pathname.split('/').slice(-1)[0]}`);
-    return real(input, init);
-  });
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: { method: string; origin: string; path: string } };
+    const url = new URL(request.path, request.origin);
+    events.push(`${request.method} ${url.searchParams.get('action') ?? url.pathname.split('/').slice(-1)[0]}`);
+  };
+  diagnostics.subscribe('undici:request:create', onCreate);
+  onTestFinished(() => void diagnostics.unsubscribe('undici:request:create', onCreate));
 }
 
 /** `size` bytes in chunks of `chunk`, noting each one handed over; `fail` throws after that many bytes. */
