@@ -41,8 +41,15 @@ export interface TelegramChat {
   can_post_messages: boolean;
 }
 
+const keyOf = (...parts: Array<string | undefined>): string => parts.map((p) => p ?? '').join('\u0000');
+
 export class SandboxState {
+  /** Every post, oldest first (read it; posts are added and removed through the methods below, which keep the indexes). */
   readonly posts: SandboxPost[] = [];
+  /** The posts of each platform, oldest first; each post by platform and id; each post by its create's idempotency key. */
+  private readonly byPlatform = new Map<string, SandboxPost[]>();
+  private readonly byId = new Map<string, SandboxPost>();
+  private readonly byIdempotencyKey = new Map<string, SandboxPost>();
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
@@ -80,11 +87,22 @@ export class SandboxState {
   createPost(platform: string, account: string, text: string, details: Record<string, unknown> = {}, id = randomUUID().replace(/-/g, '').slice(0, 18)): SandboxPost {
     const post = { id, platform, account, text, details, createdAt: new Date() };
     this.posts.push(post);
+    const ofPlatform = this.byPlatform.get(platform);
+    if (ofPlatform) ofPlatform.push(post);
+    else this.byPlatform.set(platform, [post]);
+    this.byId.set(keyOf(platform, id), post);
+    if (typeof details.idempotencyKey === 'string') this.byIdempotencyKey.set(keyOf(platform, account, details.idempotencyKey), post);
     return post;
   }
 
   postsOf(platform: string, account?: string): SandboxPost[] {
-    return this.posts.filter((p) => p.platform === platform && (account === undefined || p.account === account));
+    const ofPlatform = this.byPlatform.get(platform) ?? [];
+    return account === undefined ? [...ofPlatform] : ofPlatform.filter((p) => p.account === account);
+  }
+
+  /** The account's post made by a create that carried this idempotency key (`details.idempotencyKey`), if any. */
+  postByIdempotencyKey(platform: string, account: string | undefined, key: string): SandboxPost | undefined {
+    return this.byIdempotencyKey.get(keyOf(platform, account, key));
   }
 
   /**
@@ -99,18 +117,25 @@ export class SandboxState {
   }
 
   find(platform: string, id: string): SandboxPost | undefined {
-    return this.posts.find((p) => p.platform === platform && p.id === id);
+    return this.byId.get(keyOf(platform, id));
   }
 
   remove(platform: string, id: string): boolean {
-    const index = this.posts.findIndex((p) => p.platform === platform && p.id === id);
-    if (index < 0) return false;
-    this.posts.splice(index, 1);
+    const post = this.find(platform, id);
+    if (!post) return false;
+    this.posts.splice(this.posts.indexOf(post), 1);
+    const ofPlatform = this.byPlatform.get(platform)!;
+    ofPlatform.splice(ofPlatform.indexOf(post), 1);
+    this.byId.delete(keyOf(platform, id));
+    if (typeof post.details.idempotencyKey === 'string') this.byIdempotencyKey.delete(keyOf(platform, post.account, post.details.idempotencyKey));
     return true;
   }
 
   reset(): void {
     this.posts.length = 0;
+    this.byPlatform.clear();
+    this.byId.clear();
+    this.byIdempotencyKey.clear();
     this.requests.length = 0;
     this.media.clear();
     this.faults.length = 0;

@@ -116,7 +116,7 @@ export const mastodon: SandboxPlatform = {
       handle: (req, state) => {
         const p = statusParams(req);
         const key = req.headers['idempotency-key'];
-        const replay = key ? state.postsOf('mastodon', req.account).find((post) => post.details.idempotencyKey === key) : undefined;
+        const replay = typeof key === 'string' ? state.postByIdempotencyKey('mastodon', req.account, key) : undefined;
         if (replay) return { status: 200, body: status(req, replay) };
         if (!p.status && p.mediaIds.length === 0) return validation("Text can't be blank");
         if ([...new Intl.Segmenter().segment(p.status)].length > 500) return validation('Text character limit of 500 exceeded');
