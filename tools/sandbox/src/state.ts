@@ -46,10 +46,14 @@ const keyOf = (...parts: Array<string | undefined>): string => parts.map((p) => 
 export class SandboxState {
   /** Every post, oldest first (read it; posts are added and removed through the methods below, which keep the indexes). */
   readonly posts: SandboxPost[] = [];
-  /** The posts of each platform, oldest first; each post by platform and id; each post by its create's idempotency key. */
-  private readonly byPlatform = new Map<string, SandboxPost[]>();
-  private readonly byId = new Map<string, SandboxPost>();
-  private readonly byIdempotencyKey = new Map<string, SandboxPost>();
+  /**
+   * Indexes of `posts`, kept by the methods below: the posts of each platform, oldest first; each post by platform
+   * and id; each post by its create's idempotency key. Not private: tests type the state from both the sources and
+   * the build, and a private member would make those two different classes to the type checker.
+   */
+  readonly byPlatform = new Map<string, SandboxPost[]>();
+  readonly byId = new Map<string, SandboxPost>();
+  readonly byIdempotencyKey = new Map<string, SandboxPost>();
   readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
