@@ -42,6 +42,7 @@ export const INTEGRATION_TESTS = [
   'services/posts/src/**/recycle-store.test.ts',
   'services/posts/src/**/relay.test.ts',
   'services/posts/src/**/write-batches.test.ts',
+  'services/publisher/src/**/consumer.test.ts',
   'services/publisher/src/**/credential-changes.test.ts',
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
