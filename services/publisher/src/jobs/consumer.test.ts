@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { postStatusCodec } from '@spa/contracts/codecs';
+import { platformCodec, postStatusCodec } from '@spa/contracts/codecs';
+import { Post } from '@spa/contracts/posts/v1/posts';
 import { PublishJob } from '@spa/contracts/events/v1/jobs';
 import { createLogger } from '@spa/logger';
 import { connectNats, ensureStream, jetstream, publishEvent, publishJobSubject, PUBLISH_JOBS_STREAM, type NatsConnection } from '@spa/nats';
@@ -46,23 +47,13 @@ it('publishes the post a job carries without reading it, and reads the post of a
     },
   } as unknown as PublisherDeps;
   const consumer = await consumePublishJobs(nc, deps, createLogger('publish-jobs-test', 'silent'), { namespace, concurrency: 1, ackWaitMs: 30_000, mediaBaseUrl: 'http://127.0.0.1:1/media' });
-  const post = {
+  const post = Post.fromPartial({
     id: 7,
     state: postStatusCodec.toProto('publishing'),
-    status: '',
     body: 'carried',
-    flexible: false,
-    disconnected: false,
-    source: 'api',
-    recurrenceJitterEnabled: false,
-    evergreen: false,
-    evergreenVariations: [],
     createdAt: new Date().toISOString(),
-    dryRun: false,
-    recurrenceIntervalDays: 0,
-    postContents: [],
-    postAccounts: [{ id: 70, socialAccountId: 3, platformKind: 0, platform: 'twitter', username: 'u', state: 0 }],
-  };
+    postAccounts: [{ id: 70, socialAccountId: 3, platformKind: platformCodec.toProto('twitter'), username: 'u' }],
+  });
   await publishEvent(jetstream(nc), publishJobSubject(namespace), PublishJob.encode({ workspaceId: 1, postId: 7, dispatchId: '7:1', post }).finish(), `7:1:${namespace}`);
   await finished;
   await consumer.stop();
