@@ -80,6 +80,28 @@ describe('VersionedCache', () => {
     expect((await read(4, 'y', 'y again')).text).toBe('y again');
   });
 
+  it('sends the bumps of a workspace asked for at once as one, each answered only after a version set after it was asked', async () => {
+    const versions = new ListVersions(redis, prefix);
+    const sets: string[] = [];
+    const monitor = await redis.duplicate().monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'set' && args[1]?.startsWith(`${prefix}:`)) sets.push(args[1]);
+    });
+    const first = versions.bump(8);
+    const before = await redis.get(`${prefix}:8`);
+    // Asked for while the first is on its way: they wait for it, then go together.
+    const joined = [versions.bump(8), versions.bump(8), versions.bump(8)];
+    const other = versions.bump(9); // another workspace goes on its own
+    await first;
+    const afterFirst = await redis.get(`${prefix}:8`);
+    await Promise.all([...joined, other]);
+    const afterJoined = await redis.get(`${prefix}:8`);
+    expect(new Set([before, afterFirst, afterJoined]).size).toBe(3);
+    await expect.poll(() => sets.length).toBe(3);
+    expect(sets.sort()).toEqual([`${prefix}:8`, `${prefix}:8`, `${prefix}:9`]);
+    monitor.disconnect();
+  });
+
   it('reads through, keeping nothing, while Redis cannot be reached; a bump then rejects', async () => {
     const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
     dead.on('error', () => undefined);

@@ -10,6 +10,11 @@ import type { Redis } from 'ioredis';
  * posts service (its pages) and the gateway (its answers) read.
  */
 export class ListVersions {
+  /** Per workspace, the bump not yet sent, which every `bump` asked for meanwhile joins. */
+  private readonly waiting = new Map<number, Promise<void>>();
+  /** Per workspace, the bump sent and not yet answered. */
+  private readonly sending = new Map<number, Promise<void>>();
+
   constructor(
     private readonly redis: Redis,
     /** Key prefix (`postListVersionPrefix`): named after the posts database, so deployments sharing a Redis never share one. */
@@ -28,10 +33,27 @@ export class ListVersions {
   /**
    * Moves the workspace's version on to a value never used before (a random UUID, not a counter: a Redis
    * that lost its data, restarted without persistence, would count up through versions that values are
-   * still kept under); rejects when Redis cannot be reached.
+   * still kept under); rejects when Redis cannot be reached. Group commit: the bumps of a workspace asked
+   * for while one is being sent wait for it to end, then go as one. Each still resolves only after a
+   * version was set that was sent after it was asked for, so after the write that asked for it.
    */
-  async bump(workspaceId: number): Promise<void> {
-    await this.redis.set(this.key(workspaceId), randomUUID());
+  bump(workspaceId: number): Promise<void> {
+    const waiting = this.waiting.get(workspaceId);
+    if (waiting) return waiting;
+    const previous = this.sending.get(workspaceId) ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .catch(() => undefined)
+      .then(async () => {
+        this.waiting.delete(workspaceId);
+        this.sending.set(workspaceId, next);
+        try {
+          await this.redis.set(this.key(workspaceId), randomUUID());
+        } finally {
+          if (this.sending.get(workspaceId) === next) this.sending.delete(workspaceId);
+        }
+      });
+    this.waiting.set(workspaceId, next);
+    return next;
   }
 
   private key(workspaceId: number): string {

@@ -63,8 +63,8 @@ export class CachedPostsStore implements PostsStore {
     return moved;
   }
 
-  markDispatchesSent(ids: string[], at: Date): Promise<void> {
-    return this.inner.markDispatchesSent(ids, at);
+  finishDispatches(ids: string[]): Promise<void> {
+    return this.inner.finishDispatches(ids);
   }
 
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {

@@ -76,12 +76,16 @@ export function registerModels(connection: Connection) {
       workspace_id: { type: Number, required: true },
       post_id: { type: Number, required: true },
       claimed_at: { type: Date, required: true },
+      /** The insert the claim was won in: a dispatcher finishes a batch's claims together, by this. */
+      batch: String,
+      /** Set on claims stored before claims were removed once finished (kept as history, never standing). */
       job_sent_at: Date,
       job_sent: { type: Boolean, default: false },
     },
     { collection: 'dispatches', versionKey: false },
   );
   dispatchSchema.index({ job_sent: 1, claimed_at: 1 });
+  dispatchSchema.index({ batch: 1 });
   const Dispatch = connection.model('Dispatch', dispatchSchema);
   return { Post, Outbox: registerOutbox(connection), Dispatch, ...registerListModels(connection) };
 }

@@ -230,8 +230,8 @@ export class MongoPostsStore implements PostsStore {
     return moved;
   }
 
-  markDispatchesSent(ids: string[], at: Date): Promise<void> {
-    return this.dispatches.markDispatchesSent(ids, at);
+  finishDispatches(ids: string[]): Promise<void> {
+    return this.dispatches.finishDispatches(ids);
   }
 
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]> {

@@ -63,9 +63,9 @@ export interface PostsStore {
    * write; answers how many moved (one that changed meanwhile is left as it is).
    */
   startPublishing(posts: Post[], at: Date): Promise<number>;
-  /** Marks the claims' jobs sent, in one write. */
-  markDispatchesSent(ids: string[], at: Date): Promise<void>;
-  /** Claims whose job was never confirmed sent (the dispatcher died), claimed before `before`. */
+  /** Finishes the claims (their jobs sent, or none needed), in one write: they no longer stand. */
+  finishDispatches(ids: string[]): Promise<void>;
+  /** Claims still standing (their job never confirmed sent: the dispatcher died), claimed before `before`. */
   unsentDispatches(before: Date, limit: number): Promise<Dispatch[]>;
   /** Sets a target's latest metric snapshot unless the post changed since `current` was read (false then). */
   recordMetric(current: Post, postAccountId: number, metric: PostMetric): Promise<boolean>;

@@ -66,6 +66,17 @@ async function duePosts(count: number, status = 'scheduled'): Promise<number[]> 
   return ids;
 }
 
+/** The last `count` jobs this file's dispatchers sent, as the publisher receives them (other files share the stream). */
+async function lastJobs(count: number): Promise<PublishJob[]> {
+  const jsm = await jetstreamManager(nc);
+  const jobs: PublishJob[] = [];
+  for (let seq = (await jsm.streams.info(PUBLISH_JOBS_STREAM.name)).state.last_seq; seq > 0 && jobs.length < count; seq--) {
+    const message = await jsm.streams.getMessage(PUBLISH_JOBS_STREAM.name, { seq }).catch(() => null);
+    if (message?.subject === publishJobSubject(namespace)) jobs.push(PublishJob.decode(message.data));
+  }
+  return jobs;
+}
+
 const statusOf = async (id: number) => (await store.get(workspaceId, id))?.status;
 const dispatchIdOf = async (id: number) => `${id}:${(await store.get(workspaceId, id))!.scheduledAt!.getTime()}`;
 
@@ -89,10 +100,12 @@ describe('dispatching due posts in batches', () => {
     const ids = await duePosts(60);
     const commands: string[] = [];
     const statements: Array<{ multi?: boolean }> = [];
-    const count = (e: { databaseName: string; commandName: string; command: { updates?: Array<{ multi?: boolean }> } }) => {
+    const deletes: Array<{ q: Record<string, unknown>; limit: number }> = [];
+    const count = (e: { databaseName: string; commandName: string; command: { updates?: Array<{ multi?: boolean }>; deletes?: typeof deletes } }) => {
       if (e.databaseName !== connection.db!.databaseName) return;
       commands.push(e.commandName);
       statements.push(...(e.command.updates ?? []));
+      deletes.push(...(e.command.deletes ?? []));
     };
     connection.getClient().on('commandStarted', count);
     const [a, b] = await Promise.all([dispatcher(), dispatcher()]);
@@ -106,16 +119,21 @@ describe('dispatching due posts in batches', () => {
     for (const d of deltas) mergeEntry(newest, decodeEntry(d.e));
     expect(ids.map((id) => newest.get(id)?.status)).toEqual(ids.map(() => 'publishing'));
     // Per pass: the clock, the due scan, one claim insert, one transition write, the moved posts' list
-    // entries (one insert), one write marking the jobs sent, the scan for unsent claims; the loser of each
+    // entries (one insert), one delete finishing the claims, the scan for standing claims; the loser of each
     // claim reads it once (a claim lookup each).
     const perPass = commands.filter((c) => c !== 'hello');
     expect(perPass.filter((c) => c === 'insert').length).toBeLessThanOrEqual(4);
-    expect(perPass.filter((c) => c === 'update').length).toBeLessThanOrEqual(4);
+    expect(perPass.filter((c) => c === 'update').length).toBeLessThanOrEqual(2);
+    expect(perPass.filter((c) => c === 'delete').length).toBeLessThanOrEqual(2);
     expect(perPass.length).toBeLessThanOrEqual(2 * 6 + 60);
     // Multi-document statements only: FerretDB 1.x holds a connection per single-document statement
     // until the command ends, and a batch of ~50 of them hangs it (libs/mongo updateEach).
-    expect(statements.length).toBeGreaterThanOrEqual(120);
+    expect(statements.length).toBeGreaterThanOrEqual(60);
     expect(statements.filter((u) => u.multi !== true)).toEqual([]);
+    // The claims are finished by batch, a statement for all of a dispatcher's (not one each), and none stands.
+    expect(deletes.map((d) => [Object.keys(d.q), d.limit])).toEqual(deletes.map(() => [['batch', '_id'], 0]));
+    expect(deletes.length).toBeLessThanOrEqual(2);
+    expect(await connection.model('Dispatch').countDocuments({ post_id: { $in: ids } })).toBe(0);
   });
 
   it('finishes a claim whose holder died before sending (after the lease), and leaves a live one alone', async () => {
@@ -132,9 +150,29 @@ describe('dispatching due posts in batches', () => {
     expect(await dispatchDuePosts(await dispatcher())).toBe(2);
     expect(sent.sort()).toEqual([await dispatchIdOf(deadBeforeMove), await dispatchIdOf(deadAfterMove)].sort());
     expect([await statusOf(deadBeforeMove), await statusOf(deadAfterMove), await statusOf(held)]).toEqual(['publishing', 'publishing', 'scheduled']);
+    // On the wire: the post moved here travels with its job; the one the dead claimer moved does not (this
+    // dispatcher holds no copy it moved), so the publisher reads it.
+    const jobs = await lastJobs(2);
+    expect(Object.fromEntries(jobs.map((j) => [j.postId, j.post?.id]))).toEqual({ [deadBeforeMove]: deadBeforeMove, [deadAfterMove]: undefined });
     // Sent claims are done: the next pass sends nothing again.
     expect(await dispatchDuePosts(await dispatcher())).toBe(0);
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe('a dispatcher that read a due post before another handed it over', () => {
+  it('sends no second job and leaves no claim standing (the other finished its claim once its job was sent)', async () => {
+    sent.length = 0;
+    const [id] = await duePosts(1);
+    const read = (await store.duePosts(new Date(), 5_000)).filter((p) => p.id === id);
+    const first = await dispatcher();
+    // The late one's clock is past the first's, as it is in life (the two moves are store round trips apart).
+    const late = { ...(await dispatcher()), clock: { now: () => new Date(Date.now() + 1_000) } };
+    expect(await dispatch(first, read)).toEqual([true]);
+    expect(await dispatch(late, read)).toEqual([false]);
+    expect(sent).toEqual([await dispatchIdOf(id!)]);
+    expect(await statusOf(id!)).toBe('publishing');
+    expect(await connection.model('Dispatch').countDocuments({ post_id: id })).toBe(0);
   });
 });
 

@@ -15,43 +15,59 @@ async function abandoned(deps: PostsDeps, id: string, now: Date): Promise<boolea
   return !!held && !held.jobSentAt && now.getTime() - held.claimedAt.getTime() >= DISPATCH_LEASE_MS;
 }
 
+type Job = Parameters<PostsDeps['jobs']['send']>[0];
+
 /**
  * Hands scheduled posts to the publisher, each at most once per due time across dispatchers, in a
  * few writes for the whole batch: the claims (uniquely named documents) in one insert; the won
  * posts moved to publishing in one write; their jobs sent (a job's message id is its claim's, so
- * sending one again is harmless); the claims marked sent in one write. A claim whose holder died
- * before sending is finished by the next dispatcher after the lease. Answers, per post, whether
- * this call handed it over.
+ * sending one again is harmless); the claims then finished (removed) in one write. A claim stands only
+ * while its job is unsent: one whose holder died before sending is finished by the next dispatcher
+ * after the lease. Answers, per post, whether this call handed it over.
  */
 export async function dispatch(deps: PostsDeps, posts: Post[]): Promise<boolean[]> {
   if (!posts.length) return [];
   const now = deps.clock.now();
   const claims: Dispatch[] = posts.map((post) => ({ id: dispatchId(post), workspaceId: post.workspaceId, postId: post.id, claimedAt: now }));
   const won = await deps.store.claimDispatches(claims);
-  const ours = await Promise.all(claims.map(async (claim, i) => won[i] || (await abandoned(deps, claim.id, now))));
-  const mine = posts.filter((_, i) => ours[i]);
+  const takenOver = await Promise.all(claims.map(async (claim, i) => !won[i] && (await abandoned(deps, claim.id, now))));
+  const mine = posts.filter((_, i) => won[i] || takenOver[i]);
   const moved = await deps.store.startPublishing(mine, now);
-  // Not every one was still as read: each such post was either moved already by a dead claimer (send
-  // its job) or edited or deleted meanwhile (nothing to publish now; one edited but still due keeps its
-  // unsent claim and goes after the lease). Rare: read those posts.
-  const publishing =
-    moved === mine.length ? mine.map((p) => movedToPublishing(p, now)) : (await Promise.all(mine.map((p) => deps.store.get(p.workspaceId, p.id)))).filter((p): p is Post => p?.status === 'publishing');
-  const sent = await sendJobs(
-    deps,
-    publishing.map((post) => ({ dispatchId: claims[posts.findIndex((p) => p.id === post.id)]!.id, post, moved: moved === mine.length })),
-  );
+  if (moved === mine.length) {
+    const sent = await sendJobs(
+      deps,
+      mine.map((post) => ({ dispatchId: dispatchId(post), post: movedToPublishing(post, now), moved: true })),
+    );
+    return claims.map((c) => sent.has(c.id));
+  }
+  // Not every one was still as read (rare): read them. One this call moved goes (it is publishing as of `now`);
+  // so does one a dead claimer moved (a claim taken over). One another live dispatcher moved has had its job
+  // sent (its claim is gone, which is how this call won a claim of its own); one edited or deleted meanwhile
+  // has nothing to publish now (edited but still due, it is claimed again by the next pass). Those claims are
+  // finished unsent.
+  const current = await Promise.all(mine.map((p) => deps.store.get(p.workspaceId, p.id)));
+  const wasTakenOver = new Set(posts.filter((_, i) => takenOver[i]));
+  const jobs: Job[] = [];
+  const done: string[] = [];
+  for (const [i, post] of current.entries()) {
+    const id = dispatchId(mine[i]!);
+    const ours = post?.status === 'publishing' && (post.updatedAt.getTime() === now.getTime() || wasTakenOver.has(mine[i]!));
+    if (ours) jobs.push({ dispatchId: id, post, moved: false });
+    else done.push(id);
+  }
+  const sent = await sendJobs(deps, jobs, done);
   return claims.map((c) => sent.has(c.id));
 }
 
 /**
- * Sends the claims' jobs, then marks the sent ones in one write; answers the ids sent. A job that
- * could not be sent fails the call after the others are marked: its claim stays unsent, for the next
- * pass after the lease.
+ * Sends the claims' jobs, then finishes the claims of the sent ones (and `unsent`, claims that need no job)
+ * in one write; answers the ids sent. A job that could not be sent fails the call after the others are
+ * finished: its claim stands, for the next pass after the lease.
  */
-async function sendJobs(deps: PostsDeps, jobs: Array<Parameters<PostsDeps['jobs']['send']>[0]>): Promise<Set<string>> {
+async function sendJobs(deps: PostsDeps, jobs: Job[], unsent: string[] = []): Promise<Set<string>> {
   const results = await Promise.allSettled(jobs.map((job) => deps.jobs.send(job)));
   const sent = jobs.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => j.dispatchId);
-  await deps.store.markDispatchesSent(sent, deps.clock.now());
+  await deps.store.finishDispatches([...sent, ...unsent]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return new Set(sent);
@@ -76,10 +92,19 @@ export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT): Pro
   const due = await deps.store.duePosts(now, limit);
   let sent = 0;
   for (let i = 0; i < due.length; i += DISPATCH_BATCH) sent += (await dispatch(deps, due.slice(i, i + DISPATCH_BATCH))).filter(Boolean).length;
+  // Claims whose holder died: a publishing post's job is sent again; a scheduled post still due at the claim's
+  // time is left to the due scan (which takes the claim over); any other claim is finished (the post was
+  // rescheduled, ended or deleted).
   const stale = await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit);
   const posts = await Promise.all(stale.map((s) => deps.store.get(s.workspaceId, s.postId)));
-  const resend = stale.flatMap((claim, i) => (posts[i]?.status === 'publishing' ? [{ dispatchId: claim.id, post: posts[i], moved: false }] : []));
-  sent += (await sendJobs(deps, resend)).size;
+  const resend: Job[] = [];
+  const done: string[] = [];
+  for (const [i, claim] of stale.entries()) {
+    const post = posts[i];
+    if (post?.status === 'publishing') resend.push({ dispatchId: claim.id, post, moved: false });
+    else if (!(post?.status === 'scheduled' && dispatchId(post) === claim.id)) done.push(claim.id);
+  }
+  sent += (await sendJobs(deps, resend, done)).size;
   return sent;
 }
 
