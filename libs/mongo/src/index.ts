@@ -4,7 +4,7 @@ import { countStoreCommands } from './command-metrics.js';
 export type { Connection };
 export { countStoreCommands, storeCommands } from './command-metrics.js';
 export { storeBackend, explainFind, type StoreBackend, type ExplainedPlan } from './store-backend.js';
-export { inWaves, insertEach, updateEach } from './batch-writes.js';
+export { deleteByBatch, inWaves, insertEach, updateEach } from './batch-writes.js';
 export { WriteBatcher, type WriteBatcherLimits } from './write-batcher.js';
 export { readsIssuedBy, commandsIssuedBy, commandNamesIssuedBy, explainReads, sequentialScans, type IssuedRead } from './issued-reads.js';
 

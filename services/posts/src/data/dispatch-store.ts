@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { insertEach, updateEach, type Connection } from '@spa/mongo';
+import { deleteByBatch, insertEach, updateEach, type Connection } from '@spa/mongo';
 import { LRUCache } from 'lru-cache';
 import { movedToPublishing, type Dispatch, type Post } from '../domain/model.js';
 import type { PostsStore } from '../domain/ports.js';
@@ -13,9 +13,7 @@ import { toPost, unchanged, type PostDoc } from './post-docs.js';
  *
  * A claim stands while its job is unsent and is removed once finished, so the collection holds only the
  * claims in progress (and those of dispatchers that died). Finishing removes the claims of one insert in one
- * statement, found by its `batch` (indexed): on FerretDB 1.x every document an update changes is a transaction
- * of its own (~1.5 ms of store CPU, measured 2026-11-28), while one delete statement removes any number of
- * documents (~0.1 ms each); a statement by `_id` per claim would cost a transaction each as well.
+ * statement, found by its `batch` (`deleteByBatch`), where marking each sent cost a store transaction per claim.
  */
 export class MongoDispatchStore implements Pick<PostsStore, 'databaseNow' | 'duePosts' | 'claimDispatches' | 'getDispatch' | 'startPublishing' | 'finishDispatches' | 'unsentDispatches'> {
   /** The batch (insert) each claim this process won was inserted in, until it is finished. */
@@ -69,23 +67,11 @@ export class MongoDispatchStore implements Pick<PostsStore, 'databaseNow' | 'due
     return moved;
   }
 
-  /**
-   * One command: a statement per batch the claims were won in by this process (`batch` is indexed; the ids
-   * are matched among that batch's claims), and one per other claim (taken over from a dead dispatcher).
-   * Each is a multi-document delete (libs/mongo updateEach says why).
-   */
+  /** One command (`deleteByBatch`): a statement per batch this process won the claims in, one per other claim. */
   async finishDispatches(ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    const byBatch = new Map<string, string[]>();
-    const single: string[] = [];
-    for (const id of ids) {
-      const batch = this.batchOf.get(id);
-      if (batch === undefined) single.push(id);
-      else byBatch.set(batch, [...(byBatch.get(batch) ?? []), id]);
-    }
-    await this.models.Dispatch.bulkWrite(
-      [...[...byBatch].map(([batch, claims]) => ({ deleteMany: { filter: { batch, _id: { $in: claims } } } })), ...single.map((_id) => ({ deleteMany: { filter: { _id } } }))],
-      { ordered: false },
+    await deleteByBatch(
+      this.models.Dispatch,
+      ids.map((_id) => ({ _id, batch: this.batchOf.get(_id) })),
     );
     for (const id of ids) this.batchOf.delete(id);
   }

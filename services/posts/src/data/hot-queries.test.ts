@@ -164,7 +164,7 @@ describe('hot queries of the posts service (explained on FerretDB over PostgreSQ
     await expectIndexed(upkeep);
   });
 
-  it('the outbox relay (pending entries, the post of each, marking sent) uses indexes', async () => {
+  it('the outbox relay (pending entries, the post of each, removing the published ones) uses indexes', async () => {
     const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('hot-queries-test', 'error') });
     const reads = await readsIssuedBy(connection, async () => {
       relay.flush();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { IdAllocator, insertEach, isDuplicateKeyError, WriteBatcher, type Connection } from '@spa/mongo';
 import type { PostStatus } from '@spa/vocabulary';
 import { LRUCache } from 'lru-cache';
@@ -47,7 +48,16 @@ export class MongoPostsStore implements PostsStore {
   constructor(connection: Connection) {
     this.models = registerModels(connection);
     this.postDocs = this.models.Post.collection as unknown as mongo.Collection<{ _id: number }>;
-    this.outboxInserts = new WriteBatcher((entries) => insertEach(this.models.Outbox, entries), { maxBatch: 200, maxInFlight: 2 });
+    this.outboxInserts = new WriteBatcher(
+      (entries) => {
+        const batch = randomUUID();
+        return insertEach(
+          this.models.Outbox,
+          entries.map((e) => ({ ...e, batch })),
+        );
+      },
+      { maxBatch: 200, maxInFlight: 2 },
+    );
     this.ids = new IdAllocator(connection);
     this.listIndex = new PostListIndex({ ...this.models, Post: this.models.Post as unknown as PostsCollection });
     this.lists = new PostLists(this.models.Post as never, this.listIndex, toPost);
@@ -99,11 +109,14 @@ export class MongoPostsStore implements PostsStore {
       if (!isDuplicateKeyError(err)) throw err;
       return null;
     };
-    await this.queueEvent(event, post.updatedAt);
+    const queued = await this.queueEvent(event, post.updatedAt);
     const inserted = (await this.models.Post.create(toDoc(post)).catch(once)) !== null;
     if (inserted) {
       await this.listIndex.record(post.workspaceId, [entryOfPost(post)]);
       this.landed.add(event.msgId);
+    } else if (queued) {
+      // A repeat, after the first write's event was published and its entry removed: this entry announces nothing.
+      await this.models.Outbox.deleteOne({ _id: event.msgId });
     }
     return inserted;
   }

@@ -9,9 +9,10 @@ import type { PostEvent } from '../domain/model.js';
 /**
  * The transactional outbox of the posts service, in its own collection. An entry is written
  * before the change it announces and names the post's `updated_at` after that change; the relay
- * publishes it once the post shows the change, and drops it if the change never landed. Only the
- * relay updates entries, so no two writers ever race on one document (FerretDB 1.x does not
- * apply concurrent updates of one document atomically).
+ * publishes it once the post shows the change, then removes it, and marks it abandoned if the change
+ * never landed. Only the relay updates or removes entries, so no two writers ever race on one document
+ * (FerretDB 1.x does not apply concurrent updates of one document atomically). Entries stored before
+ * published ones were removed stay as history, marked sent.
  */
 export interface OutboxEntry {
   _id: string;
@@ -21,6 +22,11 @@ export interface OutboxEntry {
   post_id: number;
   post_updated_at: Date;
   state: 'pending' | 'sent' | 'abandoned';
+  /**
+   * The insert (group commit) the entry was written in: the relay removes the entries of one insert it
+   * published in one statement, found by this (indexed). Absent on entries stored before it.
+   */
+  batch?: string;
   created_at: Date;
   sent_at?: Date | null;
   /** The request whose change this event announces: the relay publishes it with that request id and trace. */
@@ -38,11 +44,13 @@ export function registerOutbox(connection: Connection) {
       state: { type: String, required: true },
       created_at: { type: Date, required: true },
       sent_at: Date,
+      batch: String,
       origin: { requestId: String, traceparent: String, tracestate: String },
     },
     { collection: 'outbox', versionKey: false },
   );
   schema.index({ state: 1, created_at: 1 });
+  schema.index({ batch: 1 });
   return connection.model('OutboxEntry', schema);
 }
 

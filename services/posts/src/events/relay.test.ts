@@ -7,6 +7,7 @@ import { connectNats, DEPLOYMENT_HEADER, fromOtherDeployment, jetstream, POSTS_S
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvePost } from '../domain/review-post.js';
 import { createPost } from '../domain/create-post.js';
+import type { PostEvent } from '../domain/model.js';
 import type { AccountsPort, PostsDeps } from '../domain/ports.js';
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { EventRelay } from './relay.js';
@@ -76,7 +77,8 @@ describe('event outbox and relay (real store and NATS)', () => {
 
     await relay.start(60_000);
     await approvePost(deps, workspaceId, post.id);
-    await expect.poll(async () => (await store.models.Outbox.find({ post_id: post.id, state: 'sent' }).lean()).length, { timeout: 5_000 }).toBe(2);
+    // Published, then removed.
+    await expect.poll(async () => (await store.models.Outbox.find({ post_id: post.id }).lean()).length, { timeout: 5_000 }).toBe(0);
     relay.flush();
     await relay.stop();
 
@@ -168,6 +170,23 @@ describe('an event whose write this process saw land', () => {
     await write;
     relay.flush();
     await relay.stop();
-    expect((await store.models.Outbox.findById(id).lean())?.state).toBe('sent');
+    expect(await store.models.Outbox.findById(id).lean()).toBeNull(); // published, then removed
+  });
+});
+
+describe('a write made once, repeated after its event was published (a retried recycle)', () => {
+  it('changes nothing and leaves no entry to announce it again', async () => {
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, landed: store.landed, nc, logger: createLogger('relay-test', 'silent') });
+    const deps: PostsDeps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => undefined, jobs: { send: async () => undefined } };
+    const template = await createPost(deps, { workspaceId, body: 'made once', postContents: [], socialAccountIds: [], source: 'api' });
+    const [id] = await store.nextIds('posts', 1);
+    const post = { ...template, id: id! };
+    const event: PostEvent = { subject: 'posts.post.created', msgId: `post-created-${id}-once`, workspaceId, postId: id!, status: post.status, occurredAt: post.createdAt };
+    expect(await store.insertOnce(post, event)).toBe(true);
+    relay.flush();
+    await relay.stop();
+    expect(await store.models.Outbox.findById(event.msgId).lean()).toBeNull(); // published, then removed
+    expect(await store.insertOnce(post, event)).toBe(false);
+    expect(await store.models.Outbox.findById(event.msgId).lean()).toBeNull();
   });
 });
