@@ -63,7 +63,8 @@ export async function deleteByBatch(model: Pick<Model<unknown>, 'bulkWrite'>, do
   const single: string[] = [];
   for (const { _id, batch } of docs) {
     if (batch === undefined) single.push(_id);
-    else byBatch.set(batch, [...(byBatch.get(batch) ?? []), _id]);
+    else if (byBatch.has(batch)) byBatch.get(batch)!.push(_id);
+    else byBatch.set(batch, [_id]);
   }
   await model.bulkWrite([...[...byBatch].map(([batch, ids]) => ({ deleteMany: { filter: { batch, _id: { $in: ids } } } })), ...single.map((_id) => ({ deleteMany: { filter: { _id } } }))], {
     ordered: false,
