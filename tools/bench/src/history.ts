@@ -2,7 +2,9 @@
  * A store's history for the publishing bench: `posts` published posts of another workspace with what
  * publishing them left behind (3 targets each, one attempt per target, a dispatch claim, created and
  * terminal outbox entries), written straight into the bench stack's databases, so the hot queries run
- * against collections the size a store reaches after a while in production.
+ * against collections the size a store reaches after a while in production. The claims and entries are as
+ * stores kept them before finished ones were removed (`job_sent: true`, `state: 'sent'`): history that
+ * upgraded stores hold and that no hot query may read.
  */
 import mongoose from 'mongoose';
 import { TEST_INFRA } from '@spa/testing';
