@@ -141,11 +141,16 @@ describe('dispatching due posts in batches', () => {
     const deadBeforeMove = (await duePosts(1))[0]!;
     const deadAfterMove = (await duePosts(1, 'publishing'))[0]!;
     const held = (await duePosts(1))[0]!;
+    // Claims that need no job: the post ended; the post is publishing for another due time (rescheduled after the claim).
+    const ended = (await duePosts(1, 'posted'))[0]!;
+    const otherTime = (await duePosts(1, 'publishing'))[0]!;
     const old = new Date(Date.now() - DISPATCH_LEASE_MS - 1_000);
     await store.claimDispatches([
       { id: await dispatchIdOf(deadBeforeMove), workspaceId, postId: deadBeforeMove, claimedAt: old },
       { id: await dispatchIdOf(deadAfterMove), workspaceId, postId: deadAfterMove, claimedAt: old },
       { id: await dispatchIdOf(held), workspaceId, postId: held, claimedAt: new Date() },
+      { id: await dispatchIdOf(ended), workspaceId, postId: ended, claimedAt: old },
+      { id: `${otherTime}:1`, workspaceId, postId: otherTime, claimedAt: old },
     ]);
     expect(await dispatchDuePosts(await dispatcher())).toBe(2);
     expect(sent.sort()).toEqual([await dispatchIdOf(deadBeforeMove), await dispatchIdOf(deadAfterMove)].sort());
@@ -154,7 +159,12 @@ describe('dispatching due posts in batches', () => {
     // dispatcher holds no copy it moved), so the publisher reads it.
     const jobs = await lastJobs(2);
     expect(Object.fromEntries(jobs.map((j) => [j.postId, j.post?.id]))).toEqual({ [deadBeforeMove]: deadBeforeMove, [deadAfterMove]: undefined });
-    // Sent claims are done: the next pass sends nothing again.
+    // Sent claims are done, and so are those that needed no job: only the live holder's claim stands.
+    const standing = await connection
+      .model('Dispatch')
+      .find({ post_id: { $in: [deadBeforeMove, deadAfterMove, held, ended, otherTime] } })
+      .lean<Array<{ post_id: number }>>();
+    expect(standing.map((d) => d.post_id)).toEqual([held]);
     expect(await dispatchDuePosts(await dispatcher())).toBe(0);
     expect(sent).toHaveLength(2);
   });

@@ -92,17 +92,17 @@ export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT): Pro
   const due = await deps.store.duePosts(now, limit);
   let sent = 0;
   for (let i = 0; i < due.length; i += DISPATCH_BATCH) sent += (await dispatch(deps, due.slice(i, i + DISPATCH_BATCH))).filter(Boolean).length;
-  // Claims whose holder died: a publishing post's job is sent again; a scheduled post still due at the claim's
-  // time is left to the due scan (which takes the claim over); any other claim is finished (the post was
-  // rescheduled, ended or deleted).
+  // Claims whose holder died, for the post's due time as it stands: a publishing post's job is sent again; a
+  // scheduled post is left to the due scan (which takes the claim over). Any other claim is finished: its post
+  // ended, was deleted, or is due at another time (that time's own claim hands it over).
   const stale = await deps.store.unsentDispatches(new Date(now.getTime() - DISPATCH_LEASE_MS), limit);
   const posts = await Promise.all(stale.map((s) => deps.store.get(s.workspaceId, s.postId)));
   const resend: Job[] = [];
   const done: string[] = [];
   for (const [i, claim] of stale.entries()) {
-    const post = posts[i];
+    const post = posts[i] && dispatchId(posts[i]) === claim.id ? posts[i] : undefined;
     if (post?.status === 'publishing') resend.push({ dispatchId: claim.id, post, moved: false });
-    else if (!(post?.status === 'scheduled' && dispatchId(post) === claim.id)) done.push(claim.id);
+    else if (post?.status !== 'scheduled') done.push(claim.id);
   }
   sent += (await sendJobs(deps, resend, done)).size;
   return sent;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxPost, SandboxState } from '../state.js';
+import { graphemeLength } from './text.js';
 
 /**
  * A Bluesky PDS (XRPC under `/xrpc/`): com.atproto.repo.createRecord (app.bsky.feed.post: text ≤300
@@ -40,13 +41,11 @@ interface PostRecord {
   reply?: { root?: StrongRef; parent?: StrongRef };
 }
 
-const GRAPHEMES = new Intl.Segmenter();
-
 function check(record: PostRecord, state: SandboxState): string | undefined {
   if (record.$type !== POST) return 'Invalid app.bsky.feed.post record: Record/$type must be app.bsky.feed.post';
   if (typeof record.text !== 'string') return 'Invalid app.bsky.feed.post record: Record must have the property "text"';
   if (!record.createdAt || Number.isNaN(Date.parse(record.createdAt))) return 'Invalid app.bsky.feed.post record: Record/createdAt must be an valid atproto datetime';
-  if ([...GRAPHEMES.segment(record.text)].length > 300) return 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes';
+  if (graphemeLength(record.text) > 300) return 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes';
   const bytes = Buffer.byteLength(record.text);
   for (const f of record.facets ?? []) {
     const { byteStart = -1, byteEnd = -1 } = f.index ?? {};

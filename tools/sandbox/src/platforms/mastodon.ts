@@ -1,5 +1,6 @@
 import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxPost } from '../state.js';
+import { graphemeLength } from './text.js';
 
 /**
  * A Mastodon instance: POST /api/v2/media (multipart `file`; 200 for images, 202 while a video is processed,
@@ -119,7 +120,7 @@ export const mastodon: SandboxPlatform = {
         const replay = typeof key === 'string' ? state.postByIdempotencyKey('mastodon', req.account, key) : undefined;
         if (replay) return { status: 200, body: status(req, replay) };
         if (!p.status && p.mediaIds.length === 0) return validation("Text can't be blank");
-        if ([...new Intl.Segmenter().segment(p.status)].length > 500) return validation('Text character limit of 500 exceeded');
+        if (graphemeLength(p.status) > 500) return validation('Text character limit of 500 exceeded');
         if (p.mediaIds.length > 4) return validation('Media attachments limit of 4 exceeded');
         for (const id of p.mediaIds) {
           if (state.media.get(id)?.platform !== 'mastodon') return validation(`unknown media id ${id}`);
