@@ -184,6 +184,24 @@ describe('a dispatcher that read a due post before another handed it over', () =
     expect(await statusOf(id!)).toBe('publishing');
     expect(await connection.model('Dispatch').countDocuments({ post_id: id })).toBe(0);
   });
+
+  it('sends nothing for a post edited or deleted since the read, finishes both claims, and the next pass sends the edit', async () => {
+    sent.length = 0;
+    const [edited, deleted] = await duePosts(2);
+    const read = (await store.duePosts(new Date(), 5_000)).filter((p) => p.id === edited || p.id === deleted);
+    const posts = connection.db!.collection<{ _id: number }>('posts');
+    await posts.updateOne({ _id: edited! }, { $set: { body: 'edited', updated_at: new Date() } });
+    await posts.deleteOne({ _id: deleted! });
+    expect(await dispatch(await dispatcher(), read)).toEqual([false, false]);
+    expect(sent).toEqual([]);
+    expect(await statusOf(edited!)).toBe('scheduled');
+    expect(await connection.model('Dispatch').countDocuments({ post_id: { $in: [edited, deleted] } })).toBe(0);
+    // Still due, the edited post is handed over by the next pass, as it stands now.
+    expect(await dispatchDuePosts(await dispatcher())).toBe(1);
+    expect(sent).toEqual([await dispatchIdOf(edited!)]);
+    const [job] = await lastJobs(1);
+    expect(job?.post?.body).toBe('edited');
+  });
 });
 
 describe("recording a publishing post's results", () => {
