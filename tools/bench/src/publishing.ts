@@ -80,8 +80,8 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     }
     // Creating the posts takes a while on this store: make them due once they are all in, and after the
     // store's statistics of the creation have settled. Past BENCH_PUBLISH_VIA_API_MAX posts (default
-    // 1,000) they are written straight into the posts database (`seedDuePosts`), their list index built
-    // by the service's own backfill, and the tables analyzed, before they are due.
+    // 1,000) they are written straight into the posts database (`seedDuePosts`) and the tables analyzed before
+    // they are due. Either way the workspace's list index is built by the service's own backfill first.
     const viaApi = posts <= Number(process.env.BENCH_PUBLISH_VIA_API_MAX ?? 1_000);
     const due = new Date(Date.now() + 20_000 + posts * Number(process.env.BENCH_CREATE_MS_PER_POST ?? (viaApi ? 150 : 6)));
     if (!viaApi) {
@@ -101,6 +101,10 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
         });
         if (res.status !== 201) throw new Error(`bulk create failed: ${res.status} ${res.text}`);
       }
+      // The workspace is new: its first list would answer from the store's own query and start the backfill of
+      // its list index, which the polls for terminal posts at the end of the run would otherwise pay inside the
+      // measured window (FerretDB reading the workspace's posts three times, and once more to build).
+      await buildListIndex((await dbOf('posts'))!, ws.workspaceId);
     }
     const wait = due.getTime() - Date.now();
     if (wait < 11_000) process.stderr.write(`bench: warning: creation ran late, only ${wait} ms before due\n`);
