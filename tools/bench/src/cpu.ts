@@ -6,6 +6,7 @@
  * that says what a change saved, steadier than wall time, which the machine's other work moves.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 
 const TICKS_PER_SECOND = 100;
 /** The local store's, broker's and cache's processes, by command name (PostgreSQL is counted apart). */
@@ -77,4 +78,13 @@ export function cpuPerUnit(delta: CpuSnapshot, units: number): string {
   // Processes that spent less than 0.05 ms per unit are left out of the list (not of the total).
   const shown = entries.filter(([, s]) => ms(s) !== '0.0');
   return `${ms(total)} (${shown.map(([name, s]) => `${name} ${ms(s)}`).join(', ')})`;
+}
+
+/**
+ * How many of the machine's cores the measured processes kept busy on average over `seconds`: near the core count,
+ * the run is bound by CPU; well below it, something waits (a lease, a timer, a queue that runs dry).
+ */
+export function coresBusy(delta: CpuSnapshot, seconds: number): string {
+  const total = Object.values(delta).reduce((sum, s) => sum + s, 0);
+  return `${(total / seconds).toFixed(2)} of ${availableParallelism()}`;
 }

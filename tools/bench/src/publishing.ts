@@ -8,7 +8,7 @@
  */
 import mongoose from 'mongoose';
 import { createWorkspace, request, startStack, TEST_INFRA, type Stack } from '@spa/testing';
-import { cpuDelta, cpuPerUnit, cpuSnapshot, type CpuSnapshot } from './cpu.js';
+import { coresBusy, cpuDelta, cpuPerUnit, cpuSnapshot, type CpuSnapshot } from './cpu.js';
 import { percentile } from './stats.js';
 import { seedDuePosts, seedHistory } from './history.js';
 import { analyzeDatabases, databaseOf, perUnit, settleStats, storeDelta, storeSnapshot, type StoreSnapshot } from './store-stats.js';
@@ -173,9 +173,9 @@ export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_P
   const targets = posts * PLATFORMS.length;
   console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms); analytics fetches metrics at ${METRICS_FETCH_OFFSETS} after posting\n`);
   console.log(
-    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts, analytics dbs) | CPU ms / target (store and every process) |',
+    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts, analytics dbs) | CPU ms / target (store and every process) | cores busy |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).
   for (const existing of sizes) {
     for (const publishers of publisherCounts) {
@@ -187,7 +187,7 @@ export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_P
         .join('; ');
       const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
       console.log(
-        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} | ${cpuPerUnit(r.cpu, targets)} |`,
+        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} | ${cpuPerUnit(r.cpu, targets)} | ${coresBusy(r.cpu, r.seconds)} |`,
       );
     }
   }
