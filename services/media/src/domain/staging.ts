@@ -9,6 +9,8 @@ import { SNIFF_BYTES } from './inspect.js';
 /** A temporary file an upload is written to while it is checked; removed whatever happens. */
 export class StagingFile {
   private stream: WriteStream | undefined;
+  /** The stream's error (a failed open or write), reported by the next write or close. */
+  private failure: Error | undefined;
   readonly path: string;
 
   constructor(dir: string) {
@@ -19,23 +21,32 @@ export class StagingFile {
     if (!this.stream) {
       await mkdir(path.dirname(this.path), { recursive: true });
       this.stream = createWriteStream(this.path, { flags: 'wx' });
+      // Always listened to: a write that fails while nobody awaits 'drain' must not crash the process.
+      this.stream.on('error', (err) => (this.failure ??= err));
     }
+    if (this.failure) throw this.failure;
     if (!this.stream.write(chunk)) await once(this.stream, 'drain');
   }
 
   /** Flushes and closes the file (creating it empty if nothing was written). */
   async close(): Promise<void> {
     if (!this.stream) await this.write(new Uint8Array(0));
+    if (this.failure) throw this.failure;
     const stream = this.stream!;
     await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
   }
 
+  /**
+   * Discards the file; never fails on the stream's account, so the reason the upload stopped (a
+   * refusal) is what its caller reports. Destroying the stream while a write is in flight makes
+   * Node report ERR_STREAM_DESTROYED for that write: expected here, as the bytes are discarded.
+   */
   async remove(): Promise<void> {
     const stream = this.stream;
     if (stream && !stream.closed) {
       // Wait for the file to be really open and closed: removing it before its open() completes
       // would let the open create it again afterwards.
-      const closed = once(stream, 'close');
+      const closed = new Promise<void>((resolve) => stream.once('close', resolve));
       stream.destroy();
       await closed;
     }
