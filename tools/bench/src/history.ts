@@ -120,7 +120,7 @@ export async function seedWebhookHistory(webhooksDb: string, deliveries: number)
 }
 
 /**
- * `posts` scheduled posts of one workspace, all due at `due`, each to the given accounts, written
+ * `posts` scheduled posts of one workspace, post i due at `dueOf(i)`, each to the given accounts, written
  * straight into the posts database as the service stores them (ids far above the service's own), for a
  * run larger than creating posts through the API allows here (~150 ms a post).
  */
@@ -129,13 +129,13 @@ export async function seedDuePosts({
   workspaceId,
   accounts,
   posts,
-  due,
+  dueOf,
 }: {
   postsDb: string;
   workspaceId: number;
   accounts: Array<{ id: number; platform: string; username: string }>;
   posts: number;
-  due: Date;
+  dueOf: (i: number) => Date;
 }): Promise<void> {
   const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
   try {
@@ -150,7 +150,7 @@ export async function seedDuePosts({
           workspace_id: workspaceId,
           status: 'scheduled',
           flexible: false,
-          scheduled_at: due,
+          scheduled_at: dueOf(i),
           disconnected: false,
           source: 'api',
           recurrence_jitter_enabled: false,

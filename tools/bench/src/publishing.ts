@@ -1,9 +1,10 @@
 /**
- * Publishing benchmark: N posts due at the same instant, each to 3 sandbox accounts (X, Mastodon,
+ * Publishing benchmark: N posts due at the same instant (or spread evenly over BENCH_PUBLISH_SPREAD_S
+ * seconds), each to 3 sandbox accounts (X, Mastodon,
  * Bluesky) whose API answers after 50 ms; the real posts (scheduler), publisher, accounts, analytics
  * (which tracks every published target) and sandbox processes, over a store already holding a history of published posts (their attempts,
  * dispatches and outbox entries too). Prints the time until every post is terminal, the lag from
- * `scheduled_at` to the platform call, store commands and PostgreSQL rows read per target, and the
+ * `scheduled_at` to the platform call and to the post's terminal write, store commands and PostgreSQL rows read per target, and the
  * exactly-once check (sandbox creates per target). Asserts nothing.
  */
 import mongoose from 'mongoose';
@@ -22,8 +23,13 @@ interface Run {
   existing: number;
   posts: number;
   seconds: number;
+  /** Due time of the first post to its last due time (0: all due at once). */
+  spreadMs: number;
   lagP50: number;
   lagP99: number;
+  /** From each post's due time to its terminal write (its `updated_at` as stored): p99 and the longest. */
+  terminalP99: number;
+  terminalMax: number;
   targetsPerSecond: number;
   store: StoreSnapshot;
   /** The store commands of each service process (several publishers add up under one name). */
@@ -54,7 +60,7 @@ async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
   }
 }
 
-async function runOnce(posts: number, publishers: number, existing: number): Promise<Run> {
+async function runOnce(posts: number, publishers: number, existing: number, spreadMs: number): Promise<Run> {
   // Client addresses vary per request (X-Forwarded-For), so the per-IP limit does not throttle the bench.
   const stack: Stack = await startStack({
     publishing: true,
@@ -85,19 +91,27 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     // they are due. Either way the workspace's list index is built by the service's own backfill first.
     const viaApi = posts <= Number(process.env.BENCH_PUBLISH_VIA_API_MAX ?? 1_000);
     const due = new Date(Date.now() + 20_000 + posts * Number(process.env.BENCH_CREATE_MS_PER_POST ?? (viaApi ? 150 : 6)));
+    /** Post i's due time: all at `due`, or spread evenly from `due` over `spreadMs`. */
+    const dueOf = (i: number) => new Date(due.getTime() + Math.floor((i * spreadMs) / posts));
     if (viaApi) {
       for (let start = 0; start < posts; start += BULK) {
         const count = Math.min(BULK, posts - start);
         const res = await stack.api('/posts/bulk', {
           token: ws.apiKey,
           headers: { 'x-forwarded-for': `10.9.${start / BULK}.1` },
-          body: { posts: Array.from({ length: count }, (_, i) => ({ body: `bench ${start + i}`, scheduled_at: due.toISOString(), post_accounts: accounts.map((id) => ({ social_account_id: id })) })) },
+          body: {
+            posts: Array.from({ length: count }, (_, i) => ({
+              body: `bench ${start + i}`,
+              scheduled_at: dueOf(start + i).toISOString(),
+              post_accounts: accounts.map((id) => ({ social_account_id: id })),
+            })),
+          },
         });
         if (res.status !== 201) throw new Error(`bulk create failed: ${res.status} ${res.text}`);
       }
     } else {
       const targets = accounts.map((id, k) => ({ id, platform: PLATFORMS[k]!, username: `bench_${PLATFORMS[k]!}` }));
-      await seedDuePosts({ postsDb, workspaceId: ws.workspaceId, accounts: targets, posts, due });
+      await seedDuePosts({ postsDb, workspaceId: ws.workspaceId, accounts: targets, posts, dueOf });
     }
     // The workspace is new: its first list would answer from the store's own query and start the backfill of its
     // list index, which the polls for terminal posts at the end of the run would otherwise pay inside the measured
@@ -112,7 +126,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const processesBefore = await Promise.all(storeProcs.map((p) => storeSnapshot([p.child.pid!], [])));
     await sleep(Math.max(0, due.getTime() - Date.now()));
     const cpuBefore = await cpuOf();
-    process.stderr.write(`bench: ${posts} posts due now (${due.toISOString()})\n`);
+    process.stderr.write(`bench: ${posts} posts due ${spreadMs ? `from now over ${spreadMs / 1000} s` : 'now'} (${due.toISOString()})\n`);
     // Wait on the sandbox (no store work), then on the API for the posts' terminal status.
     // Counts only: a look at every sandbox post (30,000 in a large run) would load the machine the bench measures.
     const created = async () => {
@@ -147,7 +161,7 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
       const remote = (await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts as Array<{ text: string; createdAt: string }>;
       for (const p of remote) {
         if (!p.text.startsWith('bench ')) continue;
-        lags.push(Date.parse(p.createdAt) - due.getTime());
+        lags.push(Date.parse(p.createdAt) - dueOf(Number(p.text.slice('bench '.length))).getTime());
         const key = `${platform}:${p.text}`;
         perTarget.set(key, (perTarget.get(key) ?? 0) + 1);
       }
@@ -155,39 +169,79 @@ async function runOnce(posts: number, publishers: number, existing: number): Pro
     const counts = [...perTarget.values()];
     const exactlyOnce = { once: counts.filter((c) => c === 1).length, duplicated: counts.filter((c) => c > 1).length, missing: posts * PLATFORMS.length - perTarget.size };
     const sorted = Float64Array.from(lags).sort();
-    return { publishers, existing, posts, seconds, lagP50: percentile(sorted, 0.5), lagP99: percentile(sorted, 0.99), targetsPerSecond: lags.length / seconds, store, byProcess, exactlyOnce, cpu };
+    const terminal = await terminalLags(postsDb, ws.workspaceId);
+    return {
+      publishers,
+      existing,
+      posts,
+      seconds,
+      spreadMs,
+      lagP50: percentile(sorted, 0.5),
+      lagP99: percentile(sorted, 0.99),
+      terminalP99: percentile(terminal, 0.99),
+      terminalMax: terminal.at(-1) ?? NaN,
+      targetsPerSecond: lags.length / seconds,
+      store,
+      byProcess,
+      exactlyOnce,
+      cpu,
+    };
   } finally {
     await stack.stop();
   }
 }
 
 /**
- * BENCH_PUBLISH_POSTS posts due at once; BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts);
+ * BENCH_PUBLISH_POSTS posts due at once, or over BENCH_PUBLISH_SPREAD_S seconds (comma-separated: a run each); BENCH_PUBLISH_EXISTING store sizes (comma-separated existing posts);
  * BENCH_PUBLISHERS publisher counts; BENCH_METRICS_FETCH_OFFSETS analytics' schedule; BENCH_CREATE_MS_PER_POST the time allowed to create each post before all are due.
  */
 export async function benchPublishing(posts = Number(process.env.BENCH_PUBLISH_POSTS ?? 300)): Promise<void> {
   const sizes = (process.env.BENCH_PUBLISH_EXISTING ?? '1000,200000').split(',').map(Number);
   const publisherCounts = (process.env.BENCH_PUBLISHERS ?? '1,2').split(',').map(Number);
+  const spreads = (process.env.BENCH_PUBLISH_SPREAD_S ?? '0').split(',').map((s) => Number(s) * 1000);
   const targets = posts * PLATFORMS.length;
-  console.log(`\npublishing: ${posts} posts due at once, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms); analytics fetches metrics at ${METRICS_FETCH_OFFSETS} after posting\n`);
   console.log(
-    '| posts stored before | publishers | time until all terminal | targets/s | lag p50 | lag p99 | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts, analytics dbs) | CPU ms / target (store and every process) | cores busy |',
+    `\npublishing: ${posts} posts due at once or over the time given, each to ${PLATFORMS.join(', ')} (sandbox answers after 50 ms); analytics fetches metrics at ${METRICS_FETCH_OFFSETS} after posting\n`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| posts stored before | publishers | due over | time from first due until all terminal | targets/s | lag due → platform call p50 | p99 | due → terminal p99 | max | exactly once (sandbox creates per target) | store commands / target | by process | PostgreSQL rows read / target | scans (posts, publisher, accounts, analytics dbs) | CPU ms / target (store and every process) | cores busy |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   // Each row as soon as its run ends (a long run at a large store size loses nothing if stopped).
   for (const existing of sizes) {
     for (const publishers of publisherCounts) {
-      process.stderr.write(`bench: publishing ${posts} posts x ${PLATFORMS.length} targets with ${publishers} publisher(s), ${existing} posts already stored\n`);
-      const r = await runOnce(posts, publishers, existing);
-      const u = perUnit(r.store, targets);
-      const byProcess = Object.entries(r.byProcess)
-        .map(([name, d]) => `${name} ${perUnit(d, targets).commands} (${perUnit(d, targets).top})`)
-        .join('; ');
-      const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
-      console.log(
-        `| ${r.existing} | ${r.publishers} | ${r.seconds.toFixed(1)} s | ${r.targetsPerSecond.toFixed(1)} | ${(r.lagP50 / 1000).toFixed(1)} s | ${(r.lagP99 / 1000).toFixed(1)} s | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} | ${cpuPerUnit(r.cpu, targets)} | ${coresBusy(r.cpu, r.seconds)} |`,
-      );
+      for (const spreadMs of spreads) {
+        process.stderr.write(`bench: publishing ${posts} posts x ${PLATFORMS.length} targets with ${publishers} publisher(s), ${existing} posts already stored\n`);
+        const r = await runOnce(posts, publishers, existing, spreadMs);
+        const u = perUnit(r.store, targets);
+        const byProcess = Object.entries(r.byProcess)
+          .map(([name, d]) => `${name} ${perUnit(d, targets).commands} (${perUnit(d, targets).top})`)
+          .join('; ');
+        const once = `${r.exactlyOnce.once}/${targets} once, ${r.exactlyOnce.duplicated} twice+, ${r.exactlyOnce.missing} missing`;
+        const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+        console.log(
+          `| ${r.existing} | ${r.publishers} | ${r.spreadMs ? s(r.spreadMs) : 'at once'} | ${s(r.seconds * 1000)} | ${r.targetsPerSecond.toFixed(1)} | ${s(r.lagP50)} | ${s(r.lagP99)} | ${s(r.terminalP99)} | ${s(r.terminalMax)} | ${once} | ${u.commands} (${u.top}) | ${byProcess} | ${u.rows} | ${u.scans} | ${cpuPerUnit(r.cpu, targets)} | ${coresBusy(r.cpu, r.seconds)} |`,
+        );
+      }
     }
+  }
+}
+
+/**
+ * Per post of the workspace, milliseconds from its due time to its terminal write (the `updated_at` the
+ * posts service stored with its terminal status), sorted: read once the run is measured.
+ */
+async function terminalLags(postsDb: string, workspaceId: number): Promise<Float64Array> {
+  const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
+  try {
+    const docs = await connection
+      .useDb(postsDb)
+      .db!.collection<{ scheduled_at: Date; updated_at: Date }>('posts')
+      .find({ workspace_id: workspaceId }, { projection: { scheduled_at: 1, updated_at: 1 } })
+      .toArray();
+    return Float64Array.from(docs.map((d) => d.updated_at.getTime() - d.scheduled_at.getTime())).sort();
+  } finally {
+    await connection.close();
   }
 }
 
