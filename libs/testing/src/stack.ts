@@ -169,6 +169,8 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
       MONGO_DB: postsDb,
       ACCOUNTS_ADDR: accountsProc.address,
       GENERATION_ADDR: `127.0.0.1:${generationPort}`,
+      // A post due before the scheduler's window (its claim's holder died, say) is found sooner than in production.
+      SCHEDULER_FULL_SCAN_INTERVAL_MS: '5000',
       ...env,
     });
     processes.push(proc);

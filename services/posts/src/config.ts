@@ -33,6 +33,7 @@ export const configSchema = z.object({
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),
+  SCHEDULER_FULL_SCAN_INTERVAL_MS: env.millis(30_000),
   /** Names this deployment's publish jobs and, in the spa-deployment header, its posts events (the publisher and analytics must use the same). */
   JOBS_NAMESPACE: env.namespace,
 });

@@ -30,6 +30,8 @@ runMain(async () => {
   const recycles = new MongoRecycleStore(mongo);
   const sitePushes = new MongoSitePushStore(mongo);
   await syncIndexes(mongo);
+  const backfilled = await mongoStore.dispatches.backfillDueSeconds();
+  if (backfilled) logger.info({ posts: backfilled }, 'scheduled posts given their due second');
   const redis = await connectRedis(config.REDIS_URL, logger, 'post list cache bypassed');
   const versions = new ListVersions(redis, config.POSTS_LIST_VERSION_PREFIX ?? postListVersionPrefix(config.MONGO_DB));
   const store = new CachedPostsStore(mongoStore, versions, logger, { pages: config.POSTS_LIST_CACHE });
@@ -45,7 +47,7 @@ runMain(async () => {
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
-  const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS);
+  const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS, config.SCHEDULER_FULL_SCAN_INTERVAL_MS);
   const [sites, writer] = [sitesPort(config.ACCOUNTS_ADDR), writerPort(config.GENERATION_ADDR, config.GENERATION_DEADLINE_MS)];
   const siteDeps = {
     ...deps,

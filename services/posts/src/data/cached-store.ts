@@ -44,8 +44,8 @@ export class CachedPostsStore implements PostsStore {
     return this.inner.databaseNow();
   }
 
-  duePosts(now: Date, limit: number): Promise<Post[]> {
-    return this.inner.duePosts(now, limit);
+  duePosts(now: Date, limit: number, since?: Date): Promise<Post[]> {
+    return this.inner.duePosts(now, limit, since);
   }
 
   claimDispatches(dispatches: Dispatch[]): Promise<boolean[]> {

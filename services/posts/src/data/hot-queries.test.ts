@@ -11,7 +11,7 @@ import { createLogger } from '@spa/logger';
 import { connectMongo, explainReads, readsIssuedBy, sequentialScans, storeBackend, syncIndexes, type Connection, type IssuedRead } from '@spa/mongo';
 import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchDuePosts, recordPublishResults } from '../domain/publishing.js';
+import { dispatchDuePosts, DueScan, recordPublishResults } from '../domain/publishing.js';
 import type { PostsDeps } from '../domain/ports.js';
 import { EventRelay } from '../events/relay.js';
 import { publishJobs } from '../events/publish-jobs.js';
@@ -119,6 +119,18 @@ describe('hot queries of the posts service (explained on FerretDB over PostgreSQ
     const reads = await readsIssuedBy(connection, async () => (sent = await dispatchDuePosts(deps)));
     expect(sent).toBe(3);
     await expectIndexed(reads);
+    // The passes between full ones: a post due a moment ago, read by the second it fell due in.
+    const scan = new DueScan(3_600_000);
+    const now = await store.databaseNow();
+    scan.passed(now, undefined, true);
+    const due = new Date(now.getTime() - 1_000);
+    const posts = connection.db!.collection<{ _id: number; [field: string]: unknown }>('posts');
+    const template = await posts.findOne({ _id: 1 });
+    await posts.insertOne({ ...template, _id: 4, status: 'scheduled', scheduled_at: due, due_second: Math.floor(due.getTime() / 1000), updated_at: due });
+    const windowed = await readsIssuedBy(connection, async () => (sent = await dispatchDuePosts(deps, undefined, scan)));
+    expect(sent).toBe(1);
+    expect(windowed.some((r) => r.collection === 'posts' && 'due_second' in r.filter)).toBe(true);
+    await expectIndexed(windowed);
   });
 
   it("the publisher's reads and writes of a post name `_id` as their only indexed field, and read one index", async () => {

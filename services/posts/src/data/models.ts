@@ -43,6 +43,7 @@ export function registerModels(connection: Connection) {
       status: { type: String, required: true },
       flexible: { type: Boolean, default: false },
       scheduled_at: Date,
+      due_second: Number,
       posted_at: Date,
       failed_at: Date,
       post_error: String,
@@ -69,6 +70,8 @@ export function registerModels(connection: Connection) {
   postSchema.index({ workspace_id: 1, status: 1, scheduled_at: 1 });
   postSchema.index({ workspace_id: 1, created_at: -1 });
   postSchema.index({ status: 1, scheduled_at: 1 });
+  // The scheduler's reads of the posts due in one second (equality: see MongoDispatchStore.duePosts).
+  postSchema.index({ due_second: 1, status: 1 });
   const Post = connection.model('Post', postSchema);
   const dispatchSchema = new Schema(
     {

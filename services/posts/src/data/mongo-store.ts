@@ -221,8 +221,8 @@ export class MongoPostsStore implements PostsStore {
     return this.dispatches.databaseNow();
   }
 
-  duePosts(now: Date, limit: number): Promise<Post[]> {
-    return this.dispatches.duePosts(now, limit);
+  duePosts(now: Date, limit: number, since?: Date): Promise<Post[]> {
+    return this.dispatches.duePosts(now, limit, since);
   }
 
   claimDispatches(dispatches: Dispatch[]): Promise<boolean[]> {

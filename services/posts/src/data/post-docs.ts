@@ -10,6 +10,8 @@ export interface PostDoc {
   status: string;
   flexible: boolean;
   scheduled_at?: Date | null;
+  /** `scheduled_at` in whole seconds since the epoch: the scheduler reads the posts due in a second by equality. */
+  due_second?: number | null;
   posted_at?: Date | null;
   failed_at?: Date | null;
   post_error?: string | null;
@@ -123,6 +125,7 @@ export function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts
     status: p.status,
     flexible: p.flexible,
     scheduled_at: p.scheduledAt ?? null,
+    due_second: p.scheduledAt ? dueSecond(p.scheduledAt) : null,
     posted_at: p.postedAt ?? null,
     failed_at: p.failedAt ?? null,
     post_error: p.postError ?? null,
@@ -181,4 +184,7 @@ export function toDoc(p: Post): Omit<PostDoc, 'post_accounts'> & { post_accounts
  * the workspace's index (every post of the workspace read, then filtered) whenever its statistics lagged
  * behind a burst of new posts. With `_id` the only indexed field, the plan is the `_id` index, always.
  */
+/** The second a time falls in (the `due_second` of a post due then). */
+export const dueSecond = (at: Date): number => Math.floor(at.getTime() / 1000);
+
 export const unchanged = (p: Post) => ({ _id: p.id, updated_at: p.updatedAt });

@@ -53,8 +53,11 @@ export interface PostsStore {
   scheduledTimes(workspaceId: number, socialAccountId: number, from: Date, to: Date): Promise<Date[]>;
   /** The database server's clock: one clock for every scheduler replica, whatever their own clocks say. */
   databaseNow(): Promise<Date>;
-  /** Scheduled posts of every workspace whose time has come, oldest first. */
-  duePosts(now: Date, limit: number): Promise<Post[]>;
+  /**
+   * Scheduled posts of every workspace whose time has come, oldest first; given `since`, only those due
+   * from then (a read that costs what is due in the window, not what is scheduled).
+   */
+  duePosts(now: Date, limit: number, since?: Date): Promise<Post[]>;
   /** Inserts the dispatch claims in one write, each on its own; per claim, false when another dispatcher holds it. */
   claimDispatches(dispatches: Dispatch[]): Promise<boolean[]>;
   getDispatch(id: string): Promise<Dispatch | null>;

@@ -17,7 +17,7 @@ import { decodeEntry, mergeEntry, type EncodedEntry, type ListEntry } from '../d
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { publishJobs } from '../events/publish-jobs.js';
 import type { PostsDeps } from './ports.js';
-import { dispatch, DISPATCH_LEASE_MS, dispatchDuePosts, recordPublishResults } from './publishing.js';
+import { dispatch, DISPATCH_LEASE_MS, dispatchDuePosts, DueScan, recordPublishResults } from './publishing.js';
 
 const workspaceId = 800_000 + Math.floor(Math.random() * 99_999);
 const namespace = `t_dispatch_${randomBytes(3).toString('hex')}`;
@@ -39,9 +39,12 @@ async function dispatcher(): Promise<PostsDeps> {
   };
 }
 
-/** Due posts written straight into the store; answers their ids. */
-async function duePosts(count: number, status = 'scheduled'): Promise<number[]> {
-  const due = new Date(Date.now() - 60_000);
+/**
+ * Due posts written straight into the store (a minute ago, or at `due`); answers their ids. Without `due`
+ * they have no `due_second`, as posts stored before it existed: only a full due scan finds them.
+ */
+async function duePosts(count: number, status = 'scheduled', at?: Date): Promise<number[]> {
+  const due = at ?? new Date(Date.now() - 60_000);
   const ids = Array.from({ length: count }, () => nextId++);
   await connection.db!.collection<{ _id: number }>('posts').insertMany(
     ids.map((id) => ({
@@ -49,6 +52,7 @@ async function duePosts(count: number, status = 'scheduled'): Promise<number[]> 
       workspace_id: workspaceId,
       status,
       scheduled_at: due,
+      ...(at ? { due_second: Math.floor(at.getTime() / 1000) } : {}),
       source: 'api',
       created_at: due,
       updated_at: due,
@@ -284,5 +288,56 @@ describe("recording a publishing post's results", () => {
     await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: id }, { $set: { status: 'failed', updated_at: new Date() } });
     expect((await recordPublishResults(deps, workspaceId, id, [ok(id * 10)])).status).toBe('failed');
     expect((await store.get(workspaceId, id))!.postAccounts[0]!.platformStatus).toBeUndefined();
+  });
+});
+
+describe('the due scan: a window since the last pass, and now and then every due post', () => {
+  it('reads every due post first, then those due since the previous pass (less a margin), every due post again after the full-scan interval or a pass that reached its limit', () => {
+    const scan = new DueScan(30_000);
+    const t0 = new Date('2026-11-28T10:00:00Z');
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    expect(scan.since(t0)).toBeUndefined();
+    scan.passed(t0, undefined, true);
+    expect(scan.since(at(1_000))).toEqual(at(-5_000));
+    scan.passed(at(1_000), at(-5_000), true);
+    expect(scan.since(at(2_000))).toEqual(at(-4_000));
+    // A failed pass (never `passed`) leaves the window where it was.
+    expect(scan.since(at(3_000))).toEqual(at(-4_000));
+    expect(scan.since(at(30_000))).toBeUndefined();
+    scan.passed(at(30_000), undefined, true);
+    expect(scan.since(at(31_000))).toEqual(at(25_000));
+    scan.passed(at(31_000), at(25_000), false);
+    expect(scan.since(at(32_000))).toBeUndefined();
+  });
+
+  it('a windowed pass dispatches what fell due in the window and reads by due second; a post due before it waits for the next full pass', async () => {
+    const deps = await dispatcher();
+    const scan = new DueScan(3_600_000);
+    // The full first pass: whatever this file's other tests left due goes now.
+    await dispatchDuePosts(deps, undefined, scan);
+    const now = await store.databaseNow();
+    const [recent] = await duePosts(1, 'scheduled', new Date(now.getTime() - 1_000));
+    const [late] = await duePosts(1, 'scheduled', new Date(now.getTime() - 600_000)); // approved from review long after its time, say
+    const reads = await readsIssuedBy(connection, () => dispatchDuePosts(deps, undefined, scan));
+    expect([await statusOf(recent!), await statusOf(late!)]).toEqual(['publishing', 'scheduled']);
+    const scans = reads.filter((r) => r.collection === 'posts' && 'due_second' in r.filter);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(reads.filter((r) => r.collection === 'posts' && 'scheduled_at' in r.filter && !('due_second' in r.filter))).toEqual([]);
+    // The store answers the window and the whole the same way for what both hold.
+    expect((await store.duePosts(await store.databaseNow(), 5_000)).map((p) => p.id)).toContain(late);
+    const full = new DueScan(0);
+    await dispatchDuePosts(deps, undefined, full);
+    expect(await statusOf(late!)).toBe('publishing');
+  });
+
+  it('gives scheduled posts stored before due seconds existed theirs at startup, so a window finds them', async () => {
+    const now = await store.databaseNow();
+    const [old] = await duePosts(1);
+    await connection.db!.collection<{ _id: number }>('posts').updateOne({ _id: old! }, { $set: { scheduled_at: new Date(now.getTime() - 1_000) } });
+    const window = new Date(now.getTime() - 5_000);
+    expect((await store.duePosts(now, 5_000, window)).map((p) => p.id)).not.toContain(old);
+    expect(await store.dispatches.backfillDueSeconds()).toBeGreaterThanOrEqual(1);
+    expect((await store.duePosts(now, 5_000, window)).map((p) => p.id)).toContain(old);
+    expect(await store.dispatches.backfillDueSeconds()).toBe(0);
   });
 });

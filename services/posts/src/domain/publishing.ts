@@ -83,15 +83,49 @@ const PASS_LIMIT = 5_000;
 const DISPATCH_BATCH = 200;
 
 /**
+ * How far before the previous pass's time a pass reads: a post written with a due time a little behind the
+ * database's clock (its writer's clock lagging) is still found by the next pass.
+ */
+const WINDOW_MARGIN_MS = 5_000;
+
+/**
+ * Which due posts each scheduler pass reads. Most passes read only those due since the previous complete
+ * pass (less the margin): their cost follows what is due, not how many posts are scheduled. Every
+ * `fullEveryMs`, the first pass, and a pass after one that reached its limit read every due post, so a post
+ * due earlier than any window (approved from review after its time, or left by a failed pass) waits at most
+ * that long.
+ */
+export class DueScan {
+  private previous: Date | undefined;
+  private lastFull = -Infinity;
+
+  constructor(private readonly fullEveryMs: number) {}
+
+  /** The earliest due time the pass at `now` reads; undefined: every due post. */
+  since(now: Date): Date | undefined {
+    if (!this.previous || now.getTime() - this.lastFull >= this.fullEveryMs) return undefined;
+    return new Date(this.previous.getTime() - WINDOW_MARGIN_MS);
+  }
+
+  /** The pass at `now` read from `since` and dispatched what it read; `complete` unless it reached its limit. */
+  passed(now: Date, since: Date | undefined, complete: boolean): void {
+    if (since === undefined) this.lastFull = now.getTime();
+    this.previous = complete ? now : undefined;
+  }
+}
+
+/**
  * One pass of the scheduler: dispatches the posts due by the database's clock (so replicas with
  * skewed clocks agree) in batches, each batch's jobs sent as it is moved, and re-sends jobs of claims
- * whose holder died.
+ * whose holder died. Reads every due post, or with `scan` those its window holds.
  */
-export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT): Promise<number> {
+export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT, scan?: DueScan): Promise<number> {
   const now = await deps.store.databaseNow();
-  const due = await deps.store.duePosts(now, limit);
+  const since = scan?.since(now);
+  const due = await deps.store.duePosts(now, limit, since);
   let sent = 0;
   for (let i = 0; i < due.length; i += DISPATCH_BATCH) sent += (await dispatch(deps, due.slice(i, i + DISPATCH_BATCH))).filter(Boolean).length;
+  scan?.passed(now, since, due.length < limit);
   // Claims whose holder died, for the post's due time as it stands: a publishing post's job is sent again; a
   // scheduled post is left to the due scan (which takes the claim over). Any other claim is finished: its post
   // ended, was deleted, or is due at another time (that time's own claim hands it over).
