@@ -130,18 +130,21 @@ export async function seedDuePosts({
   accounts,
   posts,
   dueOf,
+  firstId = 600_000_000,
 }: {
   postsDb: string;
   workspaceId: number;
   accounts: Array<{ id: number; platform: string; username: string }>;
   posts: number;
   dueOf: (i: number) => Date;
+  /** The first post's id (the next ones follow): far above the service's own. */
+  firstId?: number;
 }): Promise<void> {
   const connection = await mongoose.createConnection(TEST_INFRA.mongoUrl).asPromise();
   try {
     const db = connection.useDb(postsDb).db!;
     const now = new Date();
-    const base = 600_000_000;
+    const base = firstId;
     for (let start = 0; start < posts; start += BATCH) {
       const ids = Array.from({ length: Math.min(BATCH, posts - start) }, (_, i) => start + i);
       await db.collection<{ _id: number }>('posts').insertMany(
@@ -151,6 +154,7 @@ export async function seedDuePosts({
           status: 'scheduled',
           flexible: false,
           scheduled_at: dueOf(i),
+          due_second: Math.floor(dueOf(i).getTime() / 1000),
           disconnected: false,
           source: 'api',
           recurrence_jitter_enabled: false,

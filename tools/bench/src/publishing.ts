@@ -49,6 +49,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const METRICS_FETCH_OFFSETS = process.env.BENCH_METRICS_FETCH_OFFSETS ?? '1h,6h,24h,72h,7d,14d,21d,28d';
 
+/**
+ * How often the scheduler reads every due post (BENCH_SCHEDULER_FULL_SCAN_MS): by default the production
+ * setting (services/posts' SCHEDULER_FULL_SCAN_INTERVAL_MS default); `1` makes every pass read them all, as
+ * every pass did before the scheduler read by due second.
+ */
+const SCHEDULER_FULL_SCAN_MS = process.env.BENCH_SCHEDULER_FULL_SCAN_MS ?? '30000';
+/** Posts scheduled a week ahead in another workspace (BENCH_PUBLISH_FUTURE): what a scheduler pass must not read. */
+const FUTURE_POSTS = Number(process.env.BENCH_PUBLISH_FUTURE ?? 0);
+
 async function retried<T>(call: () => Promise<T>, tries = 5): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -66,6 +75,7 @@ async function runOnce(posts: number, publishers: number, existing: number, spre
     publishing: true,
     gatewayEnv: { TRUST_PROXY: '1' },
     analyticsEnv: { METRICS_FETCH_OFFSETS },
+    postsEnv: { SCHEDULER_FULL_SCAN_INTERVAL_MS: SCHEDULER_FULL_SCAN_MS },
     // BENCH_CPU_PROF=<dir>: every service process writes a V8 CPU profile there when it stops.
     ...(process.env.BENCH_CPU_PROF ? { serviceEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } } : {}),
   });
@@ -77,6 +87,11 @@ async function runOnce(posts: number, publishers: number, existing: number, spre
     const dbOf = async (name: string) => databaseOf(storeProcs.find((p) => p.name === name)!.child.pid!);
     const postsDb = (await dbOf('posts'))!;
     await seedHistory({ postsDb, publisherDb: (await dbOf('publisher'))!, posts: existing });
+    if (FUTURE_POSTS) {
+      const later = new Date(Date.now() + 7 * 86_400_000);
+      const accounts = PLATFORMS.map((platform, k) => ({ id: k + 1, platform, username: `later_${platform}` }));
+      await seedDuePosts({ postsDb, workspaceId: (await retried(() => createWorkspace(stack))).workspaceId, accounts, posts: FUTURE_POSTS, dueOf: () => later, firstId: 700_000_000 });
+    }
     await analyzeDatabases(dbs);
     await request(stack.sandboxUrl!, '/_sandbox/latency', { body: { ms: 50 } });
     // Setup calls get a few tries: on a loaded machine a 5 s deadline is sometimes missed.
