@@ -180,7 +180,9 @@ export const postRoutes = [
     path: '/posts/{id}/approve',
     tag: 'Posts',
     summary: 'Approve a post awaiting review',
-    description: 'Only a pending_review post (else 422 INVALID_STATE). It becomes scheduled when it has scheduled_at, otherwise a draft; reviewed_at and review_action are set.',
+    description:
+      'Only a pending_review post (else 422 INVALID_STATE). It becomes scheduled when it has scheduled_at, otherwise a draft; reviewed_at and review_action are set. ' +
+      'A post approved after its scheduled_at has passed is handed to the publisher at once and answered as it stands then (usually `publishing`).',
     audience: 'api_key',
     scope: 'posts:write',
     plan: 'pro_team',

@@ -17,6 +17,7 @@ import { decodeEntry, mergeEntry, type EncodedEntry, type ListEntry } from '../d
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { publishJobs } from '../events/publish-jobs.js';
 import type { PostsDeps } from './ports.js';
+import { approvePost } from './review-post.js';
 import { dispatch, DISPATCH_LEASE_MS, dispatchDuePosts, DueScan, recordPublishResults } from './publishing.js';
 
 const workspaceId = 800_000 + Math.floor(Math.random() * 99_999);
@@ -328,6 +329,18 @@ describe('the due scan: a window since the last pass, and now and then every due
     const full = new DueScan(0);
     await dispatchDuePosts(deps, undefined, full);
     expect(await statusOf(late!)).toBe('publishing');
+  });
+
+  it("an approval after the post's time hands it to the publisher at once, not at the next full scan", async () => {
+    const deps = await dispatcher();
+    const now = await store.databaseNow();
+    const [id] = await duePosts(1, 'pending_review', new Date(now.getTime() - 600_000));
+    const approved = await approvePost(deps, workspaceId, id!);
+    expect(approved.status).toBe('publishing');
+    expect(sent).toContain(await dispatchIdOf(id!));
+    // One approved before its time stays scheduled for the scheduler.
+    const [later] = await duePosts(1, 'pending_review', new Date(now.getTime() + 600_000));
+    expect((await approvePost(deps, workspaceId, later!)).status).toBe('scheduled');
   });
 
   it('gives scheduled posts stored before due seconds existed theirs at startup, so a window finds them', async () => {

@@ -1,5 +1,6 @@
 import { AppError, invalidParameters } from '@spa/errors';
 import type { Post } from './model.js';
+import { dispatch } from './publishing.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
 
@@ -21,7 +22,11 @@ async function review(deps: PostsDeps, workspaceId: number, postId: number, acti
   );
   if (!reviewed) throw new AppError('INVALID_STATE', `Post ${postId} is no longer pending_review; only a pending_review post can be ${verb}`);
   deps.flushEvents();
-  return reviewed;
+  if (reviewed.status !== 'scheduled' || reviewed.scheduledAt!.getTime() > now.getTime()) return reviewed;
+  // Approved after its time: handed to the publisher now (the scheduler's passes read a due time that far back
+  // only in their full scans). The approval stands either way; if this fails, the next full scan hands it over.
+  const handed = await dispatch(deps, [reviewed]).catch(() => [false]);
+  return handed[0] ? ((await deps.store.get(workspaceId, postId)) ?? reviewed) : reviewed;
 }
 
 /** Approves a post awaiting review: it becomes scheduled when it has a time, otherwise a draft. */
