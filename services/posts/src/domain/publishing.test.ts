@@ -318,7 +318,7 @@ describe('the due scan: a window since the last pass, and now and then every due
     await dispatchDuePosts(deps, undefined, scan);
     const now = await store.databaseNow();
     const [recent] = await duePosts(1, 'scheduled', new Date(now.getTime() - 1_000));
-    const [late] = await duePosts(1, 'scheduled', new Date(now.getTime() - 600_000)); // approved from review long after its time, say
+    const [late] = await duePosts(1, 'scheduled', new Date(now.getTime() - 600_000)); // left by a dispatcher that died, say
     const reads = await readsIssuedBy(connection, () => dispatchDuePosts(deps, undefined, scan));
     expect([await statusOf(recent!), await statusOf(late!)]).toEqual(['publishing', 'scheduled']);
     const scans = reads.filter((r) => r.collection === 'posts' && 'due_second' in r.filter);

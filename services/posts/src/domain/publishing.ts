@@ -92,7 +92,7 @@ const WINDOW_MARGIN_MS = 5_000;
  * Which due posts each scheduler pass reads. Most passes read only those due since the previous complete
  * pass (less the margin): their cost follows what is due, not how many posts are scheduled. Every
  * `fullEveryMs`, the first pass, and a pass after one that reached its limit read every due post, so a post
- * due earlier than any window (approved from review after its time, or left by a failed pass) waits at most
+ * due earlier than any window (left by a dispatcher that died, or a clock far behind the database's) waits at most
  * that long.
  */
 export class DueScan {
