@@ -1,11 +1,12 @@
 /**
  * Publishing benchmark: N posts due at the same instant (or spread evenly over BENCH_PUBLISH_SPREAD_S
- * seconds), each to 3 sandbox accounts (X, Mastodon,
- * Bluesky) whose API answers after 50 ms; the real posts (scheduler), publisher, accounts, analytics
- * (which tracks every published target) and sandbox processes, over a store already holding a history of published posts (their attempts,
- * dispatches and outbox entries too). Prints the time until every post is terminal, the lag from
- * `scheduled_at` to the platform call and to the post's terminal write, store commands and PostgreSQL rows read per target, and the
- * exactly-once check (sandbox creates per target). Asserts nothing.
+ * seconds), each to 3 sandbox accounts (X, Mastodon, Bluesky) whose API answers after 50 ms; the real
+ * posts (scheduler), publisher, accounts, analytics (which tracks every published target) and sandbox
+ * processes, over a store already holding a history of published posts (their attempts, dispatches and
+ * outbox entries too) and, with BENCH_PUBLISH_FUTURE, posts scheduled a week ahead. Prints the time until
+ * every post is terminal, the lag from `scheduled_at` to the platform call and to the post's terminal
+ * write, store commands and PostgreSQL rows read per target, and the exactly-once check (sandbox creates
+ * per target). Asserts nothing.
  */
 import mongoose from 'mongoose';
 import { createWorkspace, request, startStack, TEST_INFRA, type Stack } from '@spa/testing';
