@@ -221,7 +221,10 @@ export const imageWeekRoutes = [
     path: '/image_week_runs/{id}/cancel',
     tag: 'Quote Week',
     summary: 'Cancel a Quote Week run',
-    description: 'Items not finished become canceled; nothing more is rendered or posted (posts already built stay). On a completed, failed or canceled run: no-op answering the run.',
+    description:
+      'Items not finished become canceled; nothing more is rendered or posted (posts already built stay). An item whose post was being created ' +
+      'when the cancel came is answered with that post (the cancel waits up to 3 s for it), so the answer shows every post the run will have. ' +
+      'On a completed, failed or canceled run: no-op answering the run.',
     audience: 'api_key',
     scope: 'image_week:write',
     plan: 'paid',

@@ -8,6 +8,7 @@ import { MongoRunStore } from '../data/mongo-store.js';
 import type { RunRecord } from './model.js';
 import { planRun } from './plan-run.js';
 import { processItem } from './process-item.js';
+import { cancelRun } from './runs.js';
 import type { ImageWeekDeps, QuotesPort, RunStore } from './ports.js';
 
 /**
@@ -73,7 +74,11 @@ const schedule: PostingSchedule = {
 
 let nextRun = 1;
 
-async function setup(quotes: CountingQuotes, store: RunStore, { leaseMs = 60_000, readMs = 0 } = {}): Promise<{ deps: ImageWeekDeps; run: RunRecord; dispatched: number[]; renders: string[] }> {
+async function setup(
+  quotes: CountingQuotes,
+  store: RunStore,
+  { leaseMs = 60_000, readMs = 0, dryRun = true } = {},
+): Promise<{ deps: ImageWeekDeps; run: RunRecord; dispatched: number[]; renders: string[] }> {
   const dispatched: number[] = [];
   const renders: string[] = [];
   const now = new Date('2026-11-16T08:00:00Z');
@@ -109,7 +114,7 @@ async function setup(quotes: CountingQuotes, store: RunStore, { leaseMs = 60_000
     scheduleMode: 'draft',
     watermarkEnabled: false,
     watermarkEveryN: 3,
-    dryRun: true,
+    dryRun,
     templateVersion: 'v1',
     createdAt: now,
     updatedAt: now,
@@ -207,5 +212,31 @@ describe('an item delivered twice at once', () => {
     expect(await first).toBe('done');
     expect(renders).toEqual([item!.quote]);
     expect(await store.item(run.id, item!.id)).toMatchObject({ status: 'completed', imagesGenerated: 1, retryCount: 0 });
+  });
+});
+
+describe('canceling a run while a worker posts one of its items', () => {
+  it('answers once the post the worker had claimed is made: the answer shows every post the run will have', async () => {
+    const store = new MongoRunStore(connection, models);
+    const { deps, run } = await setup(new CountingQuotes(100), store, { dryRun: false });
+    expect(await planRun(deps, run.workspaceId, run.id, 'replica-1:job-plan')).toBe(true);
+    const [item] = (await store.items([run.id])).sort((a, b) => a.position - b.position);
+    // The worker holds the item's post claim and is creating its post when the cancel comes; the post is made
+    // once the cancel has found the claim taken.
+    let posting!: () => void;
+    const isPosting = new Promise<void>((resolve) => (posting = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    deps.posts = { ...deps.posts, createPost: async () => (posting(), await released, 4242) };
+    const claims = deps.postClaims;
+    deps.postClaims = { ...claims, claim: (id) => claims.claim(id), recordPost: (id, postId) => claims.recordPost(id, postId), cancel: async (id) => (await claims.cancel(id)) || (release(), false) };
+    const worker = processItem(deps, { workspaceId: run.workspaceId, runId: run.id, itemId: item!.id }, 'replica-1:job-a');
+    await isPosting;
+    const answer = await cancelRun(deps, run.workspaceId, run.id);
+    await worker;
+    const posted = (await store.items([run.id])).filter((i) => i.postId !== undefined).map((i) => i.id);
+    expect(posted).toEqual([item!.id]);
+    expect((answer.items ?? []).filter((i) => i.postId !== undefined).map((i) => i.id)).toEqual(posted);
+    expect(answer.status).toBe('canceled');
   });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, notFound } from '@spa/errors';
 import { claimRunSlot, holdOneSlot, keepOneSlot } from './monthly-quota.js';
 import { RUN_STATUSES, TERMINAL_ITEM_STATUSES, type ItemRecord, type RunRecord, type RunView } from './model.js';
@@ -86,19 +87,35 @@ export async function listRuns(
   return { runs: views.slice(query.offset, query.offset + query.limit), totalCount: views.length };
 }
 
+/** How long a cancel waits for the posts that workers holding an item's post claim are making. */
+const CANCEL_SETTLE_MS = 3_000;
+const SETTLE_POLL_MS = 50;
+
 /**
  * Cancels a run not yet finished: every item not yet posted is blocked from posting (its post claim is taken by the
- * cancel, so a worker racing the cancel either posted before it or never posts), and workers stop at their next
- * step. A finished run is answered unchanged.
+ * cancel), and workers stop at their next step. An item whose worker took the claim first is being posted: the
+ * cancel answers once that worker has finished it (at most CANCEL_SETTLE_MS; one that died holding the claim never
+ * posts), so the answer shows every post the run will have. A finished run is answered unchanged.
  */
 export async function cancelRun(deps: Deps, workspaceId: number, runId: number): Promise<RunView> {
   const view = await getRun(deps, workspaceId, runId);
   if (view.status !== 'pending') return view;
   const now = deps.clock.now();
   await deps.store.updateRun(runId, { canceledAt: now });
-  const items = await deps.store.items([runId]);
-  await Promise.all(items.filter((i) => !TERMINAL_ITEM_STATUSES.includes(i.status)).map((i) => deps.postClaims.cancel(i.id)));
+  const open = (await deps.store.items([runId])).filter((i) => !TERMINAL_ITEM_STATUSES.includes(i.status));
+  const blocked = await Promise.all(open.map((i) => deps.postClaims.cancel(i.id)));
+  await untilFinished(deps, runId, new Set(open.filter((_, k) => !blocked[k]).map((i) => i.id)));
   return getRun(deps, workspaceId, runId);
+}
+
+/** Waits (bounded by CANCEL_SETTLE_MS of wall time) until every one of the run's `itemIds` is finished. */
+async function untilFinished(deps: Deps, runId: number, itemIds: Set<number>): Promise<void> {
+  const deadline = performance.now() + CANCEL_SETTLE_MS;
+  while (itemIds.size && performance.now() < deadline) {
+    const items = await deps.store.items([runId]);
+    if (items.every((i) => !itemIds.has(i.id) || TERMINAL_ITEM_STATUSES.includes(i.status))) return;
+    await sleep(SETTLE_POLL_MS);
+  }
 }
 
 /**
