@@ -46,6 +46,7 @@ export function registerModels(connection: Connection) {
       attempt_count: Number,
       round: Number,
       quote: String,
+      replaced_quotes: { type: [String], default: undefined },
       template: String,
       image: { type: Schema.Types.Mixed },
       post_id: Number,

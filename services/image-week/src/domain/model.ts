@@ -78,6 +78,8 @@ export interface ItemRecord {
   /** Counts regenerations: each one is dispatched as a new job. */
   round: number;
   quote?: string | undefined;
+  /** The quotes the item had before it was regenerated: its new one differs from each. */
+  replacedQuotes?: string[] | undefined;
   template?: string | undefined;
   image?: ItemImage | undefined;
   postId?: number | undefined;

@@ -78,11 +78,12 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
     await checkpoint();
     if (item.postId !== undefined) return void (await save({ status: 'completed', finishedAt: item.finishedAt ?? deps.clock.now() }));
     if (!item.quote) {
-      // A regenerated item: a new quote unlike the run's others, and a free slot again.
+      // A regenerated item: a new quote unlike the run's others and its own earlier ones, and a free slot again.
       const others = (await deps.store.items([run.id])).filter((i) => i.id !== item.id);
       const journal = { ledger: deps.quoteLedger, scope: `item:${item.id}:r${item.round}` };
       checked = false;
-      const { quotes } = await writeQuotes(deps.quotes, run.workspaceId, run.topic, 1, journal, others.map((i) => i.quote ?? '').filter(Boolean));
+      const avoid = [...others.map((i) => i.quote ?? '').filter(Boolean), ...(item.replacedQuotes ?? [])];
+      const { quotes } = await writeQuotes(deps.quotes, run.workspaceId, run.topic, 1, journal, avoid);
       if (!quotes[0]) return void (await fail('No new quote could be written (daily AI generation quota used up, or only repeated quotes)'));
       const target = run.targets.find((t) => t.socialAccountId === item.socialAccountId)!;
       const held = others.filter((i) => i.socialAccountId === item.socialAccountId && i.scheduledAt).map((i) => i.scheduledAt!);

@@ -8,7 +8,7 @@ import { MongoRunStore } from '../data/mongo-store.js';
 import type { RunRecord } from './model.js';
 import { planRun } from './plan-run.js';
 import { processItem } from './process-item.js';
-import { cancelRun } from './runs.js';
+import { cancelRun, regenerateItem } from './runs.js';
 import type { ImageWeekDeps, QuotesPort, RunStore } from './ports.js';
 
 /**
@@ -238,5 +238,33 @@ describe('canceling a run while a worker posts one of its items', () => {
     expect(posted).toEqual([item!.id]);
     expect((answer.items ?? []).filter((i) => i.postId !== undefined).map((i) => i.id)).toEqual(posted);
     expect(answer.status).toBe('canceled');
+  });
+});
+
+describe('regenerating a failed item', () => {
+  it('gives it a quote unlike the one it failed with, even when the generation service writes that one again', async () => {
+    const quotes = new CountingQuotes(100);
+    const store = new MongoRunStore(connection, models);
+    const { deps, run } = await setup(quotes, store);
+    expect(await planRun(deps, run.workspaceId, run.id, 'replica-1:job-plan')).toBe(true);
+    const [item] = (await store.items([run.id])).sort((a, b) => a.position - b.position);
+    const job = { workspaceId: run.workspaceId, runId: run.id, itemId: item!.id };
+    // Cards that never read back: the item fails with its quote.
+    const reader = deps.reader;
+    deps.reader = { read: async () => ({ text: 'unreadable', costCents: 0, reader: 'test' }) };
+    await processItem(deps, job, 'replica-1:job-a');
+    const failed = (await store.item(run.id, item!.id))!;
+    expect(failed.status).toBe('failed');
+    await regenerateItem(deps, run.workspaceId, run.id, item!.id);
+    // The first text written for the new round is the failed quote again.
+    let calls = 0;
+    deps.quotes = { remaining: () => quotes.remaining(), write: async (ws, topic, count) => (calls++ === 0 ? [failed.quote!] : quotes.write(ws, topic, count)) };
+    deps.reader = reader;
+    await processItem(deps, job, 'replica-1:job-b');
+    const after = (await store.item(run.id, item!.id))!;
+    expect(after.status).toBe('completed');
+    expect(after.quote).toBeTruthy();
+    expect(after.quote).not.toBe(failed.quote);
+    expect(after.replacedQuotes).toEqual([failed.quote]);
   });
 });

@@ -135,6 +135,7 @@ export async function regenerateItem(deps: Deps, workspaceId: number, runId: num
     attemptCount: 0,
     round,
     quote: undefined,
+    replacedQuotes: item.quote ? [...(item.replacedQuotes ?? []), item.quote] : item.replacedQuotes,
     template: undefined,
     image: undefined,
     scheduledAt: undefined,
