@@ -1,4 +1,5 @@
 import { env, loadConfig, z, operationsEnv } from '@spa/config';
+import { FULL_SCAN_INTERVAL_MS } from './domain/publishing.js';
 
 export const configSchema = z.object({
   LOG_LEVEL: env.logLevel,
@@ -33,7 +34,8 @@ export const configSchema = z.object({
   EVENT_RELAY_INTERVAL_MS: env.millis(5_000),
   /** How often the scheduler looks for due posts. */
   SCHEDULER_INTERVAL_MS: env.millis(1_000),
-  SCHEDULER_FULL_SCAN_INTERVAL_MS: env.millis(30_000),
+  /** How often a scheduler pass reads every due post; the others read those due since the last pass (DueScan). */
+  SCHEDULER_FULL_SCAN_INTERVAL_MS: env.millis(FULL_SCAN_INTERVAL_MS),
   /** Names this deployment's publish jobs and, in the spa-deployment header, its posts events (the publisher and analytics must use the same). */
   JOBS_NAMESPACE: env.namespace,
 });

@@ -9,6 +9,7 @@
  * per target). Asserts nothing.
  */
 import mongoose from 'mongoose';
+import { FULL_SCAN_INTERVAL_MS } from '@spa/posts';
 import { createWorkspace, request, startStack, TEST_INFRA, type Stack } from '@spa/testing';
 import { coresBusy, cpuDelta, cpuPerUnit, cpuSnapshot, type CpuSnapshot } from './cpu.js';
 import { percentile } from './stats.js';
@@ -55,7 +56,7 @@ const METRICS_FETCH_OFFSETS = process.env.BENCH_METRICS_FETCH_OFFSETS ?? '1h,6h,
  * setting (services/posts' SCHEDULER_FULL_SCAN_INTERVAL_MS default); `1` makes every pass read them all, as
  * every pass did before the scheduler read by due second.
  */
-const SCHEDULER_FULL_SCAN_MS = process.env.BENCH_SCHEDULER_FULL_SCAN_MS ?? '30000';
+const SCHEDULER_FULL_SCAN_MS = process.env.BENCH_SCHEDULER_FULL_SCAN_MS ?? String(FULL_SCAN_INTERVAL_MS);
 /** Posts scheduled a week ahead in another workspace (BENCH_PUBLISH_FUTURE): what a scheduler pass must not read. */
 const FUTURE_POSTS = Number(process.env.BENCH_PUBLISH_FUTURE ?? 0);
 

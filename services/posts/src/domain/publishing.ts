@@ -95,6 +95,9 @@ const WINDOW_MARGIN_MS = 5_000;
  * due earlier than any window (left by a dispatcher that died, or a clock far behind the database's) waits at most
  * that long.
  */
+/** How often a scheduler pass reads every due post (SCHEDULER_FULL_SCAN_INTERVAL_MS's default). */
+export const FULL_SCAN_INTERVAL_MS = 30_000;
+
 export class DueScan {
   private previous: Date | undefined;
   private lastFull = -Infinity;
