@@ -1,8 +1,8 @@
-export type { Counting, MediaLimits, MediaRule, PlatformCapability, PollRules } from './types.js';
+export type { Counting, MediaFacts, MediaLimits, MediaRule, PlatformCapability, PollRules, PostOptions } from './types.js';
 export { CAPABILITIES } from './capabilities.js';
 export { presentCapabilities } from './present.js';
 export { countCharacters, countCodePoints, utf8ByteLength } from './count.js';
-export { checkPostContent, type PostContentInput } from './check.js';
+export { checkMediaFacts, checkPostContent, type PostContentInput } from './check.js';
 export { isHttpUrl, MAX_LINK_LENGTH } from './links.js';
 export { IMAGES_ONLY_UPLOAD_PLATFORMS, UPLOAD_PLATFORMS, maxUploadBytes, ruleAccepts, uploadRules, type UploadKind, type UploadPlatform } from './uploads.js';
 export { CREDENTIAL_PLATFORMS, OAUTH_PLATFORMS, classifyGrantError, clientEnvNames, oauthFacts, type InvalidGrantShape, type OAuthPlatformFacts, type RefreshStyle } from './oauth.js';
@@ -20,3 +20,4 @@ export {
   type LineBreakStyle,
   type PlatformStyle,
 } from './styles.js';
+export { PLATFORM_OPTION_FIELDS, POST_OPTION_KEYS, postOptionsOf } from './options.js';

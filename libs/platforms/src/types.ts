@@ -9,10 +9,76 @@ import type { ContentType, Platform } from '@spa/vocabulary';
  */
 export type Counting = 'weighted' | 'graphemes' | 'characters';
 
-/** MIME types accepted (entries may be `type/*` wildcards when the platform accepts any subtype) and the per-file size cap. */
+/**
+ * What a platform takes of one kind of media. `content_types` are published as they are (entries may be
+ * `type/*` wildcards when the platform accepts any subtype); every other image or video type is converted
+ * by the media pipeline to the first entry (never a wildcard for a platform that converts). The bounds
+ * below are optional: absent means the platform documents none. Aspect ratios are width / height.
+ */
 export interface MediaRule {
   content_types: readonly string[];
   max_bytes: number;
+  min_width?: number;
+  min_height?: number;
+  max_width?: number;
+  max_height?: number;
+  /** Width x height, on top of the per-side bounds. */
+  max_pixels?: number;
+  min_aspect_ratio?: number;
+  max_aspect_ratio?: number;
+  /** Videos: seconds. */
+  min_duration_s?: number;
+  max_duration_s?: number;
+  /** Videos: frames per second. */
+  min_fps?: number;
+  max_fps?: number;
+  /** Videos: accepted video codecs as ffprobe names them (`h264`, `hevc`, `vp9`...). */
+  video_codecs?: readonly string[];
+  /** Videos: accepted audio codecs as ffprobe names them (`aac`, `opus`...); a video without audio is always accepted. */
+  audio_codecs?: readonly string[];
+  /** Animated images (GIF): at most this many frames; 1 means animations are converted to their first frame. */
+  max_frames?: number;
+}
+
+/**
+ * What a media file is, read from its bytes (never from what a client declared): the media service
+ * probes it at upload (images with sharp, videos with ffprobe) and stores it with the media record.
+ */
+export interface MediaFacts {
+  kind: 'image' | 'video' | 'document';
+  content_type: string;
+  bytes: number;
+  width?: number;
+  height?: number;
+  /** Animated images: frame count (1 for a still). */
+  frames?: number;
+  duration_s?: number;
+  fps?: number;
+  video_codec?: string;
+  /** Absent when the video has no audio track. */
+  audio_codec?: string;
+}
+
+/**
+ * Per-platform choices of one post content, kept in its `metadata` beside `media` and honoured at
+ * publish. Each platform reads only its own fields; the gateway and the posts service refuse the
+ * fields of other platforms and values outside each field's set.
+ */
+export interface PostOptions {
+  /** Pinterest: the board to pin to (one of the account's boards); `link`: where the pin leads; `title`: the pin's title. */
+  board_id?: string;
+  link?: string;
+  /** Pinterest pin title, YouTube video title. */
+  title?: string;
+  /** TikTok: one of the creator's `privacy_level_options` (required: TikTok forbids a default). */
+  privacy_level?: string;
+  disable_comment?: boolean;
+  disable_duet?: boolean;
+  disable_stitch?: boolean;
+  /** YouTube: `public`, `unlisted` or `private`. */
+  privacy_status?: 'public' | 'unlisted' | 'private';
+  /** How the media pipeline fits an image whose aspect ratio is outside the platform's range: pad (default) or crop. */
+  media_fit?: 'pad' | 'crop';
 }
 
 export interface MediaLimits {

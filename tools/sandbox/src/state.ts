@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InspectedMedia } from './media/inspect.js';
 import { SandboxOAuth } from './oauth/store.js';
 
 /** A post as a sandbox platform stored it. */
@@ -8,9 +9,34 @@ export interface SandboxPost {
   /** The account it was made for (the bearer token's account). */
   account: string;
   text: string;
-  /** Everything else the request said (reply target, media ids, poll…). */
+  /** Everything else the request said (reply target, media ids, poll, board, privacy…). */
   details: Record<string, unknown>;
+  /**
+   * What the post really carried, in order: each media item as the platform read it from the uploaded or
+   * fetched bytes (type, size, dimensions, duration, codecs). Empty for a text post. Tests read this to
+   * prove what reached the platform, not what we meant to send.
+   */
+  media: InspectedMedia[];
   createdAt: Date;
+}
+
+/** A file uploaded to a platform (or registered with it) and not yet used, with what the platform read of it. */
+export interface SandboxUpload {
+  platform: string;
+  /** Declared size or received size, bytes. */
+  bytes: number;
+  /** The declared or category type the client sent (kept for the stand-ins that answer with it). */
+  contentType: string;
+  /** The account that uploaded it, where the upload carries a token. */
+  account?: string | undefined;
+  /** What the platform read from the bytes, once they have all arrived. */
+  facts?: InspectedMedia | undefined;
+  /** Multi-step uploads: where the upload stands (X's and Bluesky's processing, Pinterest's registration...). */
+  status?: string | undefined;
+  /** Multi-step uploads: the pieces received so far, by index. */
+  chunks?: Map<number, Buffer> | undefined;
+  /** Anything else the stand-in keeps of the upload (processing checks remaining, declared duration...). */
+  extra?: Record<string, unknown> | undefined;
 }
 
 /** One platform call as the sandbox received it. */
@@ -54,7 +80,7 @@ export class SandboxState {
   readonly byPlatform = new Map<string, SandboxPost[]>();
   readonly byId = new Map<string, SandboxPost>();
   readonly byIdempotencyKey = new Map<string, SandboxPost>();
-  readonly media = new Map<string, { platform: string; bytes: number; contentType: string }>();
+  readonly media = new Map<string, SandboxUpload>();
   readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
   readonly requests: SandboxRequestRecord[] = [];
@@ -88,8 +114,8 @@ export class SandboxState {
     return Math.round(base * (1 + this.metricsGrowthPerMinute * minutes));
   }
 
-  createPost(platform: string, account: string, text: string, details: Record<string, unknown> = {}, id = randomUUID().replace(/-/g, '').slice(0, 18)): SandboxPost {
-    const post = { id, platform, account, text, details, createdAt: new Date() };
+  createPost(platform: string, account: string, text: string, details: Record<string, unknown> = {}, id = randomUUID().replace(/-/g, '').slice(0, 18), media: InspectedMedia[] = []): SandboxPost {
+    const post = { id, platform, account, text, details, media, createdAt: new Date() };
     this.posts.push(post);
     const ofPlatform = this.byPlatform.get(platform);
     if (ofPlatform) ofPlatform.push(post);

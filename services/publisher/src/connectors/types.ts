@@ -1,3 +1,4 @@
+import type { MediaFacts, PostOptions } from '@spa/platforms';
 import type { ContentType, Platform } from '@spa/vocabulary';
 
 /**
@@ -25,8 +26,8 @@ export interface ContentPart {
   poll?: { options: string[]; durationMinutes: number } | undefined;
   /** LinkedIn asset URN of an already-uploaded image, video or document. */
   assetUrn?: string | undefined;
-  /** Per-post interaction choices from the content's metadata (TikTok: `disable_comment`, `disable_duet`, `disable_stitch`). */
-  options?: { disable_comment?: boolean; disable_duet?: boolean; disable_stitch?: boolean } | undefined;
+  /** The platform's own choices from the content's metadata (Pinterest board, TikTok privacy, YouTube title...): see PostOptions. */
+  options?: PostOptions | undefined;
 }
 
 export interface MediaItem {
@@ -36,6 +37,8 @@ export interface MediaItem {
   url: string;
   /** Reads the bytes (for platforms that take uploads). */
   read(): Promise<{ bytes: Buffer; contentType: string }>;
+  /** What the file is (type, size, dimensions, duration, codecs), as the media service probed it; absent when not known. */
+  facts?: MediaFacts | undefined;
 }
 
 export interface PublishRequest {
@@ -50,12 +53,13 @@ export interface Published {
   permalink: string;
 }
 
+/** A post's counts as the platform reports them; null where the platform does not report that count (never a made-up 0). */
 export interface PostMetrics {
-  impressions: number;
-  likes: number;
-  replies: number;
-  reposts: number;
-  clicks: number;
+  impressions: number | null;
+  likes: number | null;
+  replies: number | null;
+  reposts: number | null;
+  clicks: number | null;
 }
 
 export interface Connector {

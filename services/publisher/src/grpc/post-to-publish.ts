@@ -1,5 +1,6 @@
 import { contentTypeCodec, platformCodec, platformStatusCodec, postStatusCodec } from '@spa/contracts/codecs';
 import type { Post } from '@spa/contracts/posts/v1/posts';
+import { postOptionsOf, type PostOptions } from '@spa/platforms';
 import type { ContentPart, MediaItem } from '../connectors/types.js';
 import type { PostToPublish } from '../domain/ports.js';
 
@@ -41,10 +42,7 @@ export function postToPublish(workspaceId: number, post: Post, mediaBaseUrl: str
             media?: Array<{ r2_key: string; type: MediaItem['type'] }>;
             poll?: { options: string[]; duration_minutes?: number };
             asset_urn?: string;
-            disable_comment?: boolean;
-            disable_duet?: boolean;
-            disable_stitch?: boolean;
-          };
+          } & PostOptions;
           return {
             body: c.body,
             contentType: contentTypeCodec.require(c.contentKind, c.contentType),
@@ -53,7 +51,7 @@ export function postToPublish(workspaceId: number, post: Post, mediaBaseUrl: str
             media: (metadata.media ?? []).map((m) => mediaItem(mediaBaseUrl, m.r2_key, m.type)),
             poll: metadata.poll ? { options: metadata.poll.options, durationMinutes: metadata.poll.duration_minutes ?? 1440 } : undefined,
             assetUrn: metadata.asset_urn,
-            options: { disable_comment: metadata.disable_comment, disable_duet: metadata.disable_duet, disable_stitch: metadata.disable_stitch },
+            options: postOptionsOf(metadata),
           };
         }),
   };

@@ -1,0 +1,32 @@
+import type { PlatformCapability } from '../types.js';
+import { MB, GIF, JPEG, MP4, PNG } from './units.js';
+
+// commentary 3000 [code]; multiImage up to 20 [doc]; image JPG/PNG/GIF ~5 MB, video MP4 ≤500 MB,
+// document PDF/PPT/PPTX/DOC/DOCX ≤100 MB [3p]; poll 2–4 options ≤30 chars, no media [doc];
+// comments via socialActions [code]; no threads.
+export const linkedin: PlatformCapability = {
+  platform: 'linkedin',
+  display_name: 'LinkedIn',
+  character_limit: 3000,
+  counting: 'characters',
+  content_types: ['text', 'image', 'video', 'document', 'poll'],
+  media_required: false,
+  max_images: 20,
+  media: {
+    image: { content_types: [JPEG, PNG, GIF], max_bytes: 5 * MB },
+    video: { content_types: [MP4], max_bytes: 500 * MB },
+    document: {
+      content_types: [
+        'application/pdf',
+        'application/vnd.ms-powerpoint',
+        'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+        'application/msword',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      ],
+      max_bytes: 100 * MB,
+    },
+  },
+  poll: { min_options: 2, max_options: 4, option_max_characters: 30 },
+  first_comment: true,
+  threads: false,
+};
