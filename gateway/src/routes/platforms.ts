@@ -3,7 +3,26 @@ import { CONTENT_TYPES, PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
 
-const mediaRule = z.object({ content_types: z.array(z.string()), max_bytes: z.number().int() });
+const int = () => z.number().int();
+const mediaRule = z.object({
+  content_types: z.array(z.string()).describe('Types published as they are; `type/*` accepts any subtype'),
+  converted_from: z.array(z.string()).optional().describe('Other types the media pipeline converts to the first of `content_types` at publish; any type in neither list is refused'),
+  max_bytes: int(),
+  min_width: int().optional(),
+  min_height: int().optional(),
+  max_width: int().optional(),
+  max_height: int().optional(),
+  max_pixels: int().optional(),
+  min_aspect_ratio: z.number().optional().describe('Width / height. Images outside the range are padded at publish (or cropped with metadata.media_fit "crop")'),
+  max_aspect_ratio: z.number().optional().describe('Width / height'),
+  min_duration_s: z.number().optional().describe('Videos: a shorter video is refused (never stretched)'),
+  max_duration_s: z.number().optional().describe('Videos: a longer video is refused (never cut)'),
+  min_fps: z.number().optional(),
+  max_fps: z.number().optional().describe('Videos: a faster video is converted to this frame rate'),
+  video_codecs: z.array(z.string()).optional().describe('Videos in another codec are converted to H.264'),
+  audio_codecs: z.array(z.string()).optional().describe('Audio in another codec is converted to AAC'),
+  max_frames: int().optional().describe('Animated images: 1 means an animation is published as its first frame'),
+});
 
 const PlatformSchema = z
   .object({
@@ -21,6 +40,7 @@ const PlatformSchema = z
     poll: z.object({ min_options: z.number().int(), max_options: z.number().int(), option_max_characters: z.number().int() }).optional(),
     first_comment: z.boolean(),
     threads: z.boolean(),
+    options: z.array(z.string()).describe('The post-content `metadata` fields this platform reads (board_id, privacy_level, title...)'),
   })
   .meta({ id: 'PlatformCapabilities', description: 'Fields that do not apply to a platform are omitted.' });
 

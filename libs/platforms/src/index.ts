@@ -21,3 +21,4 @@ export {
   type PlatformStyle,
 } from './styles.js';
 export { PLATFORM_OPTION_FIELDS, POST_OPTION_KEYS, postOptionsOf } from './options.js';
+export { CONVERTIBLE_IMAGE_TYPES, CONVERTIBLE_VIDEO_TYPES, mediaHandling, type MediaHandling } from './media-handling.js';
