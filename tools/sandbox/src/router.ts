@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxMediaRule } from './media/rules.js';
 import type { SandboxState } from './state.js';
 
 export interface SandboxRequest {
@@ -39,6 +40,14 @@ export interface SandboxPlatform {
   routes: Route[];
   /** The platform's own answer for an invalid or expired token. */
   unauthorized(): SandboxResponse;
+  /** The documented rules this stand-in enforces, each with its source: the README's rule table is made from them. */
+  rules?: PlatformRules;
+}
+
+/** A platform's rules as its stand-in enforces them: per media kind, and every other rule in words, each with the page that documents it. */
+export interface PlatformRules {
+  media?: Partial<Record<'image' | 'video' | 'document', SandboxMediaRule>>;
+  other?: ReadonlyArray<{ rule: string; source: string }>;
 }
 
 export function compile(path: string): RegExp {
