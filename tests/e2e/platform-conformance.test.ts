@@ -217,3 +217,44 @@ describe('platform conformance: a dry run tells what publishing will do, and wha
     expect(mismatches).toEqual([]);
   }, 900_000);
 });
+
+describe('a publisher killed between uploading the media and creating the post', () => {
+  it('publishes the post once, with its video, after another publisher takes the attempt over', async () => {
+    const account = (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'confkill', sandbox: true })).socialAccountId;
+    const video = await makeVideo({ container: 'mp4', codec: 'h264', width: 1280, height: 720, seconds: 4, fps: 30 });
+    const upload = await call('/media/uploads', { body: { platform: 'twitter', content_type: 'video/mp4', media: video.toString('base64') } });
+    expect(upload.status, upload.text).toBe(201);
+    // The post's create will never be answered: the publisher is inside it, its video uploaded, when it dies.
+    expect((await request(stack.sandboxUrl!, '/_sandbox/faults', { method: 'POST', body: { platform: 'twitter', fault: 'timeout', times: 1 } })).status).toBe(200);
+    const body = 'killed mid-publish, published once';
+    const made = await call('/posts', {
+      body: { post: { body, post_contents: [{ platform: 'twitter', body, metadata: { media: [{ r2_key: upload.json.r2_key, type: 'video' }] } }], post_accounts: [{ social_account_id: account }] } },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect((await call(`/posts/${made.json.post.id}/publishes`, { method: 'POST', body: {} })).status).toBe(202);
+    type Asked = Array<{ path: string; method: string; account: string; creates: boolean }>;
+    await expect
+      .poll(async () => ((await request(stack.sandboxUrl!, '/_sandbox/requests?platform=twitter')).json.requests as Asked).some((r) => r.account === 'confkill' && r.creates), { timeout: 60_000, interval: 200 })
+      .toBe(true);
+    const asked = (await request(stack.sandboxUrl!, '/_sandbox/requests?platform=twitter')).json.requests as Asked;
+    expect(asked.filter((r) => r.account === 'confkill' && !r.creates && r.method === 'POST').length, 'the video was uploaded before the create').toBeGreaterThan(0);
+
+    for (const publisher of stack.processes.filter((p) => p.name === 'publisher' && p.child.exitCode === null && p.child.signalCode === null)) await publisher.stop('SIGKILL');
+    await stack.startPublisher();
+
+    let post: { status: string; post_accounts: Array<{ platform_status: string; platform_error: string | null }> } = { status: '', post_accounts: [] };
+    await expect
+      .poll(
+        async () => {
+          post = (await call(`/posts/${made.json.post.id}`)).json.post;
+          return post.status;
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toMatch(/^(posted|failed|partial)$/);
+    expect(post.status, JSON.stringify(post.post_accounts)).toBe('posted');
+    const remote = ((await request(stack.sandboxUrl!, '/_sandbox/posts?platform=twitter')).json.posts as SandboxPost[]).filter((p) => p.account === 'confkill');
+    expect(remote).toHaveLength(1);
+    expect(remote[0]!.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 1280, height: 720 })]);
+  }, 300_000);
+});
