@@ -44,6 +44,7 @@ export const INTEGRATION_TESTS = [
   'services/posts/src/**/write-batches.test.ts',
   'services/publisher/src/**/consumer.test.ts',
   'services/publisher/src/**/credential-changes.test.ts',
+  'services/publisher/src/connectors/{pinterest,tiktok,youtube,instagram,facebook}.test.ts',
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',

@@ -1,8 +1,10 @@
 import type { PlatformCapability } from '../types.js';
 import { GB, MB, GIF, JPEG, MOV, MP4, PNG, WEBP } from './units.js';
 
-// description 500, title 100 [3p/code]; carousel up to 5 [3p/code]; image ≤20 MB,
-// video MP4/MOV/M4V "1–2 GB" → 1 GB [3p]; no comments.
+// description 500, title 100 [3p/code]; carousel 2–5 images [3p/code]; one video per pin, with a cover.
+// Image JPEG/PNG/WebP/GIF/BMP/TIFF ≤20 MB; video MP4/MOV/M4V, H.264/H.265, ≤2 GB, 4 s–15 min, aspect 1:2 to
+// 1.91:1 (https://help.pinterest.com/en/business/article/pinterest-product-specs, as the sandbox enforces).
+// No comments.
 export const pinterest: PlatformCapability = {
   platform: 'pinterest',
   display_name: 'Pinterest',
@@ -14,7 +16,15 @@ export const pinterest: PlatformCapability = {
   max_images: 5,
   media: {
     image: { content_types: [JPEG, PNG, WEBP, GIF, 'image/bmp', 'image/tiff'], max_bytes: 20 * MB },
-    video: { content_types: [MP4, MOV, 'video/x-m4v'], max_bytes: 1 * GB },
+    video: {
+      content_types: [MP4, MOV, 'video/x-m4v'],
+      max_bytes: 2 * GB,
+      min_duration_s: 4,
+      max_duration_s: 15 * 60,
+      min_aspect_ratio: 1 / 2,
+      max_aspect_ratio: 1.91,
+      video_codecs: ['h264', 'hevc'],
+    },
   },
   first_comment: false,
   threads: false,

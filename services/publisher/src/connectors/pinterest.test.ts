@@ -1,56 +1,117 @@
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pinterest } from '../../../../tools/sandbox/src/platforms/pinterest.js';
+import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { pinterestConnector } from './pinterest.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
+let host: MediaHost;
 beforeAll(async () => {
   sandbox = await startSandbox([pinterest]);
+  const pin = await makeImage({ format: 'jpeg', width: 600, height: 900 });
+  host = await hostMedia({
+    'a.jpg': pin,
+    'b.png': await makeImage({ format: 'png', width: 600, height: 900 }),
+    'c.webp': await makeImage({ format: 'webp', width: 600, height: 900 }),
+    'd.jpg': pin,
+    'e.jpg': pin,
+    'f.jpg': pin,
+    'photo.avif': await makeImage({ format: 'avif', width: 600, height: 900 }),
+    'clip.mp4': await makeVideo({ width: 360, height: 640, seconds: 5 }),
+    'short.mp4': await makeVideo({ width: 360, height: 640, seconds: 2 }),
+  });
 });
 afterAll(async () => {
   await sandbox.close();
+  await host.close();
 });
 beforeEach(() => sandbox.state.reset());
 
-const target: TargetAccount = { socialAccountId: 1, platform: 'pinterest', username: 'acme', credentials: { access_token: 'sandbox-acme', board_id: 'board-1' } };
-const image = (name: string, type: MediaItem['type'] = 'image'): MediaItem => ({
-  r2Key: `ws/1/${name}`,
-  type,
-  url: `https://media.example/${name}`,
-  read: async () => ({ bytes: Buffer.from(name), contentType: 'image/png' }),
-});
-const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'image', position: 0, media: [image('a.png')], ...extra });
-const connector = () => pinterestConnector(`${sandbox.url}/pinterest`);
+const target: TargetAccount = { socialAccountId: 1, platform: 'pinterest', username: 'acme', credentials: { access_token: 'sandbox-acme', board_id: 'acme-board-1' } };
+const image = (name: string): MediaItem => host.item(name, 'image');
+const video = (name: string): MediaItem => host.item(name, 'video', 'video/mp4');
+const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'image', position: 0, media: [image('a.jpg')], ...extra });
+const connector = (maxPolls = 5) => pinterestConnector(`${sandbox.url}/pinterest`, { intervalMs: 5, maxPolls });
+const pins = () => sandbox.state.postsOf('pinterest', 'acme');
 
-describe('Pinterest connector against the API v5 stand-in', () => {
-  it('creates an image pin on the board, with title, description and link, and answers the permalink', async () => {
+describe('Pinterest connector against the strict API v5 stand-in', () => {
+  it("pins an image to the post's board with its title and link, and Pinterest receives the real image", async () => {
     const body = 'Spring menu\nAll the new dishes at https://acme.example/menu today';
-    const result = await connector().publish({ target, parts: [part(body)] });
-    const [pin] = sandbox.state.postsOf('pinterest', 'acme');
+    const options = { board_id: 'acme-board-2', title: 'Our spring dishes', link: 'https://acme.example/spring' };
+    const result = await connector().publish({ target, parts: [part(body, { options })] });
+    const [pin] = pins();
     expect(pin?.text).toBe(body);
     expect(pin?.details).toMatchObject({
-      board_id: 'board-1',
-      title: 'Spring menu',
-      link: 'https://acme.example/menu',
-      media_source: { source_type: 'image_url', url: 'https://media.example/a.png' },
+      board_id: 'acme-board-2',
+      title: 'Our spring dishes',
+      link: 'https://acme.example/spring',
+      media_source: { source_type: 'image_url', url: host.url('a.jpg') },
     });
+    expect(pin?.media).toEqual([expect.objectContaining({ kind: 'image', content_type: 'image/jpeg', width: 600, height: 900 })]);
     expect(result).toEqual({ platformPostId: pin?.id, permalink: `https://www.pinterest.com/pin/${pin?.id}/` });
   });
 
-  it('sends several images as a multiple_image_urls carousel', async () => {
-    await connector().publish({ target, parts: [part('carousel', { media: [image('a.png'), image('b.png'), image('c.png')] })] });
-    expect(sandbox.state.postsOf('pinterest')[0]?.details.media_source).toEqual({
-      source_type: 'multiple_image_urls',
-      items: [{ url: 'https://media.example/a.png' }, { url: 'https://media.example/b.png' }, { url: 'https://media.example/c.png' }],
-      index: 0,
-    });
+  it("without a board_id, pins to the account's default board, titled by the body's first line and linked to its first URL", async () => {
+    await connector().publish({ target, parts: [part('Spring menu\nsee https://acme.example/menu')] });
+    expect(pins()[0]?.details).toMatchObject({ board_id: 'acme-board-1', title: 'Spring menu', link: 'https://acme.example/menu' });
   });
 
-  it('refuses, without calling Pinterest, a pin without an image or with a video', async () => {
-    await expect(connector().publish({ target, parts: [part('no media', { media: [] })] })).rejects.toMatchObject({ kind: 'rejected' });
-    await expect(connector().publish({ target, parts: [part('video', { media: [image('v.mp4', 'video')] })] })).rejects.toMatchObject({ kind: 'rejected' });
-    expect(sandbox.state.postsOf('pinterest')).toEqual([]);
+  it('sends 2 to 5 images as a multiple_image_urls carousel, each image reaching Pinterest', async () => {
+    await connector().publish({ target, parts: [part('carousel', { media: [image('a.jpg'), image('b.png'), image('c.webp')] })] });
+    const [pin] = pins();
+    expect(pin?.details.media_source).toMatchObject({ source_type: 'multiple_image_urls', items: [{ url: host.url('a.jpg') }, { url: host.url('b.png') }, { url: host.url('c.webp') }] });
+    expect(pin?.media.map((m) => m.content_type)).toEqual(['image/jpeg', 'image/png', 'image/webp']);
+  });
+
+  it('publishes a video pin through media registration: upload, processing polled until succeeded, then the pin with a cover', async () => {
+    await connector().publish({ target, parts: [part('how we cook', { contentType: 'video', media: [video('clip.mp4')] })] });
+    const [pin] = pins();
+    expect(pin?.details.media_source).toMatchObject({ source_type: 'video_id', cover_image_key_frame_time: 0 });
+    expect(pin?.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 360, height: 640, video_codec: 'h264' })]);
+    expect((pin?.media[0] as { duration_s: number }).duration_s).toBeCloseTo(5, 0);
+    // The post's image beside the video becomes its cover.
+    await connector().publish({ target, parts: [part('with a cover', { contentType: 'video', media: [video('clip.mp4'), image('a.jpg')] })] });
+    expect(pins()[1]?.details.media_source).toMatchObject({ source_type: 'video_id', cover_image_url: host.url('a.jpg') });
+  });
+
+  it('refuses a video Pinterest fails to process (shorter than 4 s) as rejected, and a video still processing as transient, pinning nothing', async () => {
+    const short = await connector()
+      .publish({ target, parts: [part('too short', { contentType: 'video', media: [video('short.mp4')] })] })
+      .catch((e: unknown) => e);
+    expect(short).toMatchObject({ kind: 'rejected', message: expect.stringContaining('failed') });
+    await expect(connector(1).publish({ target, parts: [part('slow', { contentType: 'video', media: [video('clip.mp4')] })] })).rejects.toMatchObject({ kind: 'transient' });
+    expect(pins()).toEqual([]);
+  });
+
+  it("the stand-in refuses a board that is not the account's (404) and the preflight catches it before anything is created", async () => {
+    const elsewhere = part('wrong board', { options: { board_id: 'someone-board-1' } });
+    const error = await connector()
+      .publish({ target, parts: [elsewhere] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected', status: 404, message: expect.stringContaining('Board not found') });
+    sandbox.state.reset();
+    await expect(connector().preflight!({ target, parts: [elsewhere] })).rejects.toMatchObject({ kind: 'rejected', message: "pinterest: board someone-board-1 is not one of the account's boards" });
+    await expect(connector().preflight!({ target, parts: [part('right board', { options: { board_id: 'acme-board-3' } })] })).resolves.toBeUndefined();
+    expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
+  });
+
+  it("the stand-in refuses an image type Pinterest does not take, read from the bytes, with Pinterest's error shape", async () => {
+    const error = await connector()
+      .publish({ target, parts: [part('avif', { media: [image('photo.avif')] })] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected', status: 400 });
+    expect((error as ConnectorError).message).toMatch(/"code":1,"message":"Invalid parameters: image: unsupported media type image\/avif/);
+    expect(pins()).toEqual([]);
+  });
+
+  it('refuses, without calling Pinterest, a pin without media, more than 5 images or two videos', async () => {
+    const six = ['a.jpg', 'b.png', 'c.webp', 'd.jpg', 'e.jpg', 'f.jpg'].map(image);
+    for (const media of [[], six, [video('clip.mp4'), video('clip.mp4')]]) {
+      await expect(connector().publish({ target, parts: [part('bad media', { media })] })).rejects.toMatchObject({ kind: 'rejected' });
+    }
+    expect(sandbox.state.requests).toEqual([]);
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 400 rejected, dropped answer unknown', async () => {
@@ -75,21 +136,22 @@ describe('Pinterest connector against the API v5 stand-in', () => {
     expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
   });
 
-  it('finds a pin whose answer was lost, so it is not published twice', async () => {
+  it("finds a pin whose answer was lost on the post's board, so it is not published twice", async () => {
     const since = new Date();
+    const onBoard = (body: string) => part(body, { options: { board_id: 'acme-board-2' } });
     sandbox.state.addFault('pinterest', 'drop_after_accept');
-    await expect(connector().publish({ target, parts: [part('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
-    const found = await connector().findPublished({ target, parts: [part('maybe sent')] }, since);
-    expect(found?.platformPostId).toBe(sandbox.state.postsOf('pinterest')[0]?.id);
-    expect(await connector().findPublished({ target, parts: [part('never sent')] }, since)).toBeNull();
-    expect(await connector().findPublished({ target, parts: [part('maybe sent')] }, new Date(Date.now() + 5000))).toBeNull();
+    await expect(connector().publish({ target, parts: [onBoard('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    const found = await connector().findPublished({ target, parts: [onBoard('maybe sent')] }, since);
+    expect(found?.platformPostId).toBe(pins()[0]?.id);
+    expect(await connector().findPublished({ target, parts: [onBoard('never sent')] }, since)).toBeNull();
+    expect(await connector().findPublished({ target, parts: [onBoard('maybe sent')] }, new Date(Date.now() + 5000))).toBeNull();
   });
 
   it('deletes, reads metrics and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics')] });
     expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 120, likes: 8, replies: 2, reposts: 5, clicks: 3 });
     await connector().delete(target, platformPostId);
-    expect(sandbox.state.postsOf('pinterest')).toEqual([]);
+    expect(pins()).toEqual([]);
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });

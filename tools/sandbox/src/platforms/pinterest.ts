@@ -1,14 +1,29 @@
-import type { SandboxPlatform, SandboxResponse } from '../router.js';
+import type { SandboxPlatform } from '../router.js';
 import type { SandboxPost } from '../state.js';
+import { mediaRoutes, pinMedia, type MediaSource } from './pinterest/media.js';
+import { PINTEREST_LIMITS, PINTEREST_RULES, pinterestError as error } from './pinterest/rules.js';
+
+export { PINTEREST_IMAGE, PINTEREST_VIDEO, PINTEREST_RULES } from './pinterest/rules.js';
 
 /**
- * Pinterest API v5: POST /v5/pins (board_id, title, description, link, media_source image_url |
- * multiple_image_urls), GET /v5/boards/:board_id/pins, DELETE /v5/pins/:id, GET /v5/pins/:id/analytics
+ * Pinterest API v5: POST /v5/pins (board_id — one of the account's boards —, title, description, link,
+ * media_source image_url | image_base64 | multiple_image_urls | video_id; each image fetched and read from its
+ * bytes, see PINTEREST_RULES), video registration (POST /v5/media, the upload form, GET /v5/media/:id: see
+ * pinterest/media.ts), GET /v5/boards/:board_id, GET /v5/boards/:board_id/pins, DELETE /v5/pins/:id, GET /v5/pins/:id/analytics
  * (start_date, end_date, metric_types → all.summary_metrics), GET /v5/user_account, GET /v5/boards (three boards per
  * account, `page_size` and `bookmark` paging).
  * Errors are `{code, message}`.
  */
-const error = (status: number, code: number, message: string): SandboxResponse => ({ status, body: { code, message } });
+
+/** The account's boards: three per account, the first being its default. */
+const boardsOf = (account: string | undefined) =>
+  ['Ideas', 'Recipes', 'Travel'].map((name, i) => ({
+    id: `${account}-board-${i + 1}`,
+    name,
+    description: i === 0 ? `${account}'s ideas` : null,
+    privacy: i === 2 ? 'SECRET' : 'PUBLIC',
+    owner: { username: account },
+  }));
 
 /** Pinterest's timestamp format: seconds, explicit offset. */
 const timestamp = (at: Date) => `${at.toISOString().slice(0, 19)}-00:00`;
@@ -22,40 +37,33 @@ const SUMMARY: Record<string, number> = { IMPRESSION: 120, SAVE: 5, PIN_CLICK: 9
 
 export const pinterest: SandboxPlatform = {
   name: 'pinterest',
+  rules: PINTEREST_RULES,
   unauthorized: () => error(401, 2, 'Authentication failed.'),
   routes: [
     {
       method: 'POST',
       path: '/v5/pins',
       creates: true,
-      handle: (req, state) => {
-        const body = (req.body ?? {}) as {
-          board_id?: string;
-          title?: string;
-          description?: string;
-          link?: string;
-          media_source?: { source_type?: string; url?: string; items?: Array<{ url?: string }> };
-        };
+      handle: async (req, state) => {
+        const body = (req.body ?? {}) as { board_id?: string; title?: string; description?: string; link?: string; media_source?: MediaSource };
         if (!body.board_id) return error(400, 1, 'Invalid parameters: board_id is required.');
-        if ((body.description?.length ?? 0) > 500 || (body.title?.length ?? 0) > 100) return error(400, 1, 'Invalid parameters: title or description too long.');
-        const source = body.media_source;
-        const valid =
-          (source?.source_type === 'image_url' && !!source.url) ||
-          (source?.source_type === 'multiple_image_urls' && (source.items?.length ?? 0) >= 2 && (source.items?.length ?? 0) <= 5 && source.items!.every((i) => !!i.url));
-        if (!valid) return error(400, 1, 'Invalid parameters: media_source.');
-        const media_type = source?.source_type === 'image_url' ? 'image' : 'multiple_images';
+        if (!boardsOf(req.account).some((b) => b.id === body.board_id)) return error(404, 40, `Board not found: ${body.board_id}.`);
+        if ((body.title?.length ?? 0) > PINTEREST_LIMITS.title) return error(400, 1, `Invalid parameters: title is longer than ${PINTEREST_LIMITS.title} characters.`);
+        if ((body.description?.length ?? 0) > PINTEREST_LIMITS.description) return error(400, 1, `Invalid parameters: description is longer than ${PINTEREST_LIMITS.description} characters.`);
+        if (body.link !== undefined && (body.link.length > PINTEREST_LIMITS.link || !/^https?:\/\//.test(body.link)))
+          return error(400, 1, 'Invalid parameters: link must be an http(s) URL of at most 2048 characters.');
+        const media = await pinMedia(state, req.account!, body.media_source);
+        if (!Array.isArray(media)) return media;
+        const source = body.media_source!;
+        const media_type = { image_url: 'image', image_base64: 'image', multiple_image_urls: 'multiple_images', video_id: 'video' }[source.source_type!];
+        const { data: _data, ...recorded } = source;
         const post = state.createPost(
           'pinterest',
           req.account!,
           body.description ?? '',
-          {
-            board_id: body.board_id,
-            title: body.title ?? '',
-            link: body.link ?? null,
-            media_source: source,
-            media: { media_type },
-          },
+          { board_id: body.board_id, title: body.title ?? '', link: body.link ?? null, media_source: recorded, media: { media_type } },
           String(Date.now()) + String(Math.floor(Math.random() * 1e4)).padStart(4, '0'),
+          media,
         );
         return { status: 201, body: pin(post) };
       },
@@ -98,19 +106,22 @@ export const pinterest: SandboxPlatform = {
       method: 'GET',
       path: '/v5/boards',
       handle: (req) => {
-        const all = ['Ideas', 'Recipes', 'Travel'].map((name, i) => ({
-          id: `${req.account}-board-${i + 1}`,
-          name,
-          description: i === 0 ? `${req.account}'s ideas` : null,
-          privacy: i === 2 ? 'SECRET' : 'PUBLIC',
-          owner: { username: req.account },
-        }));
+        const all = boardsOf(req.account);
         const size = Math.min(Math.max(Number(req.query.get('page_size') ?? 25), 1), 250);
         const start = Number(req.query.get('bookmark') ?? 0);
         const items = all.slice(start, start + size);
         return { status: 200, body: { items, bookmark: start + size < all.length ? String(start + size) : null } };
       },
     },
+    {
+      method: 'GET',
+      path: '/v5/boards/:board_id',
+      handle: (req) => {
+        const board = boardsOf(req.account).find((b) => b.id === req.params.board_id);
+        return board ? { status: 200, body: board } : error(404, 40, 'Board not found.');
+      },
+    },
+    ...mediaRoutes(),
     {
       method: 'GET',
       path: '/v5/user_account',
