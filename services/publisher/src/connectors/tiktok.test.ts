@@ -1,63 +1,127 @@
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tiktok } from '../../../../tools/sandbox/src/platforms/tiktok.js';
+import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { tiktokConnector } from './tiktok.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
+let host: MediaHost;
 beforeAll(async () => {
   sandbox = await startSandbox([tiktok]);
+  host = await hostMedia({
+    'clip.mp4': await makeVideo({ width: 360, height: 640, seconds: 3 }),
+    'long.mp4': await makeVideo({ width: 360, height: 640, seconds: 16 }),
+    'slow.mp4': await makeVideo({ width: 360, height: 640, seconds: 3, fps: 15 }),
+    'tiny.mp4': await makeVideo({ width: 320, height: 240, seconds: 3 }),
+    'a.jpg': await makeImage({ format: 'jpeg', width: 1080, height: 1350 }),
+    'b.webp': await makeImage({ format: 'webp', width: 1080, height: 1350 }),
+    'c.png': await makeImage({ format: 'png', width: 1080, height: 1350 }),
+  });
 });
 afterAll(async () => {
   await sandbox.close();
+  await host.close();
 });
 beforeEach(() => sandbox.state.reset());
 
-const target: TargetAccount = {
-  socialAccountId: 1,
-  platform: 'tiktok',
-  username: 'acme',
-  credentials: { access_token: 'sandbox-acme', open_id: 'open-acme', privacy_level: 'PUBLIC_TO_EVERYONE' },
-};
-const media = (name: string, type: MediaItem['type']): MediaItem => ({
-  r2Key: `ws/1/${name}`,
-  type,
-  url: `https://media.example/${name}`,
-  read: async () => ({ bytes: Buffer.from(name), contentType: type === 'video' ? 'video/mp4' : 'image/jpeg' }),
+const target: TargetAccount = { socialAccountId: 1, platform: 'tiktok', username: 'acme', credentials: { access_token: 'sandbox-acme', open_id: 'open-acme' } };
+const locked: TargetAccount = { ...target, username: 'locked_acme', credentials: { access_token: 'sandbox-locked_acme' } };
+const publicly = { privacy_level: 'PUBLIC_TO_EVERYONE' };
+const video = (body: string, name = 'clip.mp4', options: ContentPart['options'] = publicly): ContentPart => ({
+  body,
+  contentType: 'video',
+  position: 0,
+  media: [host.item(name, 'video', 'video/mp4')],
+  options,
 });
-const video = (body: string, name = 'clip.mp4'): ContentPart => ({ body, contentType: 'video', position: 0, media: [media(name, 'video')] });
+const photos = (body: string, names: string[], options: ContentPart['options'] = publicly): ContentPart => ({
+  body,
+  contentType: 'image',
+  position: 0,
+  media: names.map((n): MediaItem => host.item(n, 'image')),
+  options,
+});
 const connector = (maxPolls = 5) => tiktokConnector(`${sandbox.url}/tiktok`, { intervalMs: 5, maxPolls });
 type Details = { publish_id: string; post_info: Record<string, unknown>; source_info: Record<string, unknown>; polls: number };
-const details = () => sandbox.state.postsOf('tiktok', 'acme').map((p) => p.details as Details);
+const posts = (account = 'acme') => sandbox.state.postsOf('tiktok', account);
+const details = () => posts().map((p) => p.details as Details);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ConnectorError,
+  );
 
-describe('TikTok connector against the Content Posting API stand-in', () => {
-  it('publishes a video by URL, polls the status until PUBLISH_COMPLETE and answers the public post id', async () => {
+describe('TikTok connector against the strict Content Posting API stand-in', () => {
+  it("publishes a video with the post's privacy level, polls until PUBLISH_COMPLETE, and TikTok receives the real video", async () => {
     const result = await connector().publish({ target, parts: [video('my clip #fun')] });
-    const [post] = sandbox.state.postsOf('tiktok', 'acme');
+    const [post] = posts();
     expect(details()[0]).toMatchObject({
-      post_info: { title: 'my clip #fun', privacy_level: 'PUBLIC_TO_EVERYONE' },
-      source_info: { source: 'PULL_FROM_URL', video_url: 'https://media.example/clip.mp4' },
+      post_info: { title: 'my clip #fun', privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, disable_duet: false, disable_stitch: false },
+      source_info: { source: 'PULL_FROM_URL', video_url: host.url('clip.mp4') },
       polls: 2,
     });
+    expect(post?.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 360, height: 640, fps: 30, video_codec: 'h264' })]);
     expect(result).toEqual({ platformPostId: post?.id, permalink: `https://www.tiktok.com/@acme/video/${post?.id}` });
   });
 
-  it('publishes photos as a DIRECT_POST PHOTO post with title and description', async () => {
+  it('publishes photos (JPEG and WebP) as a DIRECT_POST PHOTO post, every photo reaching TikTok', async () => {
     const body = 'Our new shop\nOpen every day from 9';
-    await connector().publish({ target, parts: [{ body, contentType: 'image', position: 0, media: [media('a.jpg', 'image'), media('b.jpg', 'image')] }] });
+    await connector().publish({ target, parts: [photos(body, ['a.jpg', 'b.webp'], { privacy_level: 'MUTUAL_FOLLOW_FRIENDS', disable_comment: true })] });
     expect(details()[0]).toMatchObject({
       media_type: 'PHOTO',
-      post_info: { title: 'Our new shop', description: body, privacy_level: 'PUBLIC_TO_EVERYONE' },
-      source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: ['https://media.example/a.jpg', 'https://media.example/b.jpg'] },
+      post_info: { title: 'Our new shop', description: body, privacy_level: 'MUTUAL_FOLLOW_FRIENDS', disable_comment: true },
+      source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: [host.url('a.jpg'), host.url('b.webp')] },
     });
+    expect(posts()[0]?.media.map((m) => [m.content_type, 'width' in m ? m.width : undefined])).toEqual([
+      ['image/jpeg', 1080],
+      ['image/webp', 1080],
+    ]);
+  });
+
+  it('refuses a post without a privacy level before calling TikTok, naming it, in a publish and a dry run alike', async () => {
+    const error = await failure(connector().publish({ target, parts: [video('no privacy', 'clip.mp4', {})] }));
+    expect(error).toMatchObject({ kind: 'rejected', message: expect.stringContaining('privacy_level is required') });
+    await expect(connector().preflight!({ target, parts: [video('no privacy', 'clip.mp4', {})] })).rejects.toMatchObject({ kind: 'rejected' });
+    expect(sandbox.state.requests).toEqual([]);
+  });
+
+  it("refuses a privacy level outside the creator's options: the connector's preflight, and the stand-in with TikTok's error", async () => {
+    const follower = video('followers only', 'clip.mp4', { privacy_level: 'FOLLOWER_OF_CREATOR' });
+    const error = await failure(connector().preflight!({ target, parts: [follower] }));
+    expect(error).toMatchObject({ kind: 'rejected', message: expect.stringContaining("FOLLOWER_OF_CREATOR is not one of this creator's privacy_level_options") });
+    const answer = await fetch(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ post_info: { title: 'x', privacy_level: 'FOLLOWER_OF_CREATOR' }, source_info: { source: 'PULL_FROM_URL', video_url: host.url('clip.mp4') } }),
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('privacy_level_option_mismatch');
+    expect(posts()).toEqual([]);
   });
 
   it('answers a private post, which has no public id, by its publish_id and the profile', async () => {
-    const result = await connector().publish({ target: { ...target, credentials: { ...target.credentials, privacy_level: 'SELF_ONLY' } }, parts: [video('private')] });
+    const result = await connector().publish({ target, parts: [video('private', 'clip.mp4', { privacy_level: 'SELF_ONLY' })] });
     expect(result).toEqual({ platformPostId: details()[0]?.publish_id, permalink: 'https://www.tiktok.com/@acme' });
   });
 
-  it('classifies failures: 5xx transient, 429 rate limited, bad token auth, invalid_params rejected, FAILED rejected, dropped answer unknown, polling out unknown', async () => {
+  it("media breaking TikTok's rules fails processing with TikTok's fail_reason, classified rejected", async () => {
+    const cases: Array<[ContentPart, string]> = [
+      [video('15 fps', 'slow.mp4'), 'frame_rate_check_failed'],
+      [video('320x240', 'tiny.mp4'), 'picture_size_check_failed'],
+      [video('an image', 'a.jpg'), 'file_format_check_failed'],
+      [photos('a png', ['a.jpg', 'c.png']), 'file_format_check_failed'],
+      // Probed at upload, since removed from the media host: TikTok cannot pull it.
+      [{ ...video('gone'), media: [{ ...host.item('missing.mp4', 'video'), facts: { kind: 'video', content_type: 'video/mp4', bytes: 1, duration_s: 3 } }] }, 'video_pull_failed'],
+    ];
+    for (const [part, reason] of cases) {
+      const error = await failure(connector().publish({ target, parts: [part] }));
+      expect(error, reason).toMatchObject({ kind: 'rejected', message: `tiktok: publishing failed: ${reason}` });
+    }
+  });
+
+  it('classifies failures: 5xx transient, 429 rate limited, bad token auth, dropped answer unknown, polling out unknown, no media rejected', async () => {
     const kinds: Array<[string, string]> = [
       ['server_error', 'transient'],
       ['rate_limited', 'rate_limited'],
@@ -66,40 +130,28 @@ describe('TikTok connector against the Content Posting API stand-in', () => {
     ];
     for (const [fault, kind] of kinds) {
       sandbox.state.addFault('tiktok', fault as never);
-      const error = await connector()
-        .publish({ target, parts: [video(`fault ${fault}`)] })
-        .catch((e: unknown) => e);
+      const error = await failure(connector().publish({ target, parts: [video(`fault ${fault}`)] }));
       expect(error).toBeInstanceOf(ConnectorError);
-      expect((error as ConnectorError).kind, fault).toBe(kind);
-      if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
+      expect(error?.kind, fault).toBe(kind);
+      if (kind === 'rate_limited') expect(error?.retryAfterMs).toBe(1000);
     }
-    const invalid = await connector()
-      .publish({ target: { ...target, credentials: { ...target.credentials, privacy_level: 'EVERYONE' } }, parts: [video('bad privacy')] })
-      .catch((e: unknown) => e);
-    expect(invalid).toMatchObject({ kind: 'rejected', status: 400 });
-    expect((invalid as ConnectorError).message).toMatch(/invalid_params/);
-    const failed = await connector()
-      .publish({ target, parts: [video('not a video', 'clip.gif')] })
-      .catch((e: unknown) => e);
-    expect(failed).toMatchObject({ kind: 'rejected' });
-    expect((failed as ConnectorError).message).toMatch(/file_format_check_failed/);
     await expect(connector(1).publish({ target, parts: [video('slow')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
-    await expect(connector().publish({ target, parts: [{ body: 'text only', contentType: 'text', position: 0, media: [] }] })).rejects.toMatchObject({ kind: 'rejected' });
+    await expect(connector().publish({ target, parts: [{ body: 'text only', contentType: 'text', position: 0, media: [], options: publicly }] })).rejects.toMatchObject({ kind: 'rejected' });
   });
 
   it('finds a post whose answer was lost in the video list, and null for a never-sent text', async () => {
     const since = new Date();
     sandbox.state.addFault('tiktok', 'drop_after_accept');
     await expect(connector().publish({ target, parts: [video('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
-    const id = sandbox.state.postsOf('tiktok')[0]?.id;
+    const id = posts()[0]?.id;
     expect(await connector().findPublished({ target, parts: [video('maybe sent')] }, since)).toEqual({ platformPostId: id, permalink: `https://www.tiktok.com/@acme/video/${id}` });
     expect(await connector().findPublished({ target, parts: [video('never sent')] }, since)).toBeNull();
     expect(await connector().findPublished({ target, parts: [video('maybe sent')] }, new Date(Date.now() + 5000))).toBeNull();
   });
 
-  it('reads metrics, cannot delete, and validates credentials (and that the token is the account’s)', async () => {
+  it('reads metrics (clicks are not reported: null), cannot delete, and validates credentials (and that the token is the account’s)', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [video('metrics')] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 900, likes: 40, replies: 5, reposts: 6, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 900, likes: 40, replies: 5, reposts: 6, clicks: null });
     await expect(connector().delete(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected' });
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth', status: 401 });
@@ -107,30 +159,7 @@ describe('TikTok connector against the Content Posting API stand-in', () => {
   });
 });
 
-/** An MP4 whose movie header says `seconds` long (timescale 1000), as a real file's moov/mvhd does. */
-function mp4Of(seconds: number, version: 0 | 1 = 0): Buffer {
-  const box = (type: string, payload: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(8 + payload.length, 0);
-    head.write(type, 4, 'latin1');
-    return Buffer.concat([head, payload]);
-  };
-  const mvhd = Buffer.alloc(version === 1 ? 108 : 96);
-  mvhd[0] = version;
-  if (version === 1) {
-    mvhd.writeUInt32BE(1000, 20);
-    mvhd.writeBigUInt64BE(BigInt(seconds * 1000), 24);
-  } else {
-    mvhd.writeUInt32BE(1000, 12);
-    mvhd.writeUInt32BE(seconds * 1000, 16);
-  }
-  return Buffer.concat([box('ftyp', Buffer.from('isomiso2')), box('moov', box('mvhd', mvhd)), box('mdat', Buffer.alloc(64))]);
-}
-
 describe('TikTok creator info', () => {
-  const locked: TargetAccount = { ...target, username: 'locked_acme', credentials: { access_token: 'sandbox-locked_acme', privacy_level: 'SELF_ONLY' } };
-  const clip = (seconds: number, version: 0 | 1 = 0): MediaItem => ({ ...media('c.mp4', 'video'), read: async () => ({ bytes: mp4Of(seconds, version), contentType: 'video/mp4' }) });
-
   it('answers the documented fields of creator_info/query', async () => {
     expect(await connector().creatorInfo(locked)).toEqual({
       creator_avatar_url: expect.stringContaining('locked_acme'),
@@ -145,18 +174,39 @@ describe('TikTok creator info', () => {
   });
 
   it("the creator's disabled comments, duets and stitches override the post's own choice; an open creator keeps it", async () => {
-    await connector().publish({ target: locked, parts: [{ ...video('open to all'), media: [clip(10)], options: { disable_comment: false } }] });
-    expect(sandbox.state.postsOf('tiktok', 'locked_acme')[0]?.details).toMatchObject({ post_info: { disable_comment: true, disable_duet: true, disable_stitch: true } });
-    await connector().publish({ target, parts: [{ ...video('no duets please'), media: [clip(10)], options: { disable_duet: true } }] });
+    await connector().publish({ target: locked, parts: [video('open to all', 'clip.mp4', { privacy_level: 'SELF_ONLY', disable_comment: false })] });
+    expect(posts('locked_acme')[0]?.details).toMatchObject({ post_info: { disable_comment: true, disable_duet: true, disable_stitch: true } });
+    await connector().publish({ target, parts: [video('no duets please', 'clip.mp4', { ...publicly, disable_duet: true })] });
     expect(details()[0]).toMatchObject({ post_info: { disable_comment: false, disable_duet: true, disable_stitch: false } });
   });
 
-  it('refuses a video longer than the creator may post before sending anything, in a publish and in a dry run alike', async () => {
-    const long = { target: locked, parts: [{ ...video('too long'), media: [clip(16, 1)] }] };
+  it("refuses a video longer than the creator may post before sending anything (from the media's facts or its bytes), and the stand-in fails it too", async () => {
+    const long = { target: locked, parts: [video('too long', 'long.mp4', { privacy_level: 'SELF_ONLY' })] };
     await expect(connector().publish(long)).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('16 s long; this creator may post at most 15 s') });
-    await expect(connector().preflight!(long)).rejects.toBeInstanceOf(ConnectorError);
+    const withFacts = {
+      ...long,
+      parts: [{ ...long.parts[0]!, media: [{ ...host.item('clip.mp4', 'video'), facts: { kind: 'video' as const, content_type: 'video/mp4', bytes: 1, duration_s: 20 } }] }],
+    };
+    await expect(connector().preflight!(withFacts)).rejects.toMatchObject({ message: expect.stringContaining('20 s long') });
     expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
-    expect(sandbox.state.posts).toEqual([]);
-    await expect(connector().preflight!({ target: locked, parts: [{ ...video('short'), media: [clip(15)] }] })).resolves.toBeUndefined();
+    await expect(connector().preflight!({ target: locked, parts: [video('short', 'clip.mp4', { privacy_level: 'SELF_ONLY' })] })).resolves.toBeUndefined();
+    const answer = await fetch(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-locked_acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ post_info: { title: 'long', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url: host.url('long.mp4') } }),
+    });
+    const { publish_id } = ((await answer.json()) as { data: { publish_id: string } }).data;
+    const status = async () =>
+      (
+        (await (
+          await fetch(`${sandbox.url}/tiktok/v2/post/publish/status/fetch/`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer sandbox-locked_acme', 'content-type': 'application/json' },
+            body: JSON.stringify({ publish_id }),
+          })
+        ).json()) as { data: { status: string; fail_reason?: string } }
+      ).data;
+    expect(await status()).toMatchObject({ status: 'PROCESSING_DOWNLOAD' });
+    expect(await status()).toEqual({ status: 'FAILED', fail_reason: 'duration_check_failed' });
   });
 });

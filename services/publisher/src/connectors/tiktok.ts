@@ -31,8 +31,9 @@ export interface TikTokConnector extends Connector {
 
 /**
  * TikTok (Content Posting API v2, OAuth 2.0 bearer with `video.publish`, `video.list`, `user.info.basic`).
- * Credentials besides `access_token`: `open_id` (the TikTok user the token must belong to) and `privacy_level`
- * (one of the creator's allowed levels; default `SELF_ONLY`, the only one unaudited apps may use).
+ * Credentials besides `access_token`: `open_id` (the TikTok user the token must belong to).
+ * The post's `privacy_level` option is required (TikTok forbids a default) and must be one of the creator's
+ * `privacy_level_options`; a post without one, or with another, is refused as `rejected` naming it.
  * A post needs media, pulled by TikTok from `MediaItem.url` (PULL_FROM_URL, from a verified domain): a video →
  * `/v2/post/publish/video/init/` (caption in `title`), images → `/v2/post/publish/content/init/` as a PHOTO post
  * (first line as `title` ≤90, the body as `description`). Then `/v2/post/publish/status/fetch/` is polled until
@@ -40,12 +41,19 @@ export interface TikTokConnector extends Connector {
  * moderation when polling ends, has no public id: it is answered by its publish_id and the profile URL.
  * TikTok's API cannot delete posts: `delete` fails as `rejected`.
  * Before every post (and in a dry run's preflight) the creator info is queried: comments, duets and stitches
- * the creator disabled are disabled on the post whatever the post asked (`metadata.disable_comment` etc.), and a
- * video longer than `max_video_post_duration_sec` (read from the MP4's movie header) is refused before sending.
+ * the creator disabled are disabled on the post whatever the post asked (`metadata.disable_comment` etc.), the
+ * privacy level is checked against the creator's options, and a video longer than `max_video_post_duration_sec`
+ * (from the media's probed facts, else the MP4's movie header) is refused before sending.
+ * Polling: `polling.intervalMs` (default 3 s) × `polling.maxPolls` (default 40): two minutes.
  */
 export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number } = {}): TikTokConnector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
-  const privacy = (t: TargetAccount) => t.credentials.privacy_level ?? 'SELF_ONLY';
+  /** The post's privacy level: required, TikTok forbids a default. */
+  const privacy = (part: ContentPart) => {
+    const level = part.options?.privacy_level;
+    if (!level) throw new ConnectorError('rejected', "tiktok: privacy_level is required (one of the creator's privacy_level_options); TikTok forbids a default");
+    return level;
+  };
 
   /** A TikTok call: every answer carries `error.code`, `ok` on success. */
   async function api<T>(target: TargetAccount, path: string, options: CallOptions = {}): Promise<T> {
@@ -57,12 +65,16 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
 
   const creatorInfo = (target: TargetAccount) => api<TikTokCreatorInfo>(target, '/v2/post/publish/creator_info/query/', { method: 'POST', body: {} });
 
-  /** The creator's current settings, after checking the video's length against them (nothing is sent to TikTok's post endpoints). */
+  /** The creator's current settings, after checking the post's privacy level and the video's length against them (nothing is sent to TikTok's post endpoints). */
   async function checkAgainstCreator(target: TargetAccount, part: ContentPart): Promise<TikTokCreatorInfo> {
+    const level = privacy(part);
     const creator = await creatorInfo(target);
+    if (!creator.privacy_level_options.includes(level)) {
+      throw new ConnectorError('rejected', `tiktok: privacy_level ${level} is not one of this creator's privacy_level_options (${creator.privacy_level_options.join(', ')})`);
+    }
     const video = part.media.find((m) => m.type === 'video');
     if (video) {
-      const seconds = mp4DurationSeconds((await video.read()).bytes);
+      const seconds = video.facts?.duration_s ?? mp4DurationSeconds((await video.read()).bytes);
       if (seconds !== undefined && seconds > creator.max_video_post_duration_sec) {
         throw new ConnectorError('rejected', `tiktok: the video is ${Math.ceil(seconds)} s long; this creator may post at most ${creator.max_video_post_duration_sec} s`);
       }
@@ -73,12 +85,17 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
   async function init(target: TargetAccount, part: ContentPart, creator: TikTokCreatorInfo): Promise<string> {
     const { body, media } = part;
     const settings = interactionSettings(creator, part);
-    const video = media.find((m) => m.type === 'video');
+    const videos = media.filter((m) => m.type === 'video');
     const photos = media.filter((m) => m.type === 'image').map((m) => m.url);
+    const other = media.find((m) => m.type !== 'video' && m.type !== 'image');
+    if (other) throw new ConnectorError('rejected', `tiktok: a post cannot carry a ${other.type} (${other.r2Key})`);
+    if (videos.length > 1 || (videos.length && photos.length)) throw new ConnectorError('rejected', 'tiktok: a post is one video, or 1 to 35 photos; not both, not several videos');
+    if (photos.length > 35) throw new ConnectorError('rejected', `tiktok: a photo post takes at most 35 photos, this one has ${photos.length}`);
+    const video = videos[0];
     if (video) {
       const data = await api<{ publish_id: string }>(target, '/v2/post/publish/video/init/', {
         method: 'POST',
-        body: { post_info: { title: body, privacy_level: privacy(target), ...settings }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
+        body: { post_info: { title: body, privacy_level: privacy(part), ...settings }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
       });
       return data.publish_id;
     }
@@ -86,7 +103,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
     const data = await api<{ publish_id: string }>(target, '/v2/post/publish/content/init/', {
       method: 'POST',
       body: {
-        post_info: { title: (body.split('\n')[0] ?? '').slice(0, 90), description: body, privacy_level: privacy(target), disable_comment: settings.disable_comment },
+        post_info: { title: (body.split('\n')[0] ?? '').slice(0, 90), description: body, privacy_level: privacy(part), disable_comment: settings.disable_comment },
         source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: photos },
         post_mode: 'DIRECT_POST',
         media_type: 'PHOTO',
@@ -96,7 +113,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
   }
 
   /** Polls the publish status until the post is live (its public id, when TikTok gives one) or failed. */
-  async function untilPublished(target: TargetAccount, publishId: string): Promise<string | undefined> {
+  async function untilPublished(target: TargetAccount, publishId: string, level: string): Promise<string | undefined> {
     let complete = false;
     for (let poll = 0; poll < (polling.maxPolls ?? 40); poll++) {
       if (poll > 0) await sleep(polling.intervalMs ?? 3000);
@@ -109,7 +126,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
       complete = true;
       const id = data.publicaly_available_post_id?.[0];
       if (id !== undefined) return String(id);
-      if (privacy(target) === 'SELF_ONLY') return undefined;
+      if (level === 'SELF_ONLY') return undefined;
     }
     if (complete) return undefined;
     throw new ConnectorError('unknown_outcome', `tiktok: ${publishId} was still processing when polling ended`);
@@ -125,7 +142,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
       const part = parts[0];
       if (!part) throw new Error('nothing to publish');
       const publishId = await init(target, part, await checkAgainstCreator(target, part));
-      return published(target, await untilPublished(target, publishId), publishId);
+      return published(target, await untilPublished(target, publishId, privacy(part)), publishId);
     },
 
     async findPublished({ target, parts }: PublishRequest, since: Date): Promise<Published | null> {
@@ -151,7 +168,7 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
       });
       const v = data.videos?.[0];
       if (!v) throw new ConnectorError('rejected', `tiktok: video ${platformPostId} not found (private, or still in moderation)`);
-      return { impressions: v.view_count ?? 0, likes: v.like_count ?? 0, replies: v.comment_count ?? 0, reposts: v.share_count ?? 0, clicks: 0 };
+      return { impressions: v.view_count ?? null, likes: v.like_count ?? null, replies: v.comment_count ?? null, reposts: v.share_count ?? null, clicks: null };
     },
 
     creatorInfo,

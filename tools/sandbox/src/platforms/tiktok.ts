@@ -1,5 +1,10 @@
+import type { InspectedMedia } from '../media/inspect.js';
+import { fetchMedia } from '../media/receive.js';
 import type { SandboxPlatform, SandboxResponse } from '../router.js';
 import type { SandboxPost } from '../state.js';
+import { TIKTOK_PHOTO, TIKTOK_RULES, TIKTOK_VIDEO, tiktokFailReason } from './tiktok/rules.js';
+
+export { TIKTOK_PHOTO, TIKTOK_RULES, TIKTOK_VIDEO } from './tiktok/rules.js';
 
 /**
  * TikTok Content Posting API v2 (PULL_FROM_URL): POST /v2/post/publish/video/init/ (post_info.title ≤2200,
@@ -11,7 +16,6 @@ import type { SandboxPost } from '../state.js';
  * GET /v2/user/info/, POST /v2/post/publish/creator_info/query/ (an account whose name contains `locked` has
  * comments, duets and stitches disabled and a 15 s video limit; others none disabled and 600 s). Every answer carries `error: {code, message, log_id}` (`ok` on success).
  */
-const PRIVACY = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'];
 const logId = () => `2026${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 const ok = (data: unknown): SandboxResponse => ({ status: 200, body: { data, error: { code: 'ok', message: '', log_id: logId() } } });
 const fail = (status: number, code: string, message: string): SandboxResponse => ({ status, body: { error: { code, message, log_id: logId() } } });
@@ -21,6 +25,9 @@ interface PostInfo {
   title?: string;
   description?: string;
   privacy_level?: string;
+  disable_comment?: boolean;
+  disable_duet?: boolean;
+  disable_stitch?: boolean;
 }
 interface Details extends Record<string, unknown> {
   publish_id: string;
@@ -29,6 +36,47 @@ interface Details extends Record<string, unknown> {
   source_info: Record<string, unknown>;
   polls: number;
   failed: boolean;
+  /** Why processing fails (set when the pulled media breaks a rule): the status answers FAILED with it once processed. */
+  fail_reason?: string | undefined;
+}
+
+/** The creator's settings (creator_info/query): an account whose name contains `locked` has interactions disabled and a 15 s limit. */
+function creatorOf(account: string | undefined) {
+  const locked = (account ?? '').includes('locked');
+  return {
+    creator_avatar_url: `https://p16-sign.tiktokcdn.com/avatar/${account}.jpeg`,
+    creator_username: account,
+    creator_nickname: `${account} (sandbox)`,
+    privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+    comment_disabled: locked,
+    duet_disabled: locked,
+    stitch_disabled: locked,
+    max_video_post_duration_sec: locked ? 15 : 600,
+  };
+}
+
+/** The post_info checks common to videos and photos: a privacy level among the creator's options, boolean switches. */
+function postInfoProblem(account: string | undefined, info: PostInfo): SandboxResponse | undefined {
+  const options = creatorOf(account).privacy_level_options;
+  if (!info.privacy_level) return invalid('post_info.privacy_level is required');
+  if (!options.includes(info.privacy_level)) return fail(400, 'privacy_level_option_mismatch', `privacy_level ${info.privacy_level} is not one of the creator's options: ${options.join(', ')}`);
+  for (const key of ['disable_comment', 'disable_duet', 'disable_stitch'] as const) {
+    if (info[key] !== undefined && typeof info[key] !== 'boolean') return invalid(`post_info.${key} must be a boolean`);
+  }
+  return undefined;
+}
+
+/** Pulls each URL as TikTok does and reads it: the media read, and the first fail_reason (pull failure or broken rule). */
+async function pull(urls: string[], kind: 'video' | 'photo', maxSeconds?: number): Promise<{ media: InspectedMedia[]; failReason?: string }> {
+  const media: InspectedMedia[] = [];
+  for (const url of urls) {
+    const fetched = await fetchMedia(url);
+    if ('error' in fetched) return { media, failReason: `${kind}_pull_failed` };
+    media.push(fetched.media);
+    const reason = tiktokFailReason(fetched.media, kind === 'video' ? TIKTOK_VIDEO : TIKTOK_PHOTO, maxSeconds);
+    if (reason) return { media, failReason: reason };
+  }
+  return { media };
 }
 
 const details = (post: SandboxPost) => post.details as Details;
@@ -53,25 +101,29 @@ function video(post: SandboxPost, fields: string[]) {
 
 export const tiktok: SandboxPlatform = {
   name: 'tiktok',
+  rules: TIKTOK_RULES,
   unauthorized: () => fail(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
   routes: [
     {
       method: 'POST',
       path: '/v2/post/publish/video/init/',
       creates: true,
-      handle: (req, state) => {
+      handle: async (req, state) => {
         const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; video_url?: string } };
         const info = body.post_info ?? {};
-        if (!PRIVACY.includes(info.privacy_level ?? '')) return invalid('post_info.privacy_level is invalid');
+        const refused = postInfoProblem(req.account, info);
+        if (refused) return refused;
         if ((info.title?.length ?? 0) > 2200) return invalid('post_info.title is longer than 2200');
         if (body.source_info?.source !== 'PULL_FROM_URL' || !body.source_info.video_url) return invalid('source_info needs PULL_FROM_URL and video_url');
         const publish_id = `v_pub_url~v2-1.${newId()}`;
+        const { media, failReason } = await pull([body.source_info.video_url], 'video', creatorOf(req.account).max_video_post_duration_sec);
         state.createPost(
           'tiktok',
           req.account!,
           info.title ?? '',
-          { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details,
+          { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false, fail_reason: failReason, privacy_level: info.privacy_level } satisfies Details,
           newId(),
+          media,
         );
         return ok({ publish_id });
       },
@@ -80,22 +132,25 @@ export const tiktok: SandboxPlatform = {
       method: 'POST',
       path: '/v2/post/publish/content/init/',
       creates: true,
-      handle: (req, state) => {
+      handle: async (req, state) => {
         const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; photo_images?: string[]; photo_cover_index?: number }; post_mode?: string; media_type?: string };
         const info = body.post_info ?? {};
         const photos = body.source_info?.photo_images ?? [];
         if (body.media_type !== 'PHOTO' || !['DIRECT_POST', 'MEDIA_UPLOAD'].includes(body.post_mode ?? '')) return invalid('media_type must be PHOTO and post_mode DIRECT_POST or MEDIA_UPLOAD');
-        if (!PRIVACY.includes(info.privacy_level ?? '')) return invalid('post_info.privacy_level is invalid');
+        const refused = postInfoProblem(req.account, info);
+        if (refused) return refused;
         if ((info.title?.length ?? 0) > 90 || (info.description?.length ?? 0) > 4000) return invalid('post_info.title (90) or description (4000) is too long');
         if (body.source_info?.source !== 'PULL_FROM_URL' || photos.length < 1 || photos.length > 35) return invalid('source_info needs PULL_FROM_URL and 1 to 35 photo_images');
         if ((body.source_info.photo_cover_index ?? 0) >= photos.length) return invalid('source_info.photo_cover_index is out of range');
         const publish_id = `p_pub_url~v2.${newId()}`;
+        const { media, failReason } = await pull(photos, 'photo');
         state.createPost(
           'tiktok',
           req.account!,
           info.description ?? '',
-          { publish_id, media_type: 'PHOTO', post_info: info, source_info: body.source_info, polls: 0, failed: false } satisfies Details,
+          { publish_id, media_type: 'PHOTO', post_info: info, source_info: body.source_info, polls: 0, failed: false, fail_reason: failReason, privacy_level: info.privacy_level } satisfies Details,
           newId(),
+          media,
         );
         return ok({ publish_id });
       },
@@ -110,9 +165,9 @@ export const tiktok: SandboxPlatform = {
         const d = details(post);
         d.polls += 1;
         if (d.polls === 1) return ok({ status: 'PROCESSING_DOWNLOAD', uploaded_bytes: 0 });
-        if (d.media_type === 'VIDEO' && !/\.(mp4|mov|webm)$/i.test(String(d.source_info.video_url))) {
+        if (d.fail_reason) {
           d.failed = true;
-          return ok({ status: 'FAILED', fail_reason: 'file_format_check_failed' });
+          return ok({ status: 'FAILED', fail_reason: d.fail_reason });
         }
         return ok({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: d.post_info.privacy_level === 'SELF_ONLY' ? [] : [post.id] });
       },
@@ -126,7 +181,7 @@ export const tiktok: SandboxPlatform = {
         if (max < 1 || max > 20) return invalid('max_count must be 1 to 20');
         const videos = state
           .postsOf('tiktok', req.account)
-          .filter((p) => !details(p).failed)
+          .filter((p) => !details(p).failed && !details(p).fail_reason)
           .reverse()
           .slice(0, max)
           .map((p) => video(p, fields));
@@ -150,19 +205,7 @@ export const tiktok: SandboxPlatform = {
     {
       method: 'POST',
       path: '/v2/post/publish/creator_info/query/',
-      handle: (req) => {
-        const locked = (req.account ?? '').includes('locked');
-        return ok({
-          creator_avatar_url: `https://p16-sign.tiktokcdn.com/avatar/${req.account}.jpeg`,
-          creator_username: req.account,
-          creator_nickname: `${req.account} (sandbox)`,
-          privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
-          comment_disabled: locked,
-          duet_disabled: locked,
-          stitch_disabled: locked,
-          max_video_post_duration_sec: locked ? 15 : 600,
-        });
-      },
+      handle: (req) => ok(creatorOf(req.account)),
     },
     {
       method: 'GET',
