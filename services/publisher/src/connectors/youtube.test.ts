@@ -1,38 +1,97 @@
 // From source, like the platform object (dist's SandboxState is a different class to the type checker).
 import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { youtube } from '../../../../tools/sandbox/src/platforms/youtube.js';
+import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { youtubeConnector } from './youtube.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
+let host: MediaHost;
+let big: Buffer;
 beforeAll(async () => {
   sandbox = await startSandbox([youtube]);
+  big = await makeVideo({ width: 1280, height: 720, seconds: 4 });
+  host = await hostMedia({ 'clip.mp4': await makeVideo({ width: 640, height: 360, seconds: 2 }), 'big.mp4': big, 'photo.jpg': await makeImage({ format: 'jpeg' }) });
 });
 afterAll(async () => {
   await sandbox.close();
+  await host.close();
 });
 beforeEach(() => sandbox.state.reset());
 
 const target: TargetAccount = { socialAccountId: 1, platform: 'youtube', username: 'acme', credentials: { access_token: 'sandbox-acme' } };
-const clip: MediaItem = { r2Key: 'ws/1/clip.mp4', type: 'video', url: 'http://media/clip.mp4', read: async () => ({ bytes: Buffer.from('0123456789'), contentType: 'video/mp4' }) };
-const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'video', position: 0, media: [clip], ...extra });
-const connector = () => youtubeConnector(`${sandbox.url}/youtube`);
+const clip = (name = 'clip.mp4'): MediaItem => host.item(name, 'video', 'video/mp4');
+const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'video', position: 0, media: [clip()], ...extra });
+const connector = (chunkBytes?: number) => youtubeConnector(`${sandbox.url}/youtube`, { ...(chunkBytes ? { chunkBytes } : {}) });
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ConnectorError,
+  );
+/** A call to the stand-in itself, to see YouTube's own answer. */
+const youtubeCall = async (path: string, init: RequestInit) => {
+  const answer = await fetch(`${sandbox.url}/youtube${path}`, { ...init, headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json', ...init.headers } });
+  return { status: answer.status, body: (await answer.json().catch(() => undefined)) as { error?: { errors: Array<{ reason: string }> } } | undefined };
+};
 const videos = () => sandbox.state.postsOf('youtube', 'acme');
 
 describe('YouTube connector against the Data API v3 stand-in', () => {
-  it('uploads the video with the resumable protocol, title from the first line, and comments the first comment and later parts', async () => {
-    const text = 'Our <new> launch video\nEverything about it.';
+  it('uploads the video with the resumable protocol, public and titled by the first line by default, and comments the first comment and later parts', async () => {
+    const text = 'Our new launch video\nEverything about it.';
     const result = await connector().publish({ target, parts: [part(text, { firstComment: 'Links below' }), part('Part two', { position: 1, media: [] })] });
     const [video] = videos();
     expect(video?.text).toBe(text);
-    expect(video?.details).toMatchObject({ title: 'Our new launch video', description: text, categoryId: '22', privacyStatus: 'public', bytes: 10, contentType: 'video/mp4', channelId: 'UCacme' });
+    expect(video?.details).toMatchObject({ title: 'Our new launch video', description: text, categoryId: '22', privacyStatus: 'public', contentType: 'video/mp4', channelId: 'UCacme' });
+    expect(video?.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 640, height: 360, video_codec: 'h264', audio_codec: 'aac' })]);
     expect(video?.details.comments).toEqual(['Links below', 'Part two']);
     expect(result).toEqual({ platformPostId: video?.id, permalink: `https://www.youtube.com/watch?v=${video?.id}` });
   });
 
-  it('refuses a post without a video before calling YouTube', async () => {
-    await expect(connector().publish({ target, parts: [part('text only', { contentType: 'text', media: [] })] })).rejects.toMatchObject({ kind: 'rejected' });
+  it("honours the post's title and privacy_status options", async () => {
+    await connector().publish({ target, parts: [part('Everything about the launch.', { options: { title: 'Launch day', privacy_status: 'unlisted' } })] });
+    expect(videos()[0]?.details).toMatchObject({ title: 'Launch day', privacyStatus: 'unlisted', description: 'Everything about the launch.' });
+  });
+
+  it('uploads a video larger than a chunk in Content-Range chunks (308 Resume Incomplete until the last), the whole file reaching YouTube', async () => {
+    const chunk = 256 * 1024;
+    expect(big.length).toBeGreaterThan(chunk);
+    await connector(chunk).publish({ target, parts: [part('Big one', { media: [clip('big.mp4')] })] });
+    expect(sandbox.state.requests.filter((r) => r.method === 'PUT')).toHaveLength(Math.ceil(big.length / chunk));
+    expect(videos()[0]?.media).toEqual([expect.objectContaining({ kind: 'video', bytes: big.length, width: 1280, height: 720 })]);
+  });
+
+  it('refuses before calling YouTube what YouTube would refuse: no video, an image, no title, a title over 100 or with <>, a description with <>', async () => {
+    const refused: ContentPart[] = [
+      part('text only', { contentType: 'text', media: [] }),
+      part('a photo', { media: [host.item('photo.jpg', 'image')] }),
+      part('\n'),
+      part('fine', { options: { title: 't'.repeat(101) } }),
+      part('fine', { options: { title: 'a <b> title' } }),
+      part('Hearts\nI <3 it'),
+    ];
+    for (const p of refused) {
+      await expect(connector().publish({ target, parts: [p] }), p.body).rejects.toMatchObject({ kind: 'rejected' });
+      await expect(connector().preflight!({ target, parts: [p] }), p.body).rejects.toMatchObject({ kind: 'rejected' });
+    }
+    expect(sandbox.state.requests).toEqual([]);
+  });
+
+  it("the stand-in answers YouTube's errors: an invalid title, an unknown upload session", async () => {
+    const insert = await youtubeCall('/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status', {
+      method: 'POST',
+      headers: { 'x-upload-content-length': '10', 'x-upload-content-type': 'video/mp4' },
+      body: JSON.stringify({ snippet: { title: 'x'.repeat(101) } }),
+    });
+    expect(insert).toMatchObject({ status: 400, body: { error: { errors: [{ reason: 'invalidTitle' }] } } });
+    const expired = await youtubeCall('/upload/youtube/v3/videos?uploadType=resumable&upload_id=gone', { method: 'PUT', body: '0123456789' });
+    expect(expired).toMatchObject({ status: 404, body: { error: { errors: [{ reason: 'notFound' }] } } });
+  });
+
+  it('refuses a file YouTube cannot process as a video (uploadStatus failed, invalidFile), publishing nothing', async () => {
+    const error = await failure(connector().publish({ target, parts: [part('Not a video', { media: [host.item('photo.jpg', 'video', 'video/mp4')] })] }));
+    expect(error).toMatchObject({ kind: 'rejected', message: expect.stringContaining('failed (invalidFile)') });
     expect(videos()).toEqual([]);
   });
 
@@ -53,10 +112,6 @@ describe('YouTube connector against the Data API v3 stand-in', () => {
       if (kind === 'rate_limited') expect((error as ConnectorError).retryAfterMs).toBe(1000);
     }
     expect(videos().map((v) => v.text)).toEqual(['fault drop_after_accept']);
-    const rejected = await connector()
-      .publish({ target, parts: [part('')] })
-      .catch((e: unknown) => e);
-    expect(rejected).toMatchObject({ kind: 'rejected', status: 400 });
     const quota = await connector()
       .publish({ target: { ...target, credentials: { access_token: 'sandbox-noquota' } }, parts: [part('no quota left')] })
       .catch((e: unknown) => e);
@@ -75,7 +130,7 @@ describe('YouTube connector against the Data API v3 stand-in', () => {
 
   it('deletes, reads metrics and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics', { firstComment: 'first!' })] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 1234, likes: 56, replies: 1, reposts: 0, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 1234, likes: 56, replies: 1, reposts: null, clicks: null });
     await connector().delete(target, platformPostId);
     expect(videos()).toEqual([]);
     await expect(connector().delete(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected', status: 404 });
