@@ -149,7 +149,7 @@ describe('custom rules', () => {
     const doc = (await call('/openapi.json')).json;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/custom_rules', '/custom_rules/{id}', '/custom_rules/{id}/toggle']));
     const one = doc.paths['/custom_rules/{id}'].get.responses['200'].content['application/json'].schema;
-    // Named schemas live in components/schemas and resolve from the document's root (issue 13).
+    // Named schemas live in components/schemas and resolve from the document's root.
     expect(one.properties.custom_rule.$ref).toBe('#/components/schemas/CustomRule');
     expect(doc.components.schemas.CustomRule.properties.scope.enum).toContain('reply');
     expect(doc.paths['/custom_rules'].post.responses['201']).toBeDefined();

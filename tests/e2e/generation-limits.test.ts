@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, freshClientAddress, startStack, type Stack } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
 
-// The per-token buckets of the generation endpoints (contract "Limits"; DESIGN section 7):
+// The per-token buckets of the generation endpoints (contract "Limits"; docs/architecture.md, "Plans"):
 // generate + generate_from_idea share 10/min; batch, thread and carousel share 6/min.
 let stack: Stack;
 beforeAll(async () => {

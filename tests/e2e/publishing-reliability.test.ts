@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, freshClientAddress, request, startStack, type RunningProcess, type Stack, type TestWorkspace } from '@spa/testing';
 
 /**
- * RELIABILITY_POSTS posts with 3 targets each: 1,000 in scripts/test (the issue's figure), fewer for a
+ * RELIABILITY_POSTS posts with 3 targets each: 1,000 in scripts/test, fewer for a
  * quick local run.
  */
 const POSTS = Number(process.env.RELIABILITY_POSTS ?? 1_000);

@@ -161,7 +161,7 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
       event: 'post.published',
       post_id: 101,
       occurred_at: '2026-03-01T10:00:00.000Z',
-      // data.dry_run is always present (true only for dry-run posts; issue 10).
+      // data.dry_run is always present (true only for dry-run posts).
       data: { status: 'posted', dry_run: false, platforms: [{ platform: 'twitter', platform_status: 'posted', platform_post_id: '99', platform_error: null }] },
     });
   });

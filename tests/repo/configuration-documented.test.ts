@@ -4,7 +4,7 @@ import { REPO_ROOT } from '@spa/testing';
 import { describe, expect, it } from 'vitest';
 
 // Every environment variable a process reads (the keys of its zod config schema) is documented in
-// .env.example, the one place operators look (README "Configuration").
+// .env.example, the one place operators look (docs/operations.md, "Configuration").
 const CONFIG_FILES = [
   // The settings every process shares (operationsEnv: metrics port, gRPC transport security).
   'libs/config/src/index.ts',

@@ -1,6 +1,6 @@
 // The repository's ESLint rules (flat config), loaded by the root eslint.config.js. typescript-eslint's
 // recommended rules without type information (fast: the whole tree in well under a minute), plus the
-// import boundaries of DESIGN.md: domain/ free of transport and storage, services never import each other.
+// import boundaries of docs/architecture.md: domain/ free of transport and storage, services never import each other.
 import { readdirSync } from 'node:fs';
 import { createRequire, registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -54,7 +54,7 @@ export async function inWaves<T, R>(items: readonly T[], width: number, call: (i
  * field shared by the documents of one insert; the ids are matched among that batch's documents), and one by
  * `_id` for a document without. On FerretDB 1.x a delete statement removes any number of documents for
  * ~0.1 ms of store CPU each, where an update changes each document in a PostgreSQL transaction of its own
- * (~1.5 ms each, measured 2026-11-28), and so would a statement per document. Multi-document statements
+ * (~1.5 ms each, measured; docs/local-store.md), and so would a statement per document. Multi-document statements
  * (updateEach says why).
  */
 export async function deleteByBatch(model: Pick<Model<unknown>, 'bulkWrite'>, docs: ReadonlyArray<{ _id: string; batch?: string | undefined }>): Promise<void> {

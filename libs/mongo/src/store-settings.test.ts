@@ -1,6 +1,6 @@
 /**
- * How `scripts/infra` runs the local store (FerretDB 1.24 on PostgreSQL only; README "More rules learned
- * under load").
+ * How `scripts/infra` runs the local store (FerretDB 1.24 on PostgreSQL only; docs/local-store.md, "How
+ * `scripts/infra` runs FerretDB on PostgreSQL").
  *
  * It keeps using its indexes as a collection grows.
  * FerretDB sends every find as a prepared statement in which even the field name is a parameter

@@ -83,7 +83,7 @@ export const EMAIL_NOTIFICATIONS = ['post_failure', 'weekly_briefing', 'product_
 export const CUSTOM_RULE_SCOPES = ['all', 'post', 'thread', 'reply', 'carousel'] as const;
 export type CustomRuleScope = (typeof CUSTOM_RULE_SCOPES)[number];
 
-/** Daily AI generations per plan (DESIGN section 7). */
+/** Daily AI generations per plan (docs/architecture.md, "Plans"). */
 export const DAILY_GENERATIONS: Readonly<Record<Tier, number>> = { free: 0, starter: 100, pro: 500, team: 2000 };
 
 /** How many days ahead posts may be scheduled, per plan (the subscription's `max_schedule_days`). */

@@ -1,5 +1,5 @@
 /**
- * Lists that scale (issue 18 item 4): first-page latency of `GET /api/v1/posts?status=scheduled&sort=
+ * Lists that scale: first-page latency of `GET /api/v1/posts?status=scheduled&sort=
  * scheduled_at&limit=20` through the gateway in a workspace of 1,000, 10,000 and 100,000 posts
  * (`BENCH_LIST_SIZES`), uncached (each request varies `scheduled_before`, past every post, so the page is
  * the same but the list cache cannot answer) and cached (one URL again). Each size is its own workspace,

@@ -63,7 +63,7 @@ async function psql(sql: string): Promise<string | undefined> {
 /**
  * Refreshes PostgreSQL's planner statistics of the given databases' tables (FerretDB on PostgreSQL; a no-op
  * elsewhere). A history seeded in one go (200,000 posts in a minute) is otherwise planned as the empty tables
- * they were until autovacuum analyzes them, minutes later: measured 2026-11-25, the scheduler's due scans then
+ * they were until autovacuum analyzes them, minutes later: measured, the scheduler's due scans then
  * read the whole posts and dispatches tables sequentially (5.7 million rows for 900 targets), which says
  * nothing about a store that grew over time. What autovacuum would have done by then, done now.
  */

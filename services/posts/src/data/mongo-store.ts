@@ -128,7 +128,7 @@ export class MongoPostsStore implements PostsStore {
   private async replacePost(current: Post, next: Post, event: PostEvent): Promise<Post | null> {
     await this.queueNewEvent(event, next.updatedAt);
     // Straight to the driver: the document is in stored form already, and Mongoose's cast of it into a
-    // document first cost a tenth of this service's CPU while posts published (measured 2026-11-27).
+    // document first cost a tenth of this service's CPU while posts published (measured).
     const result = await this.postDocs.replaceOne(unchanged(current), toDoc(next), { ignoreUndefined: true });
     if (result.matchedCount === 1) {
       this.lastReads.delete(next.id); // no longer a base for a write
