@@ -1,5 +1,5 @@
 import { count, credential, metaGraph, type ContainerPolling } from './meta-graph.js';
-import { ConnectorError, type Connector, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * Instagram Graph API (Instagram API with Facebook Login, graph.facebook.com; a Business or Creator
@@ -9,12 +9,15 @@ import { ConnectorError, type Connector, type MediaItem, type PostMetrics, type 
  * `ig_user_id`, the Instagram professional account id.
  *
  * - Instagram pulls the media from `MediaItem.url` (a public URL): one image → `image_url`, one video
- *   → a Reel (`media_type=REELS`, `video_url`), several → a carousel (≤10 children with
- *   `is_carousel_item=true`, then `media_type=CAROUSEL&children=…`). Each container is polled until
- *   `status_code` is FINISHED, then `POST /{ig_user_id}/media_publish?creation_id=…`.
+ *   → a Reel (`media_type=REELS`, `video_url`), 2–10 → a carousel (children with `is_carousel_item=true`,
+ *   then `media_type=CAROUSEL&children=…`); more than 10, or a document, is refused. Each container is polled
+ *   until `status_code` is FINISHED (ERROR or EXPIRED → rejected with Instagram's status), then
+ *   `POST /{ig_user_id}/media_publish?creation_id=…`. Instagram takes JPEG images only: the media pipeline
+ *   converts other images before they reach here.
  * - A post needs media; the text is the caption. Instagram has no threads: the first comment, then the
  *   parts after the first, become comments (`POST /{media_id}/comments`).
- * - Metrics: `/{media_id}/insights?metric=views,likes,comments,shares`; no clicks.
+ * - Metrics: `/{media_id}/insights?metric=views,likes,comments,shares`; clicks are not reported (null).
+ * - Polling: `polling.intervalMs` (default 2 s) × `polling.attempts` (default 15) per container.
  */
 export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0', polling?: ContainerPolling): Connector {
   const graph = metaGraph(baseUrl, 'status_code', polling);
@@ -27,8 +30,17 @@ export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0',
     const path = `${user(target)}/media`;
     if (media.length === 1) return graph.container(target, path, { ...source(media[0]!, false), caption });
     const children: string[] = [];
-    for (const item of media.slice(0, 10)) children.push(await graph.container(target, path, { ...source(item, true), is_carousel_item: 'true' }));
+    for (const item of media) children.push(await graph.container(target, path, { ...source(item, true), is_carousel_item: 'true' }));
     return graph.container(target, path, { media_type: 'CAROUSEL', children: children.join(','), caption });
+  }
+
+  /** The post's media, all of which Instagram can take: 1 image or video, or a carousel of 2 to 10. */
+  function mediaOf(part: ContentPart): MediaItem[] {
+    const other = part.media.find((m) => m.type !== 'image' && m.type !== 'video');
+    if (other) throw new ConnectorError('rejected', `instagram: a post cannot carry a ${other.type} (${other.r2Key})`);
+    if (!part.media.length) throw new ConnectorError('rejected', 'instagram: a post needs an image or a video');
+    if (part.media.length > 10) throw new ConnectorError('rejected', `instagram: a carousel takes 2 to 10 items, this post has ${part.media.length}`);
+    return part.media;
   }
 
   async function comment(target: TargetAccount, mediaId: string, message: string): Promise<void> {
@@ -41,8 +53,7 @@ export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0',
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const [first, ...rest] = parts;
       if (!first) throw new Error('nothing to publish');
-      const media = first.media.filter((m) => m.type === 'image' || m.type === 'video');
-      if (!media.length) throw new ConnectorError('rejected', 'instagram: a post needs an image or a video');
+      const media = mediaOf(first);
       const id = await graph.publish(target, `${user(target)}/media_publish`, await creation(target, media, first.body));
       if (first.firstComment) await comment(target, id, first.firstComment);
       for (const part of rest) await comment(target, id, part.body);
@@ -59,7 +70,11 @@ export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0',
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const m = await graph.insights(target, platformPostId, ['views', 'likes', 'comments', 'shares']);
-      return { impressions: count(m.views), likes: count(m.likes), replies: count(m.comments), reposts: count(m.shares), clicks: 0 };
+      return { impressions: count(m.views), likes: count(m.likes), replies: count(m.comments), reposts: count(m.shares), clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      if (parts[0]) mediaOf(parts[0]);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -14,12 +14,20 @@ import {
   insightsAnswer,
   notFound,
 } from './meta-graph.js';
+import { captionProblem, containerInfo, isExpired, mediaContainer, withTokenAsync } from './instagram/containers.js';
+import { INSTAGRAM_RULES } from './instagram/rules.js';
+
+export { INSTAGRAM_IMAGE, INSTAGRAM_RULES, INSTAGRAM_VIDEO } from './instagram/rules.js';
+export { containerInfo as instagramContainerInfo } from './instagram/containers.js';
 
 /**
  * Instagram Graph API (with Facebook Login): POST /:ig/media (containers: image_url, REELS video_url,
  * carousel children), GET /:id (container `status_code`, media fields, the account), POST
  * /:ig/media_publish, GET /:ig/media (recent media), POST /:id/comments, GET /:id/insights, DELETE /:id.
  * Video containers read IN_PROGRESS once before FINISHED; a media URL containing `broken` ends in ERROR.
+ * Every image and video is pulled from its URL and read from its bytes (see INSTAGRAM_RULES): an image
+ * breaking the rules is refused at container creation, a video's container ends in ERROR; a container older
+ * than 24 hours is EXPIRED. A post records its media as Instagram read them, in order.
  */
 
 const shortcode = (id: string) => Buffer.from(id).toString('base64url').slice(0, 11);
@@ -35,28 +43,33 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: '/:user/media',
-    handle: withToken((req, state, params) => {
-      if ((params.caption?.length ?? 0) > 2200) return graphError(400, '(#100) The caption is too long', 100);
+    handle: withTokenAsync(async (req, state, params) => {
+      const caption = captionProblem(params.caption);
+      if (caption) return graphError(400, caption, 100);
       if (params.media_type === 'CAROUSEL') {
         const children = carouselChildren(state, req, params.children, 10);
         if (typeof children === 'string') return graphError(400, children, 100);
-      } else {
-        const problem = mediaSource(params, params.is_carousel_item === 'true');
-        if (problem) return graphError(400, problem, 100);
+        return { status: 200, body: { id: createContainer(state, req, params).id } };
       }
-      return { status: 200, body: { id: createContainer(state, req, params).id } };
+      const problem = mediaSource(params, params.is_carousel_item === 'true');
+      if (problem) return graphError(400, problem, 100);
+      return mediaContainer(state, req, params);
     }),
   },
   {
     method: 'POST',
     path: '/:user/media_publish',
     creates: true,
-    handle: withToken((req, state, params) =>
-      publishContainer(state, req, params, (c) => {
-        const children = c.params.children?.split(',').map((id) => containersOf(state).get(id)?.params);
-        return state.createPost('instagram', c.account, c.params.caption ?? '', { owner: c.owner, container: c.params, children, comments: [] }, graphId());
-      }),
-    ),
+    handle: withToken((req, state, params) => {
+      const container = containersOf(state).get(params.creation_id ?? '');
+      if (container && isExpired(container)) return graphError(400, 'The media container has expired: publish it within 24 hours of its creation', 9007, { error_subcode: 2207006 });
+      return publishContainer(state, req, params, (c) => {
+        const childContainers = c.params.children?.split(',').map((id) => containersOf(state).get(id)!);
+        const media = (childContainers ?? [c]).map((k) => containerInfo(k).media!);
+        const children = childContainers?.map((k) => k.params);
+        return state.createPost('instagram', c.account, c.params.caption ?? '', { owner: c.owner, container: c.params, children, comments: [] }, graphId(), media);
+      });
+    }),
   },
   {
     method: 'GET',
@@ -76,7 +89,11 @@ const routes: Route[] = [
     handle: withToken((req, state, params) => {
       const id = req.params.id!;
       const container = containersOf(state).get(id);
-      if (container) return { status: 200, body: { id, status_code: containerStatus(container), ...(container.failed ? { status: 'Error: media could not be fetched from the URI' } : {}) } };
+      if (container && isExpired(container)) return { status: 200, body: { id, status_code: 'EXPIRED', status: 'Expired: not published within 24 hours' } };
+      if (container) {
+        const error = containerInfo(container).error ?? 'media could not be fetched from the URI';
+        return { status: 200, body: { id, status_code: containerStatus(container), ...(container.failed ? { status: `Error: ${error}` } : {}) } };
+      }
       const post = state.find('instagram', id);
       if (post) return { status: 200, body: { id, permalink: `https://www.instagram.com/p/${shortcode(id)}/`, caption: post.text, timestamp: graphTime(post.createdAt) } };
       if (/^\d+$/.test(id) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
@@ -115,4 +132,4 @@ const routes: Route[] = [
   },
 ];
 
-export const instagram: SandboxPlatform = { name: 'instagram', unauthorized: graphUnauthorized, routes };
+export const instagram: SandboxPlatform = { name: 'instagram', unauthorized: graphUnauthorized, routes, rules: INSTAGRAM_RULES };
