@@ -2,8 +2,9 @@
 --
 -- FerretDB turns an equality filter on a field into a JSONB containment, `(_jsonb -> 'field') @> value`,
 -- while the indexes it creates for a collection's declared indexes are btree indexes on
--- `(_jsonb -> 'field')`, which PostgreSQL cannot use for `@>` (FerretDB issue 4646): every find, even by
--- `_id`, is a sequential scan. A GIN index on the same expression serves `@>`.
+-- `(_jsonb -> 'field')`, which PostgreSQL cannot use for `@>` (a known FerretDB limitation,
+-- github.com/FerretDB/FerretDB/issues/4646): every find, even by `_id`, is a sequential scan. A GIN index
+-- on the same expression serves `@>`.
 --
 -- This event trigger gives every btree index FerretDB creates on a collection's table (the `_id` index
 -- and each index the data layer declares, created by `syncIndexes` from the mongoose schemas) a GIN
