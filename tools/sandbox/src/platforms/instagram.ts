@@ -14,7 +14,8 @@ import {
   insightsAnswer,
   notFound,
 } from './meta-graph.js';
-import { captionProblem, containerInfo, isExpired, mediaContainer, withTokenAsync } from './instagram/containers.js';
+import { captionProblem, containerInfo, isExpired, mediaContainer } from './instagram/containers.js';
+import { withTokenAsync } from './meta-graph-async.js';
 import { INSTAGRAM_RULES } from './instagram/rules.js';
 
 export { INSTAGRAM_IMAGE, INSTAGRAM_RULES, INSTAGRAM_VIDEO } from './instagram/rules.js';

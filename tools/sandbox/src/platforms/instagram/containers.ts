@@ -3,7 +3,7 @@ import { fetchMedia } from '../../media/receive.js';
 import { mediaViolation } from '../../media/rules.js';
 import type { SandboxRequest, SandboxResponse } from '../../router.js';
 import type { SandboxState } from '../../state.js';
-import { createContainer, graphError, graphParams, withToken, type Container } from '../meta-graph.js';
+import { createContainer, graphError, type Container } from '../meta-graph.js';
 import { INSTAGRAM_IMAGE, INSTAGRAM_LIMITS, INSTAGRAM_VIDEO } from './rules.js';
 
 /** What the Instagram stand-in knows of a container beyond the shared Graph container: its media as Instagram read it, why it failed, when it was made. */
@@ -16,18 +16,6 @@ const infos = new WeakMap<Container, ContainerInfo>();
 export const containerInfo = (container: Container): ContainerInfo => infos.get(container) ?? infos.set(container, { createdAt: new Date() }).get(container)!;
 
 export const isExpired = (container: Container) => !container.published && Date.now() - containerInfo(container).createdAt.getTime() > INSTAGRAM_LIMITS.containerHours * 3_600_000;
-
-type AsyncHandler = (req: SandboxRequest, state: SandboxState, params: Record<string, string>) => Promise<SandboxResponse>;
-const PASS: SandboxResponse = { status: 0 };
-
-/** The Graph token check of `withToken`, for a handler that must wait (media is fetched while answering). */
-export function withTokenAsync(handler: AsyncHandler) {
-  const gate = withToken(() => PASS);
-  return async (req: SandboxRequest, state: SandboxState): Promise<SandboxResponse> => {
-    const refused = gate(req, state);
-    return refused === PASS ? handler(req, state, graphParams(req)) : refused;
-  };
-}
 
 /** Instagram's refusal of an image, by the rule it breaks (error codes as Instagram documents them). */
 function imageRefusal(problem: string): SandboxResponse {
