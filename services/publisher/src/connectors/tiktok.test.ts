@@ -8,9 +8,12 @@ import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } 
 
 let sandbox: Sandbox;
 let host: MediaHost;
+let big: Buffer;
 beforeAll(async () => {
   sandbox = await startSandbox([tiktok]);
+  big = await makeVideo({ width: 1280, height: 720, seconds: 12 });
   host = await hostMedia({
+    'big.mp4': big,
     'clip.mp4': await makeVideo({ width: 360, height: 640, seconds: 3 }),
     'long.mp4': await makeVideo({ width: 360, height: 640, seconds: 16 }),
     'slow.mp4': await makeVideo({ width: 360, height: 640, seconds: 3, fps: 15 }),
@@ -43,7 +46,17 @@ const photos = (body: string, names: string[], options: ContentPart['options'] =
   media: names.map((n): MediaItem => host.item(n, 'image')),
   options,
 });
-const connector = (maxPolls = 5) => tiktokConnector(`${sandbox.url}/tiktok`, { intervalMs: 5, maxPolls });
+const connector = (maxPolls = 5, chunkBytes?: number) => tiktokConnector(`${sandbox.url}/tiktok`, { intervalMs: 5, maxPolls, ...(chunkBytes ? { chunkBytes } : {}) });
+/** A call to the stand-in itself, to see TikTok's own answer. */
+const tiktokCall = async (path: string, body: unknown, account = 'acme') => {
+  const answer = await fetch(`${sandbox.url}/tiktok${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer sandbox-${account}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: answer.status, body: (await answer.json()) as { data: Record<string, unknown>; error: { code: string; message: string } } };
+};
+const status = async (publish_id: unknown, account = 'acme') => (await tiktokCall('/v2/post/publish/status/fetch/', { publish_id }, account)).body.data;
 type Details = { publish_id: string; post_info: Record<string, unknown>; source_info: Record<string, unknown>; polls: number };
 const posts = (account = 'acme') => sandbox.state.postsOf('tiktok', account);
 const details = () => posts().map((p) => p.details as Details);
@@ -54,12 +67,13 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe('TikTok connector against the strict Content Posting API stand-in', () => {
-  it("publishes a video with the post's privacy level, polls until PUBLISH_COMPLETE, and TikTok receives the real video", async () => {
+  it("uploads a video (FILE_UPLOAD) with the post's privacy level, polls until PUBLISH_COMPLETE, and TikTok receives the real video", async () => {
     const result = await connector().publish({ target, parts: [video('my clip #fun')] });
     const [post] = posts();
+    const size = post?.media[0]?.bytes;
     expect(details()[0]).toMatchObject({
       post_info: { title: 'my clip #fun', privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, disable_duet: false, disable_stitch: false },
-      source_info: { source: 'PULL_FROM_URL', video_url: host.url('clip.mp4') },
+      source_info: { source: 'FILE_UPLOAD', video_size: size, chunk_size: size, total_chunk_count: 1 },
       polls: 2,
     });
     expect(post?.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 360, height: 640, fps: 30, video_codec: 'h264' })]);
@@ -91,13 +105,11 @@ describe('TikTok connector against the strict Content Posting API stand-in', () 
     const follower = video('followers only', 'clip.mp4', { privacy_level: 'FOLLOWER_OF_CREATOR' });
     const error = await failure(connector().preflight!({ target, parts: [follower] }));
     expect(error).toMatchObject({ kind: 'rejected', message: expect.stringContaining("FOLLOWER_OF_CREATOR is not one of this creator's privacy_level_options") });
-    const answer = await fetch(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' },
-      body: JSON.stringify({ post_info: { title: 'x', privacy_level: 'FOLLOWER_OF_CREATOR' }, source_info: { source: 'PULL_FROM_URL', video_url: host.url('clip.mp4') } }),
+    const answer = await tiktokCall('/v2/post/publish/video/init/', {
+      post_info: { title: 'x', privacy_level: 'FOLLOWER_OF_CREATOR' },
+      source_info: { source: 'FILE_UPLOAD', video_size: 10, chunk_size: 10, total_chunk_count: 1 },
     });
-    expect(answer.status).toBe(400);
-    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('privacy_level_option_mismatch');
+    expect(answer).toMatchObject({ status: 400, body: { error: { code: 'privacy_level_option_mismatch' } } });
     expect(posts()).toEqual([]);
   });
 
@@ -112,13 +124,43 @@ describe('TikTok connector against the strict Content Posting API stand-in', () 
       [video('320x240', 'tiny.mp4'), 'picture_size_check_failed'],
       [video('an image', 'a.jpg'), 'file_format_check_failed'],
       [photos('a png', ['a.jpg', 'c.png']), 'file_format_check_failed'],
-      // Probed at upload, since removed from the media host: TikTok cannot pull it.
-      [{ ...video('gone'), media: [{ ...host.item('missing.mp4', 'video'), facts: { kind: 'video', content_type: 'video/mp4', bytes: 1, duration_s: 3 } }] }, 'video_pull_failed'],
+      [photos('a gone photo', ['a.jpg', 'gone.jpg']), 'photo_pull_failed'],
     ];
     for (const [part, reason] of cases) {
       const error = await failure(connector().publish({ target, parts: [part] }));
       expect(error, reason).toMatchObject({ kind: 'rejected', message: `tiktok: publishing failed: ${reason}` });
     }
+  });
+
+  it("uploads a video over the chunk size in TikTok's chunks (the remainder in the last), every byte reaching TikTok", async () => {
+    const chunk = 5 * 1024 * 1024;
+    await connector(5, chunk).publish({ target, parts: [video('big one', 'big.mp4')] });
+    expect(details()[0]?.source_info).toEqual({ source: 'FILE_UPLOAD', video_size: big.length, chunk_size: chunk, total_chunk_count: Math.floor(big.length / chunk) });
+    expect(sandbox.state.requests.filter((r) => r.method === 'PUT')).toHaveLength(Math.floor(big.length / chunk));
+    expect(posts()[0]?.media).toEqual([expect.objectContaining({ kind: 'video', bytes: big.length, width: 1280, height: 720 })]);
+  });
+
+  it("the stand-in enforces TikTok's upload protocol: chunk rules at init, chunks in order, an expired upload URL, a video URL it cannot pull", async () => {
+    const init = (source_info: Record<string, unknown>) => tiktokCall('/v2/post/publish/video/init/', { post_info: { title: 'x', privacy_level: 'SELF_ONLY' }, source_info });
+    const MiB = 1024 * 1024;
+    for (const bad of [
+      { video_size: 20 * MiB, chunk_size: 2 * MiB, total_chunk_count: 10 },
+      { video_size: 20 * MiB, chunk_size: 5 * MiB, total_chunk_count: 3 },
+      { video_size: 3 * MiB, chunk_size: MiB, total_chunk_count: 3 },
+    ]) {
+      expect(await init({ source: 'FILE_UPLOAD', ...bad }), JSON.stringify(bad)).toMatchObject({ status: 400, body: { error: { code: 'invalid_params' } } });
+    }
+    const started = await init({ source: 'FILE_UPLOAD', video_size: 10, chunk_size: 10, total_chunk_count: 1 });
+    const uploadUrl = String(started.body.data.upload_url);
+    expect(await status(started.body.data.publish_id)).toMatchObject({ status: 'PROCESSING_UPLOAD', uploaded_bytes: 0 });
+    const put = (range: string, bytes: number) => fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': range }, body: new Uint8Array(bytes) });
+    expect((await put('bytes 2-9/10', 8)).status).toBe(416);
+    sandbox.state.media.get(`tiktok:${String(started.body.data.publish_id)}`)!.extra!.createdAt = Date.now() - 2 * 3_600_000;
+    expect((await put('bytes 0-9/10', 10)).status).toBe(403);
+    const pulled = await init({ source: 'PULL_FROM_URL', video_url: host.url('gone.mp4') });
+    await status(pulled.body.data.publish_id);
+    expect(await status(pulled.body.data.publish_id)).toEqual({ status: 'FAILED', fail_reason: 'video_pull_failed' });
+    expect(posts().filter((p) => !(p.details as { fail_reason?: string }).fail_reason)).toEqual([]);
   });
 
   it('classifies failures: 5xx transient, 429 rate limited, bad token auth, dropped answer unknown, polling out unknown, no media rejected', async () => {
@@ -139,14 +181,17 @@ describe('TikTok connector against the strict Content Posting API stand-in', () 
     await expect(connector().publish({ target, parts: [{ body: 'text only', contentType: 'text', position: 0, media: [], options: publicly }] })).rejects.toMatchObject({ kind: 'rejected' });
   });
 
-  it('finds a post whose answer was lost in the video list, and null for a never-sent text', async () => {
+  it('finds a post whose answer was lost in the video list; a video whose init answer was lost was never uploaded, so it is not there', async () => {
     const since = new Date();
     sandbox.state.addFault('tiktok', 'drop_after_accept');
-    await expect(connector().publish({ target, parts: [video('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    await expect(connector().publish({ target, parts: [photos('maybe sent', ['a.jpg'])] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
     const id = posts()[0]?.id;
-    expect(await connector().findPublished({ target, parts: [video('maybe sent')] }, since)).toEqual({ platformPostId: id, permalink: `https://www.tiktok.com/@acme/video/${id}` });
-    expect(await connector().findPublished({ target, parts: [video('never sent')] }, since)).toBeNull();
-    expect(await connector().findPublished({ target, parts: [video('maybe sent')] }, new Date(Date.now() + 5000))).toBeNull();
+    expect(await connector().findPublished({ target, parts: [photos('maybe sent', ['a.jpg'])] }, since)).toEqual({ platformPostId: id, permalink: `https://www.tiktok.com/@acme/video/${id}` });
+    expect(await connector().findPublished({ target, parts: [photos('never sent', ['a.jpg'])] }, since)).toBeNull();
+    expect(await connector().findPublished({ target, parts: [photos('maybe sent', ['a.jpg'])] }, new Date(Date.now() + 5000))).toBeNull();
+    sandbox.state.addFault('tiktok', 'drop_after_accept');
+    await expect(connector().publish({ target, parts: [video('video maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    expect(await connector().findPublished({ target, parts: [video('video maybe sent')] }, since)).toBeNull();
   });
 
   it('reads metrics (clicks are not reported: null), cannot delete, and validates credentials (and that the token is the account’s)', async () => {
@@ -190,23 +235,12 @@ describe('TikTok creator info', () => {
     await expect(connector().preflight!(withFacts)).rejects.toMatchObject({ message: expect.stringContaining('20 s long') });
     expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
     await expect(connector().preflight!({ target: locked, parts: [video('short', 'clip.mp4', { privacy_level: 'SELF_ONLY' })] })).resolves.toBeUndefined();
-    const answer = await fetch(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer sandbox-locked_acme', 'content-type': 'application/json' },
-      body: JSON.stringify({ post_info: { title: 'long', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url: host.url('long.mp4') } }),
-    });
-    const { publish_id } = ((await answer.json()) as { data: { publish_id: string } }).data;
-    const status = async () =>
-      (
-        (await (
-          await fetch(`${sandbox.url}/tiktok/v2/post/publish/status/fetch/`, {
-            method: 'POST',
-            headers: { authorization: 'Bearer sandbox-locked_acme', 'content-type': 'application/json' },
-            body: JSON.stringify({ publish_id }),
-          })
-        ).json()) as { data: { status: string; fail_reason?: string } }
-      ).data;
-    expect(await status()).toMatchObject({ status: 'PROCESSING_DOWNLOAD' });
-    expect(await status()).toEqual({ status: 'FAILED', fail_reason: 'duration_check_failed' });
+    const pulled = await tiktokCall(
+      '/v2/post/publish/video/init/',
+      { post_info: { title: 'long', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url: host.url('long.mp4') } },
+      'locked_acme',
+    );
+    expect(await status(pulled.body.data.publish_id, 'locked_acme')).toMatchObject({ status: 'PROCESSING_DOWNLOAD' });
+    expect(await status(pulled.body.data.publish_id, 'locked_acme')).toEqual({ status: 'FAILED', fail_reason: 'duration_check_failed' });
   });
 });

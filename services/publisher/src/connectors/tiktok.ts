@@ -34,9 +34,12 @@ export interface TikTokConnector extends Connector {
  * Credentials besides `access_token`: `open_id` (the TikTok user the token must belong to).
  * The post's `privacy_level` option is required (TikTok forbids a default) and must be one of the creator's
  * `privacy_level_options`; a post without one, or with another, is refused as `rejected` naming it.
- * A post needs media, pulled by TikTok from `MediaItem.url` (PULL_FROM_URL, from a verified domain): a video →
- * `/v2/post/publish/video/init/` (caption in `title`), images → `/v2/post/publish/content/init/` as a PHOTO post
- * (first line as `title` ≤90, the body as `description`). Then `/v2/post/publish/status/fetch/` is polled until
+ * A post needs media: a video is sent with FILE_UPLOAD (`/v2/post/publish/video/init/` with video_size,
+ * chunk_size, total_chunk_count as TikTok's chunk rules want them — whole under 5 MB, else `chunkBytes` (default
+ * 10 MiB, kept within 5–64 MB) with the remainder in the last chunk — then each chunk PUT to the answered
+ * upload_url with Content-Range; caption in `title`); photos (1–35) are pulled by TikTok from `MediaItem.url`
+ * (PULL_FROM_URL, the only way TikTok takes photos; the domain must be verified with TikTok) as a PHOTO post via
+ * `/v2/post/publish/content/init/` (first line as `title` ≤90, the body as `description`). Then `/v2/post/publish/status/fetch/` is polled until
  * PUBLISH_COMPLETE and `publicaly_available_post_id` (sic) gives the post id. A private post, or one still in
  * moderation when polling ends, has no public id: it is answered by its publish_id and the profile URL.
  * TikTok's API cannot delete posts: `delete` fails as `rejected`.
@@ -46,7 +49,16 @@ export interface TikTokConnector extends Connector {
  * (from the media's probed facts, else the MP4's movie header) is refused before sending.
  * Polling: `polling.intervalMs` (default 3 s) × `polling.maxPolls` (default 40): two minutes.
  */
-export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number } = {}): TikTokConnector {
+const MiB = 1024 * 1024;
+
+/** TikTok's chunking of a FILE_UPLOAD: whole under 5 MB; else chunks of `chunkBytes` (5–64 MB), the remainder riding in the last. */
+export function chunking(size: number, chunkBytes = 10 * MiB): { chunk_size: number; total_chunk_count: number } {
+  if (size < 5 * MiB) return { chunk_size: size, total_chunk_count: 1 };
+  const chunk = Math.min(Math.max(chunkBytes, 5 * MiB), 64 * MiB, size);
+  return { chunk_size: chunk, total_chunk_count: Math.floor(size / chunk) };
+}
+
+export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling: { intervalMs?: number; maxPolls?: number; chunkBytes?: number } = {}): TikTokConnector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
   /** The post's privacy level: required, TikTok forbids a default. */
   const privacy = (part: ContentPart) => {
@@ -93,10 +105,22 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
     if (photos.length > 35) throw new ConnectorError('rejected', `tiktok: a photo post takes at most 35 photos, this one has ${photos.length}`);
     const video = videos[0];
     if (video) {
-      const data = await api<{ publish_id: string }>(target, '/v2/post/publish/video/init/', {
+      const { bytes, contentType } = await video.read();
+      const { chunk_size, total_chunk_count } = chunking(bytes.length, polling.chunkBytes);
+      const data = await api<{ publish_id: string; upload_url: string }>(target, '/v2/post/publish/video/init/', {
         method: 'POST',
-        body: { post_info: { title: body, privacy_level: privacy(part), ...settings }, source_info: { source: 'PULL_FROM_URL', video_url: video.url } },
+        body: { post_info: { title: body, privacy_level: privacy(part), ...settings }, source_info: { source: 'FILE_UPLOAD', video_size: bytes.length, chunk_size, total_chunk_count } },
       });
+      for (let i = 0; i < total_chunk_count; i++) {
+        const first = i * chunk_size;
+        const chunk = bytes.subarray(first, i === total_chunk_count - 1 ? bytes.length : first + chunk_size);
+        await callPlatform(data.upload_url, {
+          method: 'PUT',
+          headers: { 'content-type': contentType, 'content-range': `bytes ${first}-${first + chunk.length - 1}/${bytes.length}` },
+          body: chunk,
+          timeoutMs: 60_000 + Math.ceil(chunk.length / 1000),
+        });
+      }
       return data.publish_id;
     }
     if (!photos.length) throw new ConnectorError('rejected', 'tiktok: a post needs a video or photos');

@@ -3,12 +3,14 @@ import { fetchMedia } from '../media/receive.js';
 import type { SandboxPlatform, SandboxResponse } from '../router.js';
 import type { SandboxPost } from '../state.js';
 import { TIKTOK_PHOTO, TIKTOK_RULES, TIKTOK_VIDEO, tiktokFailReason } from './tiktok/rules.js';
+import { chunkProblem, fileUploadRoutes, registerUpload, uploadKey, type FileUploadSpec } from './tiktok/upload.js';
 
 export { TIKTOK_PHOTO, TIKTOK_RULES, TIKTOK_VIDEO } from './tiktok/rules.js';
 
 /**
- * TikTok Content Posting API v2 (PULL_FROM_URL): POST /v2/post/publish/video/init/ (post_info.title ≤2200,
- * source_info.video_url), POST /v2/post/publish/content/init/ (media_type PHOTO, post_mode DIRECT_POST,
+ * TikTok Content Posting API v2: POST /v2/post/publish/video/init/ (post_info.title ≤2200, source_info
+ * PULL_FROM_URL with video_url, or FILE_UPLOAD with video_size/chunk_size/total_chunk_count → upload_url, the
+ * chunks PUT there: see tiktok/upload.ts), POST /v2/post/publish/content/init/ (media_type PHOTO, post_mode DIRECT_POST,
  * post_info.title ≤90 + description ≤4000, source_info.photo_images 1–35), POST /v2/post/publish/status/fetch/
  * (PROCESSING_DOWNLOAD once, then PUBLISH_COMPLETE with `publicaly_available_post_id` — empty for SELF_ONLY —
  * or FAILED when the video URL is not MP4/MOV/WebM; ids are sent as strings — the docs type them int64, which JSON
@@ -109,14 +111,24 @@ export const tiktok: SandboxPlatform = {
       path: '/v2/post/publish/video/init/',
       creates: true,
       handle: async (req, state) => {
-        const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; video_url?: string } };
+        const body = (req.body ?? {}) as { post_info?: PostInfo; source_info?: { source?: string; video_url?: string; video_size?: number; chunk_size?: number; total_chunk_count?: number } };
         const info = body.post_info ?? {};
         const refused = postInfoProblem(req.account, info);
         if (refused) return refused;
         if ((info.title?.length ?? 0) > 2200) return invalid('post_info.title is longer than 2200');
-        if (body.source_info?.source !== 'PULL_FROM_URL' || !body.source_info.video_url) return invalid('source_info needs PULL_FROM_URL and video_url');
+        const maxSeconds = creatorOf(req.account).max_video_post_duration_sec;
+        if (body.source_info?.source === 'FILE_UPLOAD') {
+          const problem = chunkProblem(body.source_info);
+          if (problem) return invalid(problem);
+          const publish_id = `v_pub_file~v2-1.${newId()}`;
+          const { video_size, chunk_size, total_chunk_count } = body.source_info as Required<FileUploadSpec>;
+          const post = { publish_id, media_type: 'VIDEO', post_info: info, source_info: body.source_info, polls: 0, failed: false, privacy_level: info.privacy_level } satisfies Details;
+          registerUpload(state, req.account!, publish_id, { video_size, chunk_size, total_chunk_count }, post, maxSeconds);
+          return ok({ publish_id, upload_url: `http://${req.headers.host}/tiktok/video-upload/${publish_id}` });
+        }
+        if (body.source_info?.source !== 'PULL_FROM_URL' || !body.source_info.video_url) return invalid('source_info needs FILE_UPLOAD with its sizes, or PULL_FROM_URL and video_url');
         const publish_id = `v_pub_url~v2-1.${newId()}`;
-        const { media, failReason } = await pull([body.source_info.video_url], 'video', creatorOf(req.account).max_video_post_duration_sec);
+        const { media, failReason } = await pull([body.source_info.video_url], 'video', maxSeconds);
         state.createPost(
           'tiktok',
           req.account!,
@@ -161,10 +173,13 @@ export const tiktok: SandboxPlatform = {
       handle: (req, state) => {
         const publishId = (req.body as { publish_id?: string } | undefined)?.publish_id;
         const post = state.postsOf('tiktok', req.account).find((p) => details(p).publish_id === publishId);
+        const uploading = state.media.get(uploadKey(publishId ?? ''));
+        if (!post && uploading && uploading.account === req.account) return ok({ status: 'PROCESSING_UPLOAD', uploaded_bytes: uploading.extra?.received ?? 0 });
         if (!post) return invalid('publish_id is invalid');
         const d = details(post);
         d.polls += 1;
-        if (d.polls === 1) return ok({ status: 'PROCESSING_DOWNLOAD', uploaded_bytes: 0 });
+        if (d.polls === 1)
+          return ok(d.source_info.source === 'FILE_UPLOAD' ? { status: 'PROCESSING_UPLOAD', uploaded_bytes: post.media[0]?.bytes ?? 0 } : { status: 'PROCESSING_DOWNLOAD', downloaded_bytes: 0 });
         if (d.fail_reason) {
           d.failed = true;
           return ok({ status: 'FAILED', fail_reason: d.fail_reason });
@@ -172,6 +187,10 @@ export const tiktok: SandboxPlatform = {
         return ok({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: d.post_info.privacy_level === 'SELF_ONLY' ? [] : [post.id] });
       },
     },
+    ...fileUploadRoutes((state, upload, media, failReason) => {
+      const post = upload.extra!.post as Details;
+      state.createPost('tiktok', upload.account!, post.post_info.title ?? '', { ...post, fail_reason: failReason }, newId(), [media]);
+    }),
     {
       method: 'POST',
       path: '/v2/video/list/',

@@ -39,6 +39,10 @@ export const TIKTOK_RULES: PlatformRules = {
     { rule: 'video title ≤ 2200 characters; photo title ≤ 90, description ≤ 4000', source: PHOTO_POST },
     { rule: 'photo posts: 1–35 photo_images by PULL_FROM_URL, photo_cover_index within them', source: PHOTO_POST },
     {
+      rule: 'FILE_UPLOAD: chunk_size 5–64 MB (a video under 5 MB whole), total_chunk_count = video_size / chunk_size rounded down (1–1000), the last chunk ≤ 128 MB carrying the rest; chunks PUT in order with Content-Range (206, then 201; 416 otherwise); the upload URL expires after an hour (403)',
+      source: MEDIA_TRANSFER,
+    },
+    {
       rule: 'media that breaks the rules is refused while processing: status FAILED with fail_reason (file_format_check_failed, duration_check_failed, frame_rate_check_failed, picture_size_check_failed, video_pull_failed, photo_pull_failed)',
       source: STATUS,
     },
