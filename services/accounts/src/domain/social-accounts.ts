@@ -44,7 +44,8 @@ export function sandboxCredentials(username: string): Record<string, string> {
     ig_user_id: `ig-${account}`,
     threads_user_id: `th-${account}`,
     page_id: `page-${account}`,
-    board_id: `board-${account}`,
+    // The first of the board ids the Pinterest stand-in lists for the account (its default board).
+    board_id: `${account}-board-1`,
     open_id: `open-${account}`,
     privacy_level: 'SELF_ONLY',
     did: `did:plc:${account.toLowerCase()}`,
