@@ -106,6 +106,36 @@ describe('Pinterest connector against the strict API v5 stand-in', () => {
     expect(pins()).toEqual([]);
   });
 
+  it('the stand-in takes a base64 image and enforces media registration: every upload parameter, a succeeded media id, a cover', async () => {
+    const call = async (path: string, body: unknown) => {
+      const answer = await fetch(`${sandbox.url}/pinterest${path}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: answer.status, body: (await answer.json().catch(() => undefined)) as Record<string, unknown> };
+    };
+    const data = (await makeImage({ format: 'jpeg', width: 600, height: 900 })).toString('base64');
+    expect(await call('/v5/pins', { board_id: 'acme-board-1', media_source: { source_type: 'image_base64', content_type: 'image/jpeg', data } })).toMatchObject({ status: 201 });
+    expect(pins()[0]?.media).toEqual([expect.objectContaining({ content_type: 'image/jpeg', width: 600, height: 900 })]);
+    const registered = (await call('/v5/media', { media_type: 'video' })).body as { media_id: string; upload_url: string; upload_parameters: Record<string, string> };
+    const form = new FormData();
+    for (const [name, value] of Object.entries(registered.upload_parameters)) if (name !== 'x-amz-signature') form.set(name, value);
+    form.set('file', new Blob([new Uint8Array(await makeVideo({ width: 360, height: 640, seconds: 5 }))]), 'video');
+    expect((await fetch(registered.upload_url, { method: 'POST', body: form })).status).toBe(403);
+    const pin = (media_source: Record<string, unknown>) => call('/v5/pins', { board_id: 'acme-board-1', media_source: { source_type: 'video_id', ...media_source } });
+    expect(await pin({ media_id: registered.media_id, cover_image_key_frame_time: 0 })).toMatchObject({
+      status: 400,
+      body: { code: 1, message: expect.stringContaining('registered, not succeeded') },
+    });
+    expect(await pin({ media_id: 'unknown', cover_image_key_frame_time: 0 })).toMatchObject({ status: 404 });
+    form.set('x-amz-signature', registered.upload_parameters['x-amz-signature']!);
+    expect((await fetch(registered.upload_url, { method: 'POST', body: form })).status).toBe(204);
+    for (let read = 0; read < 2; read++) await fetch(`${sandbox.url}/pinterest/v5/media/${registered.media_id}`, { headers: { authorization: 'Bearer sandbox-acme' } });
+    expect(await pin({ media_id: registered.media_id })).toMatchObject({ status: 400, body: { message: expect.stringContaining('cover_image_url or cover_image_key_frame_time') } });
+    expect(await pin({ media_id: registered.media_id, cover_image_key_frame_time: 0 })).toMatchObject({ status: 201 });
+  });
+
   it('refuses, without calling Pinterest, a pin without media, more than 5 images or two videos', async () => {
     const six = ['a.jpg', 'b.png', 'c.webp', 'd.jpg', 'e.jpg', 'f.jpg'].map(image);
     for (const media of [[], six, [video('clip.mp4'), video('clip.mp4')]]) {
