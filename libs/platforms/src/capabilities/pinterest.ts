@@ -3,7 +3,7 @@ import { GB, MB, GIF, JPEG, MOV, MP4, PNG, WEBP } from './units.js';
 
 // description 500, title 100 [3p/code]; carousel 2–5 images [3p/code]; one video per pin, with a cover.
 // Image JPEG/PNG/WebP/GIF/BMP/TIFF ≤20 MB; video MP4/MOV/M4V, H.264/H.265, ≤2 GB, 4 s–15 min, aspect 1:2 to
-// 1.91:1 (https://help.pinterest.com/en/business/article/pinterest-product-specs, as the sandbox enforces).
+// 1.91:1 [3p: https://www.ayrshare.com/docs/media-guidelines/pinterest, as the sandbox enforces].
 // No comments.
 export const pinterest: PlatformCapability = {
   platform: 'pinterest',

@@ -4,7 +4,9 @@ import type { SandboxMediaRule } from '../../media/rules.js';
 /** Pinterest API v5 errors are `{code, message}`, with the HTTP status of the failure. */
 export const pinterestError = (status: number, code: number, message: string): SandboxResponse => ({ status, body: { code, message } });
 
-const PIN_SPECS = 'https://help.pinterest.com/en/business/article/pinterest-product-specs';
+// Pinterest's own product-specs page (https://help.pinterest.com/en/business/article/pinterest-product-specs) was not
+// reachable from here; these figures are as a posting API that relays them publishes them.
+const PIN_SPECS = 'https://www.ayrshare.com/docs/media-guidelines/pinterest';
 const CREATE_PIN = 'https://developers.pinterest.com/docs/api/v5/pins-create';
 const MEDIA_UPLOAD = 'https://developers.pinterest.com/docs/api-features/creating-boards-and-pins/#creating-video-pins';
 
