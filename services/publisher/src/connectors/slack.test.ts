@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slack } from '../../../../tools/sandbox/src/platforms/slack.js';
 import { slackConnector } from './slack.js';
@@ -16,13 +17,13 @@ beforeEach(() => sandbox.state.reset());
 
 const target: TargetAccount = { socialAccountId: 1, platform: 'slack', username: 'acme', credentials: { access_token: 'sandbox-acme', channel_id: 'C0123' } };
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
-const image = (name: string): MediaItem => ({
+const media = (name: string, type: MediaItem['type'], bytes: Buffer, contentType: string): MediaItem => ({
   r2Key: `ws/1/${name}`,
-  type: 'image',
+  type,
   url: `https://media.example/${name}`,
-  read: async () => ({ bytes: Buffer.from(name), contentType: 'image/png' }),
+  read: async () => ({ bytes, contentType }),
 });
-const connector = () => slackConnector(`${sandbox.url}/slack`);
+const connector = () => slackConnector(`${sandbox.url}/slack`, { shareWaitMs: 200, shareIntervalMs: 20 });
 const posts = () => sandbox.state.postsOf('slack', 'acme');
 const permalinkOf = (ts: string | undefined) => `https://acme.slack.com/archives/C0123/p${ts?.replace('.', '')}`;
 
@@ -44,14 +45,59 @@ describe('Slack connector against the Slack Web API stand-in', () => {
     expect(comment?.details.thread_ts).toBe(one?.id);
   });
 
-  it('sends images as image blocks after a mrkdwn section, keeping text as the fallback', async () => {
-    await connector().publish({ target, parts: [part('look', { contentType: 'image', media: [image('a.png'), image('b.png')] })] });
-    expect(posts()[0]?.text).toBe('look');
-    expect(posts()[0]?.details.blocks).toEqual([
-      { type: 'section', text: { type: 'mrkdwn', text: 'look' } },
-      { type: 'image', image_url: 'https://media.example/a.png', alt_text: 'a.png' },
-      { type: 'image', image_url: 'https://media.example/b.png', alt_text: 'b.png' },
+  it('shares images and a video as files of one message through the external upload, the text as its comment', async () => {
+    const png = await makeImage({ format: 'png', width: 640, height: 480 });
+    const jpeg = await makeImage({ format: 'jpeg', width: 1200, height: 800 });
+    const mp4 = await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 2 });
+    const items = [media('a.png', 'image', png, 'image/png'), media('b.jpg', 'image', jpeg, 'image/jpeg'), media('clip.mp4', 'video', mp4, 'video/mp4')];
+    const result = await connector().publish({ target, parts: [part('look <here>', { contentType: 'video', media: items })] });
+    const [post] = posts();
+    expect(post?.text).toBe('look &lt;here&gt;');
+    expect(result).toEqual({ platformPostId: post?.id, permalink: permalinkOf(post?.id) });
+    expect(post?.details).toMatchObject({ channel: 'C0123', files: [{ title: 'a.png' }, { title: 'b.jpg' }, { title: 'clip.mp4' }] });
+    expect(post?.media).toMatchObject([
+      { kind: 'image', content_type: 'image/png', width: 640, height: 480, bytes: png.length },
+      { kind: 'image', content_type: 'image/jpeg', width: 1200, height: 800, bytes: jpeg.length },
+      { kind: 'video', content_type: 'video/mp4', width: 320, height: 240, video_codec: 'h264' },
     ]);
+    expect((post?.media[2] as { duration_s: number }).duration_s).toBeCloseTo(2, 0);
+  });
+
+  it("shares a thread part's files as a reply (thread_ts of the first message)", async () => {
+    const png = await makeImage({ format: 'png', width: 100, height: 100 });
+    const result = await connector().publish({ target, parts: [part('first'), part('', { position: 1, media: [media('r.png', 'image', png, 'image/png')] })] });
+    const [, reply] = posts();
+    expect(reply?.details.thread_ts).toBe(result.platformPostId);
+    expect(reply?.media).toMatchObject([{ kind: 'image', width: 100, height: 100 }]);
+  });
+
+  it("refuses files the workspace will not take with Slack's error: uploads disabled, not in the channel", async () => {
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    const withImage = part('x', { media: [media('a.png', 'image', png, 'image/png')] });
+    const disabled = { ...target, username: 'nofiles', credentials: { access_token: 'sandbox-nofiles', channel_id: 'C0123' } };
+    await expect(connector().publish({ target: disabled, parts: [withImage] })).rejects.toMatchObject({ kind: 'rejected', message: 'files.getUploadURLExternal: file_uploads_disabled' });
+    const outside = { ...target, credentials: { access_token: 'sandbox-acme', channel_id: 'C-random-acme' } };
+    await expect(connector().publish({ target: outside, parts: [withImage] })).rejects.toMatchObject({ kind: 'rejected', message: 'files.completeUploadExternal: not_in_channel' });
+    await expect(connector().publish({ target: outside, parts: [part('text only')] })).rejects.toMatchObject({ kind: 'rejected', message: 'chat.postMessage: not_in_channel' });
+    expect(posts()).toEqual([]);
+  });
+
+  it('enforces the upload protocol: length must match the bytes, upload before complete, an expired upload URL fails', async () => {
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    const api = (method: string, body: unknown) =>
+      fetch(`${sandbox.url}/slack/${method}`, { method: 'POST', headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (r) => r.json() as Promise<{ ok: boolean; error?: string; upload_url?: string; file_id?: string }>,
+      );
+    expect(await api('files.getUploadURLExternal', { filename: 'a.png', length: 0 })).toEqual({ ok: false, error: 'missing_argument' });
+    expect(await api('files.getUploadURLExternal', { filename: 'big.mp4', length: 2 * 1024 ** 3 })).toEqual({ ok: false, error: 'file_upload_size_restricted' });
+    const short = await api('files.getUploadURLExternal', { filename: 'a.png', length: png.length + 1 });
+    const mismatch = await fetch(short.upload_url!, { method: 'POST', body: png });
+    expect(mismatch.status).toBe(400);
+    expect(await api('files.completeUploadExternal', { files: [{ id: short.file_id }], channel_id: 'C0123' })).toEqual({ ok: false, error: 'file_not_found' });
+    const stale = await api('files.getUploadURLExternal', { filename: 'a.png', length: png.length });
+    (sandbox.state.media.get(`slack:${stale.file_id}`)!.extra as { createdAt: number }).createdAt = Date.now() - 11 * 60_000;
+    expect((await fetch(stale.upload_url!, { method: 'POST', body: png })).status).toBe(410);
+    expect(posts()).toEqual([]);
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, invalid_auth auth, no_text rejected, dropped answer unknown', async () => {
@@ -105,7 +151,7 @@ describe('Slack connector against the Slack Web API stand-in', () => {
   it('reads reactions and reply_count, deletes and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics', { firstComment: 'first' }), part('second', { position: 1 })] });
     await connector().publish({ target, parts: [part('a later message')] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 0, likes: 5, replies: 2, reposts: 0, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: null, likes: 5, replies: 2, reposts: null, clicks: null });
     await connector().delete(target, platformPostId);
     expect(sandbox.state.find('slack', platformPostId)).toBeUndefined();
     await expect(connector().fetchMetrics(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected' });

@@ -1,6 +1,6 @@
 import { MAX_COMMUNITIES, type CommunitiesSource, type Community } from './communities.js';
 import { callPlatform } from './http.js';
-import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * Slack Web API (bot token `xoxb-…` as a bearer; scopes `chat:write` and `channels:history` /
@@ -8,8 +8,11 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  *
  * Credentials besides `access_token`: `channel_id`, the conversation id (`C…`) the bot is a member of.
  *
- * A post is `chat.postMessage` (`text`, HTML-like characters escaped as Slack requires; with images,
- * `blocks`: a mrkdwn section plus one `image` block per public media URL). Later parts and the first
+ * A text post is `chat.postMessage` (`text`, HTML-like characters escaped as Slack requires). A post with
+ * media (images, videos) goes through Slack's external upload (scope `files:write`): per file
+ * `files.getUploadURLExternal` (filename, length) and its bytes POSTed to the upload URL, then one
+ * `files.completeUploadExternal` shares every file in the channel with the text as `initial_comment`;
+ * the message's ts is read from the files' shares (files.info while Slack is still sharing). Later parts and the first
  * comment are replies in the message's thread (`thread_ts`). The permalink comes from
  * `chat.getPermalink`; metrics are the message's reactions (likes) and `reply_count` (replies).
  *
@@ -25,7 +28,25 @@ interface SlackMessage {
   reactions?: Array<{ count: number }>;
 }
 
-export function slackConnector(baseUrl = 'https://slack.com/api'): Connector & CommunitiesSource {
+interface SlackFile {
+  id: string;
+  shares?: Partial<Record<'public' | 'private', Record<string, Array<{ ts: string }>>>>;
+}
+
+const tsOfShare = (file: SlackFile | undefined, channel: string): string | undefined => file?.shares?.public?.[channel]?.[0]?.ts ?? file?.shares?.private?.[channel]?.[0]?.ts;
+
+export interface SlackOptions {
+  /** How long to wait for Slack to share uploaded files in the channel (files.info polled), ms. */
+  shareWaitMs: number;
+  shareIntervalMs: number;
+  /** Time allowed for one file's bytes to reach the upload URL, ms. */
+  uploadTimeoutMs: number;
+}
+
+const DEFAULTS: SlackOptions = { shareWaitMs: 30_000, shareIntervalMs: 1000, uploadTimeoutMs: 300_000 };
+
+export function slackConnector(baseUrl = 'https://slack.com/api', overrides: Partial<SlackOptions> = {}): Connector & CommunitiesSource {
+  const options = { ...DEFAULTS, ...overrides };
   const channelOf = (t: TargetAccount): string => {
     const channel = t.credentials.channel_id;
     if (!channel) throw new ConnectorError('auth', 'the Slack account has no channel_id: reconnect it');
@@ -50,20 +71,43 @@ export function slackConnector(baseUrl = 'https://slack.com/api'): Connector & C
   /** Slack's three control characters in message text. */
   const escapeText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-  function message(part: Pick<ContentPart, 'body' | 'media' | 'poll'>): { text: string; blocks?: unknown[] } {
-    if (part.poll) throw new ConnectorError('rejected', 'Slack has no polls');
-    const text = escapeText(part.body);
-    const images = part.media.map((m) => {
-      if (m.type !== 'image') throw new ConnectorError('rejected', `${m.type} media are not supported by the Slack connector (images only)`);
-      return { type: 'image', image_url: m.url, alt_text: m.r2Key.split('/').pop() || 'image' };
-    });
-    if (!images.length) return { text };
-    return { text, blocks: [...(text ? [{ type: 'section', text: { type: 'mrkdwn', text } }] : []), ...images] };
+  /** One file through the external upload: an upload URL for its length, then its bytes POSTed there. Answers the file id. */
+  async function uploadFile(target: TargetAccount, item: MediaItem): Promise<{ id: string; title: string }> {
+    const { bytes } = await item.read();
+    const filename = item.r2Key.split('/').pop() || `${item.type}`;
+    const { upload_url, file_id } = await call<{ upload_url: string; file_id: string }>(target, 'files.getUploadURLExternal', { filename, length: bytes.length }, 'POST');
+    // Slack answers 200 when the bytes are in; anything else (an expired URL, a length other than declared) fails the upload.
+    await callPlatform(upload_url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes, timeoutMs: options.uploadTimeoutMs });
+    return { id: file_id, title: filename };
   }
 
+  /**
+   * The ts of the message that shared the files: from completeUploadExternal's answer, or, while Slack is
+   * still sharing them, from files.info polled every `shareIntervalMs` for at most `shareWaitMs`.
+   */
+  async function sharedTs(target: TargetAccount, files: SlackFile[], fileId: string): Promise<string> {
+    const deadline = Date.now() + options.shareWaitMs;
+    let current = files.find((f) => f.id === fileId);
+    for (;;) {
+      const ts = tsOfShare(current, channelOf(target));
+      if (ts) return ts;
+      if (Date.now() >= deadline) throw new ConnectorError('unknown_outcome', `files.completeUploadExternal: file ${fileId} not shared in the channel after ${options.shareWaitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, options.shareIntervalMs));
+      current = (await call<{ file: SlackFile }>(target, 'files.info', { file: fileId })).file;
+    }
+  }
+
+  /** Posts one part: a message (chat.postMessage), or its files shared with the text as their message (external upload). */
   async function post(target: TargetAccount, part: Pick<ContentPart, 'body' | 'media' | 'poll'>, threadTs?: string): Promise<string> {
-    const answer = await call<{ ts: string }>(target, 'chat.postMessage', { channel: channelOf(target), ...message(part), ...(threadTs ? { thread_ts: threadTs } : {}) }, 'POST');
-    return answer.ts;
+    if (part.poll) throw new ConnectorError('rejected', 'Slack has no polls');
+    const text = escapeText(part.body);
+    const thread = threadTs ? { thread_ts: threadTs } : {};
+    if (!part.media.length) return (await call<{ ts: string }>(target, 'chat.postMessage', { channel: channelOf(target), text, ...thread }, 'POST')).ts;
+    const files: Array<{ id: string; title: string }> = [];
+    for (const item of part.media) files.push(await uploadFile(target, item));
+    const params = { files, channel_id: channelOf(target), ...(text ? { initial_comment: text } : {}), ...thread };
+    const answer = await call<{ files?: SlackFile[] }>(target, 'files.completeUploadExternal', params, 'POST');
+    return sharedTs(target, answer.files ?? [], files[0]!.id);
   }
 
   /** The message's permalink; '' when Slack will not say (the post exists: failing here would make it be posted again). */
@@ -127,7 +171,8 @@ export function slackConnector(baseUrl = 'https://slack.com/api'): Connector & C
       const found = messages.find((m) => m.ts === platformPostId);
       if (!found) throw new ConnectorError('rejected', `conversations.history: message ${platformPostId} not found`);
       const likes = (found.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
-      return { impressions: 0, likes, replies: found.reply_count ?? 0, reposts: 0, clicks: 0 };
+      // Slack reports no views, shares or clicks of a message.
+      return { impressions: null, likes, replies: found.reply_count ?? 0, reposts: null, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -1,8 +1,12 @@
-import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import type { SandboxPlatform } from '../router.js';
 import type { SandboxPost, SandboxState } from '../state.js';
+import { channelError, SLACK_RULES, SLACK_TEXT_LIMIT, slackFail as fail, slackFileRoutes, slackOk as ok, slackParams as params } from './slack/files.js';
+
+export { SLACK_IMAGE, SLACK_RULES, SLACK_UPLOAD_URL_LIFETIME_MS, SLACK_VIDEO } from './slack/files.js';
 
 /**
  * Slack Web API (bot token bearer): POST chat.postMessage (JSON `{channel, text, blocks, thread_ts}`),
+ * files.getUploadURLExternal + upload + files.completeUploadExternal and files.info (slack/files.ts),
  * GET chat.getPermalink (`channel`, `message_ts`), GET conversations.history (`channel`, `oldest`,
  * `latest`, `inclusive`, `limit`; top-level messages, newest first, with `reactions` and
  * `reply_count`), POST chat.delete (`channel`, `ts`), GET auth.test, GET conversations.list (`cursor`; two pages). Every answer is HTTP 200 with
@@ -15,10 +19,6 @@ const REACTIONS = [
   { name: 'thumbsup', count: 4, users: [] },
   { name: 'tada', count: 1, users: [] },
 ];
-
-const fail = (error: string): SandboxResponse => ({ status: 200, body: { ok: false, error } });
-const ok = (body: Record<string, unknown>): SandboxResponse => ({ status: 200, body: { ok: true, ...body } });
-const params = (req: SandboxRequest): Record<string, unknown> => (req.method === 'GET' ? Object.fromEntries(req.query) : ((req.body ?? {}) as Record<string, unknown>));
 
 /** A ts at the current time with microsecond digits, unique within the process. */
 const nextTs = () => `${(Date.now() / 1000).toFixed(3)}${String(sequence++ % 1000).padStart(3, '0')}`;
@@ -47,6 +47,7 @@ function toMessage(post: SandboxPost, state: SandboxState) {
     text: post.text,
     ts: post.id,
     ...(post.details.blocks ? { blocks: post.details.blocks } : {}),
+    ...(post.media.length ? { files: (post.details.files as Array<{ id: string }>).map((f) => ({ id: f.id })) } : {}),
     ...(threadTs ? { thread_ts: threadTs, parent_user_id: `U${post.account.toUpperCase()}` } : {}),
     ...(replies.length ? { thread_ts: post.id, reply_count: replies.length, latest_reply: replies.at(-1)!.id } : {}),
     reactions: REACTIONS,
@@ -56,17 +57,20 @@ function toMessage(post: SandboxPost, state: SandboxState) {
 export const slack: SandboxPlatform = {
   name: 'slack',
   unauthorized: () => fail('invalid_auth'),
+  rules: SLACK_RULES,
   routes: [
+    ...slackFileRoutes(() => nextTs()),
     {
       method: 'POST',
       path: '/chat.postMessage',
       creates: true,
       handle: (req, state) => {
         const { channel, text, blocks, thread_ts } = params(req) as { channel?: unknown; text?: unknown; blocks?: unknown; thread_ts?: unknown };
-        if (typeof channel !== 'string' || !channel) return fail('channel_not_found');
+        const channelProblem = channelError(req.account!, channel);
+        if (channelProblem) return fail(channelProblem);
         if (blocks !== undefined && (!Array.isArray(blocks) || !blocks.length || blocks.length > 50 || blocks.some((b) => invalidBlock(b as Record<string, unknown>)))) return fail('invalid_blocks');
         if ((typeof text !== 'string' || !text.trim()) && !blocks) return fail('no_text');
-        if (typeof text === 'string' && text.length > 40_000) return fail('msg_too_long');
+        if (typeof text === 'string' && text.length > SLACK_TEXT_LIMIT) return fail('msg_too_long');
         const post = state.createPost('slack', req.account!, typeof text === 'string' ? text : '', { channel, blocks, thread_ts }, nextTs());
         return ok({ channel, ts: post.id, message: toMessage(post, state) });
       },
