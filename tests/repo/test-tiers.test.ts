@@ -14,6 +14,7 @@ const INFRASTRUCTURE: Array<[RegExp, string]> = [
   [/local-s3(\.js)?'/, 'the S3-compatible server'],
   [/from '@atproto\/pds'|support\/bluesky-pds(\.js)?'/, 'a real Bluesky PDS'],
   [/from 'node:child_process'/, 'a child process'],
+  [/\bmakeVideo\b/, 'ffmpeg (a child process making a test video)'],
   [/\bstartStack\b|\bstartProcess\b/, 'service processes'],
 ];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_TYPES, PLATFORMS, type ContentType } from '@spa/vocabulary';
 import { CAPABILITIES } from './capabilities.js';
+import { PLATFORM_OPTION_FIELDS } from './options.js';
 import { presentCapabilities } from './present.js';
 
 const MEDIA_REQUIRED = ['instagram', 'pinterest', 'tiktok', 'youtube'];
@@ -74,8 +75,18 @@ describe('presentCapabilities', () => {
     }
   });
 
-  it('sends exactly the table, and a mutated copy does not leak into the table', () => {
-    expect(presented).toEqual(PLATFORMS.map((p) => CAPABILITIES[p]));
+  it('sends the table, with what the pipeline converts and the options each platform reads, and a mutated copy does not leak into the table', () => {
+    for (const [i, p] of PLATFORMS.entries()) {
+      const { media, options, ...rest } = presented[i]!;
+      const { media: tableMedia, ...tableRest } = CAPABILITIES[p];
+      expect(rest).toEqual(tableRest);
+      expect(options).toEqual(PLATFORM_OPTION_FIELDS[p]);
+      for (const kind of ['image', 'video', 'document'] as const) {
+        if (!tableMedia?.[kind]) expect(media?.[kind]).toBeUndefined();
+        else expect(media?.[kind]).toMatchObject(tableMedia[kind]);
+      }
+    }
+    expect(presented.find((c) => c.platform === 'instagram')?.media?.image?.converted_from).toEqual(expect.arrayContaining(['image/png', 'image/webp']));
     presented[0]!.character_limit = 1;
     (presented[0]!.content_types as ContentType[]).push('document');
     expect(CAPABILITIES.twitter.character_limit).toBe(280);
