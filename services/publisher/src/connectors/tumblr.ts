@@ -8,11 +8,31 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * Credentials besides `access_token`: `blog`, the blog identifier (its name such as `acme`, or its
  * hostname such as `acme.tumblr.com`); each blog is a separate account.
  *
- * A post is one NPF post (`POST /v2/blog/{blog}/posts` with `content` blocks: `text`, and `image` with
- * `media:[{url}]` for Tumblr to fetch). Tumblr has no threads, so later parts become more blocks of
+ * A post is one NPF post (`POST /v2/blog/{blog}/posts` with `content` blocks). Text only: JSON. With
+ * media: multipart/form-data, the NPF JSON in the `json` part and every image and the video uploaded as
+ * file parts named by the `identifier` of their `image` / `video` block (at most 30 images and one
+ * uploaded video per post, as Tumblr allows; more is refused, never dropped). Tumblr has no threads, so later parts become more blocks of
  * the same post; it has no comments either (only reblogs), so a first comment is refused. Metrics:
  * the post's `note_count` (likes, reblogs and replies together; reported as likes).
  */
+/** Tumblr's NPF post content limits (https://github.com/tumblr/docs/blob/master/npf-spec.md#post-content-limits). */
+const TUMBLR_LIMITS = { textBlock: 4096, images: 30, videos: 1 } as const;
+
+/** A body as text blocks of at most 4096 code points, split at the last line break or space before the limit. */
+function textChunks(body: string): string[] {
+  const chunks: string[] = [];
+  let rest = [...body];
+  while (rest.length > TUMBLR_LIMITS.textBlock) {
+    const head = rest.slice(0, TUMBLR_LIMITS.textBlock);
+    const cut = Math.max(head.lastIndexOf('\n'), head.lastIndexOf(' '));
+    const at = cut > 0 ? cut : TUMBLR_LIMITS.textBlock;
+    chunks.push(rest.slice(0, at).join(''));
+    rest = rest.slice(cut > 0 ? at + 1 : at);
+  }
+  if (rest.length) chunks.push(rest.join(''));
+  return chunks;
+}
+
 export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
   const blogOf = (t: TargetAccount): string => {
@@ -26,13 +46,32 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
     return `https://${blog.includes('.') ? blog : `${blog}.tumblr.com`}/post/${id}`;
   };
 
-  function blocks(part: ContentPart): unknown[] {
-    if (part.poll) throw new ConnectorError('rejected', 'polls are not supported by the Tumblr connector');
-    const media = part.media.map((m) => {
-      if (m.type !== 'image') throw new ConnectorError('rejected', `${m.type} media are not supported by the Tumblr connector (images only)`);
-      return { type: 'image', media: [{ url: m.url }] };
-    });
-    return [...(part.body ? [{ type: 'text', text: part.body }] : []), ...media];
+  /**
+   * The NPF content of the post and its files: text blocks (a part's body, split where it passes the
+   * 4096-character text block limit), one `image` block per image and one `video` block for the video,
+   * each naming its multipart file part by `identifier`.
+   */
+  async function content(parts: ContentPart[]): Promise<{ blocks: unknown[]; files: Array<{ name: string; bytes: Buffer; contentType: string }> }> {
+    const blocks: unknown[] = [];
+    const files: Array<{ name: string; bytes: Buffer; contentType: string }> = [];
+    const all = parts.flatMap((p) => p.media);
+    const videos = all.filter((m) => m.type === 'video').length;
+    const images = all.filter((m) => m.type === 'image').length;
+    if (videos > TUMBLR_LIMITS.videos) throw new ConnectorError('rejected', `Tumblr takes ${TUMBLR_LIMITS.videos} uploaded video per post (${videos} given)`);
+    if (images > TUMBLR_LIMITS.images) throw new ConnectorError('rejected', `Tumblr takes at most ${TUMBLR_LIMITS.images} images per post (${images} given)`);
+    for (const part of parts) {
+      if (part.poll) throw new ConnectorError('rejected', 'polls are not supported by the Tumblr connector');
+      for (const text of textChunks(part.body)) blocks.push({ type: 'text', text });
+      for (const item of part.media) {
+        if (item.type === 'document') throw new ConnectorError('rejected', 'Tumblr posts take images and video, not documents');
+        const { bytes, contentType } = await item.read();
+        const name = `${item.type}-${files.length}`;
+        const type = item.facts?.content_type ?? contentType;
+        files.push({ name, bytes, contentType: type });
+        blocks.push(item.type === 'image' ? { type: 'image', media: [{ type, identifier: name }] } : { type: 'video', media: { type, identifier: name } });
+      }
+    }
+    return { blocks, files };
   }
 
   interface TumblrPost {
@@ -49,11 +88,16 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       if (!parts.length) throw new Error('nothing to publish');
       if (parts.some((p) => p.firstComment)) throw new ConnectorError('rejected', 'Tumblr posts cannot have comments (only reblogs)');
-      const answer = await callPlatform(`${blogUrl(target)}/posts`, {
-        method: 'POST',
-        headers: auth(target),
-        body: { content: parts.flatMap(blocks), state: 'published' },
-      });
+      const { blocks, files } = await content(parts);
+      const npf = { content: blocks, state: 'published' };
+      let body: unknown = npf;
+      if (files.length) {
+        const form = new FormData();
+        form.append('json', JSON.stringify(npf));
+        for (const f of files) form.append(f.name, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name);
+        body = form;
+      }
+      const answer = await callPlatform(`${blogUrl(target)}/posts`, { method: 'POST', headers: auth(target), body, timeoutMs: files.length ? 300_000 : undefined });
       // `id` is a number beyond 2^53: only `id_string` is exact.
       const id = field<string>(answer.body, 'response.id_string');
       return { platformPostId: id, permalink: permalink(target, id) };
@@ -63,7 +107,7 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
       const answer = await callPlatform(`${blogUrl(target)}/posts?npf=true&limit=20`, { headers: auth(target) });
       const posts = field<TumblrPost[]>(answer.body, 'response.posts');
       const sinceSeconds = Math.floor(since.getTime() / 1000);
-      const found = posts.find((p) => p.timestamp >= sinceSeconds && firstText(p) === (parts[0]?.body ?? ''));
+      const found = posts.find((p) => p.timestamp >= sinceSeconds && firstText(p) === (textChunks(parts[0]?.body ?? '')[0] ?? ''));
       return found ? { platformPostId: found.id_string, permalink: permalink(target, found.id_string) } : null;
     },
 
@@ -74,7 +118,8 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const answer = await callPlatform(`${blogUrl(target)}/posts?npf=true&id=${encodeURIComponent(platformPostId)}`, { headers: auth(target) });
       const [post] = field<TumblrPost[]>(answer.body, 'response.posts');
-      return { impressions: 0, likes: post?.note_count ?? 0, replies: 0, reposts: 0, clicks: 0 };
+      // Tumblr reports one note count (likes, reblogs and replies together), reported as likes; nothing else.
+      return { impressions: null, likes: post?.note_count ?? null, replies: null, reposts: null, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -1,9 +1,15 @@
+import { readForm } from '../media/receive.js';
 import type { SandboxPlatform, SandboxResponse } from '../router.js';
 import type { SandboxPost } from '../state.js';
+import { contentProblem, NpfProblem, readMedia, TUMBLR_RULES, type Block } from './tumblr/npf.js';
+
+export { TUMBLR_IMAGE, TUMBLR_RULES, TUMBLR_VIDEO } from './tumblr/npf.js';
 
 /**
- * Tumblr API v2 (OAuth 2 bearer): POST /v2/blog/:blog/posts (NPF JSON `{content, state}`; `text` and
- * `image` blocks), GET /v2/blog/:blog/posts (`npf`, `limit` 1–20, `id`), POST /v2/blog/:blog/post/delete
+ * Tumblr API v2 (OAuth 2 bearer): POST /v2/blog/:blog/posts (NPF `{content, state}` as JSON, or as the
+ * `json` part of a multipart form whose other parts are the files that media objects name by
+ * `identifier`; `text`, `image` and `video` blocks, checked as TUMBLR_RULES says, media read from their
+ * bytes and recorded in the post), GET /v2/blog/:blog/posts (`npf`, `limit` 1–20, `id`), POST /v2/blog/:blog/post/delete
  * (`id`), GET /v2/user/info. Answers `{meta:{status, msg}, response}`; errors add `errors:[{title, code, detail}]`.
  * Post ids are beyond 2^53, as on Tumblr: `id` is a lossy number, `id_string` the exact id.
  */
@@ -19,21 +25,6 @@ const notFound = failure(404, 'Not Found', 'Post not found.', 0);
 
 /** `acme`, `acme.tumblr.com` → `acme`. */
 const blogName = (identifier: string) => identifier.replace(/\.tumblr\.com$/, '');
-
-interface Block {
-  type?: unknown;
-  text?: unknown;
-  media?: Array<{ url?: unknown; identifier?: unknown }>;
-}
-
-function invalidBlock(block: Block): string | undefined {
-  if (block.type === 'text') return typeof block.text === 'string' && block.text ? undefined : 'Text blocks need a non-empty text.';
-  if (block.type === 'image')
-    return Array.isArray(block.media) && block.media.length && block.media.every((m) => typeof m.url === 'string' || typeof m.identifier === 'string')
-      ? undefined
-      : 'Image blocks need media with a url or an identifier.';
-  return `Unsupported block type ${String(block.type)}.`;
-}
 
 function toPost(post: SandboxPost, npf: boolean) {
   const blog = post.details.blog as string;
@@ -59,21 +50,35 @@ function toPost(post: SandboxPost, npf: boolean) {
 export const tumblr: SandboxPlatform = {
   name: 'tumblr',
   unauthorized: () => ({ status: 401, body: { meta: { status: 401, msg: 'Unauthorized' }, response: [] } }),
+  rules: TUMBLR_RULES,
   routes: [
     {
       method: 'POST',
       path: '/v2/blog/:blog/posts',
       creates: true,
-      handle: (req, state) => {
-        const body = (req.body ?? {}) as { content?: Block[]; state?: string };
+      handle: async (req, state) => {
+        const form = await readForm(req);
+        let body: { content?: Block[]; state?: string };
+        try {
+          body = (form ? JSON.parse(String(form.get('json') ?? '')) : (req.body ?? {})) as typeof body;
+        } catch {
+          return failure(400, 'Bad Request', 'The json part is not valid JSON.', 8001);
+        }
         if (!Array.isArray(body.content) || !body.content.length) return failure(400, 'Bad Request', 'Posts cannot be empty.', 8001);
-        const problem = body.content.map(invalidBlock).find(Boolean);
+        const problem = contentProblem(body.content);
         if (problem) return failure(400, 'Bad Request', problem, 8001);
+        let media;
+        try {
+          media = await readMedia(body.content, form);
+        } catch (err) {
+          if (err instanceof NpfProblem) return failure(400, 'Bad Request', err.message, 8001);
+          throw err;
+        }
         const postState = body.state ?? 'published';
         if (!['published', 'queue', 'draft', 'private'].includes(postState)) return failure(400, 'Bad Request', `Invalid state ${postState}.`, 8001);
         const text = (body.content.find((b) => b.type === 'text')?.text as string | undefined) ?? '';
         const id = `7${Date.now()}${String(sequence++ % 1000).padStart(3, '0')}1`; // 18 digits, odd: never exact as a double
-        state.createPost('tumblr', req.account!, text, { blog: blogName(req.params.blog!), content: body.content, state: postState }, id);
+        state.createPost('tumblr', req.account!, text, { blog: blogName(req.params.blog!), content: body.content, state: postState }, id, media);
         return answer(201, 'Created', { id: Number(id), id_string: id, state: postState, display_text: `Posted to ${blogName(req.params.blog!)}` });
       },
     },
