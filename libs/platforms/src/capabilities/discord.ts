@@ -1,9 +1,11 @@
 import type { PlatformCapability } from '../types.js';
 import { MiB } from './units.js';
 
-// 2000 [3p]; 10 attachments (Discord OpenAPI schema `attachments.maxItems: 10`) [3p];
-// any file, 10 MiB default upload limit [unverified] → the current lowest default. Postiz
-// opens a thread on the message for comments [code], so both flags are true.
+// Content 2000 characters and at most 10 files (files[0..9]) per message
+// (https://discord.com/developers/docs/resources/message#create-message). Any file type; each file
+// at most 10 MiB, the default for users, bots and webhooks without Nitro or server boosts
+// (https://discord.com/developers/docs/reference#uploading-files). Postiz opens a thread on the message
+// for comments [code], so both flags are true.
 export const discord: PlatformCapability = {
   platform: 'discord',
   display_name: 'Discord',

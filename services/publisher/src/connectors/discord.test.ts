@@ -1,4 +1,5 @@
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { discord } from '../../../../tools/sandbox/src/platforms/discord.js';
 import { discordConnector } from './discord.js';
@@ -20,11 +21,11 @@ const target: TargetAccount = {
   credentials: { access_token: 'sandbox-acme', channel_id: '111', guild_id: '999' },
 };
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
-const image = (name: string, bytes: string): MediaItem => ({
+const media = (name: string, type: MediaItem['type'], bytes: Buffer, contentType: string): MediaItem => ({
   r2Key: `ws/1/${name}`,
-  type: 'image',
+  type,
   url: `http://media/${name}`,
-  read: async () => ({ bytes: Buffer.from(bytes), contentType: 'image/png' }),
+  read: async () => ({ bytes, contentType }),
 });
 const connector = () => discordConnector(`${sandbox.url}/discord`);
 
@@ -47,15 +48,56 @@ describe('Discord connector against the Discord API v10 stand-in', () => {
     expect(posts[2]?.details.channel_id).toBe(result.platformPostId);
   });
 
-  it('uploads images as multipart files with payload_json', async () => {
-    await connector().publish({ target, parts: [part('pictures', { contentType: 'image', media: [image('a.png', 'png-a'), image('b.png', 'png-bb')] })] });
+  it('uploads images and a video as multipart files with payload_json, each recorded as Discord read it', async () => {
+    const png = await makeImage({ format: 'png', width: 320, height: 200 });
+    const gif = await makeImage({ format: 'gif', width: 64, height: 64, frames: 3 });
+    const mp4 = await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 1 });
+    const items = [media('a.png', 'image', png, 'image/png'), media('b.gif', 'image', gif, 'image/gif'), media('c.mp4', 'video', mp4, 'video/mp4')];
+    await connector().publish({ target, parts: [part('pictures', { contentType: 'image', media: items })] });
     const [post] = sandbox.state.postsOf('discord');
     expect(post?.text).toBe('pictures');
     expect(post?.details.multipart).toBe(true);
     expect(post?.details.attachments).toEqual([
-      { id: '0', filename: 'a.png', size: 5, content_type: 'image/png' },
-      { id: '1', filename: 'b.png', size: 6, content_type: 'image/png' },
+      { id: '0', filename: 'a.png', size: png.length, content_type: 'image/png' },
+      { id: '1', filename: 'b.gif', size: gif.length, content_type: 'image/gif' },
+      { id: '2', filename: 'c.mp4', size: mp4.length, content_type: 'video/mp4' },
     ]);
+    expect(post?.media).toMatchObject([
+      { kind: 'image', width: 320, height: 200 },
+      { kind: 'image', width: 64, height: 64, frames: 3 },
+      { kind: 'video', width: 320, height: 240, video_codec: 'h264' },
+    ]);
+  });
+
+  it('refuses more than 10 files or a file over 10 MiB before sending; the stand-in answers them as Discord does', async () => {
+    const png = await makeImage({ format: 'png', width: 32, height: 32 });
+    const eleven = Array.from({ length: 11 }, (_, i) => media(`${i}.png`, 'image', png, 'image/png'));
+    await expect(connector().publish({ target, parts: [part('many', { media: eleven })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'Discord takes at most 10 files per message (11 given)',
+    });
+    const big = await makeImage({ format: 'png', width: 1900, height: 1900, minBytes: 10 * 1024 * 1024 + 1 });
+    expect(big.length).toBeGreaterThan(10 * 1024 * 1024);
+    await expect(connector().publish({ target, parts: [part('big', { media: [media('big.png', 'image', big, 'image/png')] })] })).rejects.toMatchObject({ kind: 'rejected' });
+    const send = (form: FormData) => fetch(`${sandbox.url}/discord/channels/111/messages`, { method: 'POST', headers: { authorization: 'Bot sandbox-acme' }, body: form });
+    const tooBig = new FormData();
+    tooBig.append('payload_json', JSON.stringify({ content: 'x' }));
+    tooBig.append('files[0]', new Blob([new Uint8Array(big)]), 'big.png');
+    const answer = await send(tooBig);
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toEqual({ message: 'Request entity too large', code: 40005 });
+    const manyForm = new FormData();
+    manyForm.append('payload_json', JSON.stringify({ content: 'x' }));
+    for (let i = 0; i < 11; i++) manyForm.append(`files[${i}]`, new Blob([new Uint8Array(png)]), `${i}.png`);
+    expect(await (await send(manyForm)).json()).toEqual({
+      message: 'Invalid Form Body',
+      code: 50035,
+      errors: { attachments: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 10 or fewer in length.' }] } },
+    });
+    const orphan = new FormData();
+    orphan.append('payload_json', JSON.stringify({ content: 'x', attachments: [{ id: 3, filename: 'x.png' }] }));
+    expect((await send(orphan)).status).toBe(400);
+    expect(sandbox.state.postsOf('discord')).toEqual([]);
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, empty message rejected, dropped answer unknown', async () => {
@@ -94,7 +136,7 @@ describe('Discord connector against the Discord API v10 stand-in', () => {
 
   it('reads reaction and thread counts, deletes, and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics', { firstComment: 'first' }), part('second', { position: 1 })] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 0, likes: 7, replies: 2, reposts: 0, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: null, likes: 7, replies: 2, reposts: null, clicks: null });
     await connector().delete(target, platformPostId);
     expect(sandbox.state.find('discord', platformPostId)).toBeUndefined();
     await expect(connector().delete(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected', status: 404 });

@@ -17,6 +17,8 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * Messages are JSON `{content}`, or with media multipart `payload_json` + `files[n]`. Metrics are the
  * message's reaction counts (likes) and its thread's message count (replies).
  */
+const DISCORD_LIMITS = { files: 10, fileBytes: 10 * 1024 * 1024 } as const;
+
 export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Connector & CommunitiesSource {
   const auth = (t: TargetAccount) => ({ authorization: `Bot ${t.credentials.access_token}` });
   const credential = (t: TargetAccount, key: 'channel_id' | 'guild_id'): string => {
@@ -43,10 +45,17 @@ export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Conne
     }
   }
 
-  /** The message body: JSON, or multipart with the media as files of the same request. */
+  /**
+   * The message body: JSON, or multipart with the media as files of the same request. Discord takes at
+   * most 10 files of at most 10 MiB each (https://discord.com/developers/docs/reference#uploading-files):
+   * more is refused here, never dropped.
+   */
   async function payload(content: string, media: ContentPart['media']): Promise<unknown> {
     if (!media.length) return { content };
+    if (media.length > DISCORD_LIMITS.files) throw new ConnectorError('rejected', `Discord takes at most ${DISCORD_LIMITS.files} files per message (${media.length} given)`);
     const files = await Promise.all(media.map(async (m) => ({ name: m.r2Key.split('/').pop() || 'file', ...(await m.read()) })));
+    const big = files.find((f) => f.bytes.length > DISCORD_LIMITS.fileBytes);
+    if (big) throw new ConnectorError('rejected', `${big.name} is ${big.bytes.length} bytes: Discord takes files of at most 10 MiB`);
     const form = new FormData();
     form.append('payload_json', JSON.stringify({ content, attachments: files.map((f, id) => ({ id, filename: f.name })) }));
     files.forEach((f, i) => form.append(`files[${i}]`, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name));
@@ -121,7 +130,8 @@ export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Conne
         : await callPlatform(`${messagesUrl(credential(target, 'channel_id'))}/${encodeURIComponent(platformPostId)}`, { headers: auth(target) });
       const message = answer.body as { reactions?: Array<{ count: number }>; thread?: { message_count?: number } };
       const likes = (message.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
-      return { impressions: 0, likes, replies: message.thread?.message_count ?? 0, reposts: 0, clicks: 0 };
+      // Discord reports no views, shares or clicks of a message.
+      return { impressions: null, likes, replies: message.thread?.message_count ?? 0, reposts: null, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -1,5 +1,28 @@
-import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import { inspectMedia, type InspectedMedia } from '../media/inspect.js';
+import type { SandboxMediaRule } from '../media/rules.js';
+import type { PlatformRules, SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxPost, SandboxState } from '../state.js';
+
+const UPLOADING_FILES = 'https://discord.com/developers/docs/reference#uploading-files';
+const CREATE_MESSAGE = 'https://discord.com/developers/docs/resources/message#create-message';
+
+/** Any file, at most 10 MiB each (the default for every user, bot and webhook; more only with Nitro or server boosts). */
+export const DISCORD_FILE: SandboxMediaRule = {
+  types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'],
+  max_bytes: 10 * 1024 * 1024,
+  source: UPLOADING_FILES,
+};
+const MAX_FILES = 10;
+const MAX_CONTENT = 2000;
+
+export const DISCORD_RULES: PlatformRules = {
+  media: { image: DISCORD_FILE, video: DISCORD_FILE },
+  other: [
+    { rule: 'any file type is taken (the listed ones are shown inline); each file at most 10 MiB, else 413 Request entity too large (40005)', source: UPLOADING_FILES },
+    { rule: 'at most 10 files per message (files[0..9]); payload_json attachments[].id must name a files[n] part', source: CREATE_MESSAGE },
+    { rule: 'content at most 2000 characters; a message needs content or a file (50006)', source: CREATE_MESSAGE },
+  ],
+};
 
 /**
  * Discord REST API v10 (bot token `Authorization: Bot …`): POST /channels/:c/messages (JSON `{content}`
@@ -48,18 +71,40 @@ interface Attachment {
   content_type: string;
 }
 
-/** The message payload: JSON, or multipart with `payload_json` and `files[n]` parts. */
-async function readPayload(req: SandboxRequest): Promise<{ content: string; attachments: Attachment[]; multipart: boolean }> {
+interface Payload {
+  content: string;
+  attachments: Attachment[];
+  media: InspectedMedia[];
+  multipart: boolean;
+}
+
+/**
+ * The message payload: JSON, or multipart with `payload_json` and `files[n]` parts, each file read from
+ * its bytes (its type as Discord sniffs it). Answers Discord's refusal instead when the files break its rules.
+ */
+async function readPayload(req: SandboxRequest): Promise<Payload | SandboxResponse> {
   const type = req.headers['content-type'] ?? '';
-  if (!type.startsWith('multipart/form-data')) return { content: String((req.body as { content?: unknown } | undefined)?.content ?? ''), attachments: [], multipart: false };
-  const form = await new Request('http://sandbox', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(req.raw) }).formData();
-  const payload = JSON.parse(String(form.get('payload_json') ?? '{}')) as { content?: string };
-  const attachments: Attachment[] = [];
-  for (const [key, value] of form.entries()) {
-    const index = /^files\[(\d+)\]$/.exec(key)?.[1];
-    if (index !== undefined && typeof value !== 'string') attachments.push({ id: index, filename: value.name, size: value.size, content_type: value.type });
+  let payload: Payload;
+  if (!type.startsWith('multipart/form-data')) payload = { content: String((req.body as { content?: unknown } | undefined)?.content ?? ''), attachments: [], media: [], multipart: false };
+  else {
+    const form = await new Request('http://sandbox', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(req.raw) }).formData();
+    const json = JSON.parse(String(form.get('payload_json') ?? '{}')) as { content?: string; attachments?: Array<{ id?: unknown }> };
+    payload = { content: json.content ?? '', attachments: [], media: [], multipart: true };
+    for (const [key, value] of form.entries()) {
+      const index = /^files\[(\d+)\]$/.exec(key)?.[1];
+      if (index === undefined || typeof value === 'string') continue;
+      if (value.size > DISCORD_FILE.max_bytes) return { status: 413, body: { message: 'Request entity too large', code: 40005 } };
+      const media = await inspectMedia(Buffer.from(await value.arrayBuffer()));
+      payload.attachments.push({ id: index, filename: value.name, size: value.size, content_type: media.content_type });
+      payload.media.push(media);
+    }
+    const unknown = (json.attachments ?? []).findIndex((a) => !payload.attachments.some((f) => f.id === String(a.id)));
+    if (unknown !== -1) return invalidForm(`attachments.${unknown}.id`, 'ATTACHMENT_NOT_FOUND', 'Attachment data not found');
   }
-  return { content: payload.content ?? '', attachments, multipart: true };
+  if (!payload.content && !payload.attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
+  if (payload.content.length > MAX_CONTENT) return invalidForm('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT} or fewer in length.`);
+  if (payload.attachments.length > MAX_FILES) return invalidForm('attachments', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_FILES} or fewer in length.`);
+  return payload;
 }
 
 function toMessage(post: SandboxPost, state: SandboxState) {
@@ -87,17 +132,17 @@ function messageIn(state: SandboxState, req: SandboxRequest): SandboxPost | unde
 export const discord: SandboxPlatform = {
   name: 'discord',
   unauthorized: () => ({ status: 401, body: { message: '401: Unauthorized', code: 0 } }),
+  rules: DISCORD_RULES,
   routes: [
     {
       method: 'POST',
       path: '/channels/:channel/messages',
       creates: true,
       handle: async (req, state) => {
-        const { content, attachments, multipart } = await readPayload(req);
-        if (!content && !attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
-        if (content.length > 2000) return invalidForm('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
-        if (attachments.length > 10) return invalidForm('attachments', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
-        const post = state.createPost('discord', req.account!, content, { channel_id: req.params.channel, attachments, multipart }, snowflake());
+        const payload = await readPayload(req);
+        if ('status' in payload) return payload;
+        const { content, attachments, multipart, media } = payload;
+        const post = state.createPost('discord', req.account!, content, { channel_id: req.params.channel, attachments, multipart }, snowflake(), media);
         return { status: 200, body: toMessage(post, state) };
       },
     },
@@ -144,11 +189,10 @@ export const discord: SandboxPlatform = {
       handle: async (req, state) => {
         const hook = webhookAccount(req);
         if ('refusal' in hook) return hook.refusal;
-        const { content, attachments, multipart } = await readPayload(req);
-        if (!content && !attachments.length) return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
-        if (content.length > 2000) return invalidForm('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
-        if (attachments.length > 10) return invalidForm('attachments', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
-        const post = state.createPost('discord', hook.account, content, { channel_id: `chan-${hook.account}`, webhook_id: `wh-${hook.account}`, attachments, multipart }, snowflake());
+        const payload = await readPayload(req);
+        if ('status' in payload) return payload;
+        const { content, attachments, multipart, media } = payload;
+        const post = state.createPost('discord', hook.account, content, { channel_id: `chan-${hook.account}`, webhook_id: `wh-${hook.account}`, attachments, multipart }, snowflake(), media);
         return req.query.get('wait') === 'true' ? { status: 200, body: toMessage(post, state) } : { status: 204 };
       },
     },
