@@ -1,11 +1,14 @@
 import { metricsFetches } from '@spa/telemetry';
 import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metrics';
+import { countsToWire, type MetricCounts } from '@spa/contracts/metric-counts';
 import type { Logger } from '@spa/logger';
 import { withRequestId } from '@spa/logger';
 import { consumeDurable, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type JsMsg, type NatsConnection } from '@spa/nats';
 import type { Platform } from '@spa/vocabulary';
 import type { PublisherDeps } from '../domain/ports.js';
 import { fetchTargetMetrics, type FetchOutcome } from './fetch-target-metrics.js';
+
+const NOTHING_KNOWN: MetricCounts = { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
 
 export interface MetricsConsumerOptions {
   namespace: string;
@@ -34,11 +37,12 @@ export async function consumeMetricJobs(
   const backoff = (deliveries: number) => Math.min(1_000 * 2 ** (deliveries - 1), opts.maxRetryWaitMs);
 
   const publishResult = async (job: MetricFetchJob, outcome: Exclude<FetchOutcome, { kind: 'retry' }> | { kind: 'failed'; error: string }) => {
-    const m = outcome.kind === 'ok' ? outcome.metrics : { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+    // Without a fetch no count is known: every one is sent unreported.
+    const m = outcome.kind === 'ok' ? outcome.metrics : NOTHING_KNOWN;
     const result = MetricFetchResult.encode({
       job,
       outcome: outcome.kind,
-      ...m,
+      ...countsToWire(m),
       fetchedAt: (outcome.kind === 'ok' ? outcome.fetchedAt : deps.clock.now()).toISOString(),
       error: outcome.kind === 'ok' ? undefined : outcome.error,
     }).finish();
