@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { telegram } from '../../../../tools/sandbox/src/platforms/telegram.js';
+import { hostMedia } from './media-host.test-support.js';
 import { telegramConnector } from './telegram.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
@@ -21,12 +23,17 @@ const target: TargetAccount = {
   credentials: { access_token: 'sandbox-acme', chat_id: '-1001234567890', channel_username: 'acmenews' },
 };
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
-const media = (name: string, type: 'image' | 'video' = 'image'): MediaItem => ({
+const media = (name: string, type: MediaItem['type'], bytes: Buffer, contentType: string): MediaItem => ({
   r2Key: `ws/1/${name}`,
   type,
   url: `https://media.example/${name}`,
-  read: async () => ({ bytes: Buffer.from(name), contentType: type === 'image' ? 'image/png' : 'video/mp4' }),
+  read: async () => ({ bytes, contentType }),
 });
+const png = (width = 320, height = 240) => makeImage({ format: 'png', width, height });
+const mp4 = () => makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 1 });
+/** A raw Bot API call with a multipart body, as a client would make it. */
+const sendRaw = (method: string, form: FormData) =>
+  fetch(`${sandbox.url}/telegram/botsandbox-acme/${method}`, { method: 'POST', body: form }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
 const connector = () => telegramConnector(`${sandbox.url}/telegram`);
 const posts = () => sandbox.state.postsOf('telegram', 'acme');
 
@@ -59,19 +66,69 @@ describe('Telegram connector against the Bot API stand-in', () => {
     expect(comment?.details.reply_to).toBe(Number(one?.id));
   });
 
-  it('sends one image with sendPhoto, one video with sendVideo, several as a media group captioned on the first item', async () => {
-    await connector().publish({ target, parts: [part('one <photo>', { contentType: 'image', media: [media('a.png')] })] });
-    await connector().publish({ target, parts: [part('clip', { contentType: 'video', media: [media('c.mp4', 'video')] })] });
-    await connector().publish({ target, parts: [part('album', { contentType: 'image', media: [media('x.png'), media('y.png'), media('z.mp4', 'video')] })] });
-    const [photo, video, ...album] = posts();
-    expect(photo).toMatchObject({ text: 'one <photo>', details: { kind: 'photo', photo: 'https://media.example/a.png', parse_mode: 'HTML' } });
-    expect(video).toMatchObject({ text: 'clip', details: { kind: 'video', video: 'https://media.example/c.mp4' } });
-    expect(album.map((p) => [p.details.kind, p.text])).toEqual([
+  it('uploads one image with sendPhoto, one video with sendVideo, several as a media group captioned on the first item, each recorded as Telegram read it', async () => {
+    const [a, x, y, clip] = [await png(320, 240), await png(200, 100), await makeImage({ format: 'jpeg', width: 640, height: 480 }), await mp4()];
+    await connector().publish({ target, parts: [part('one <photo>', { contentType: 'image', media: [media('a.png', 'image', a, 'image/png')] })] });
+    await connector().publish({ target, parts: [part('clip', { contentType: 'video', media: [media('c.mp4', 'video', clip, 'video/mp4')] })] });
+    const album = [media('x.png', 'image', x, 'image/png'), media('y.jpg', 'image', y, 'image/jpeg'), media('z.mp4', 'video', clip, 'video/mp4')];
+    await connector().publish({ target, parts: [part('album', { contentType: 'image', media: album })] });
+    const [photo, video, ...group] = posts();
+    expect(photo).toMatchObject({ text: 'one <photo>', details: { kind: 'photo', parse_mode: 'HTML' } });
+    expect(photo?.media).toMatchObject([{ kind: 'image', content_type: 'image/png', width: 320, height: 240, bytes: a.length }]);
+    expect(video).toMatchObject({ text: 'clip', details: { kind: 'video' } });
+    expect(video?.media).toMatchObject([{ kind: 'video', content_type: 'video/mp4', width: 320, height: 240, video_codec: 'h264' }]);
+    expect(group.map((p) => [p.details.kind, p.text])).toEqual([
       ['photo', 'album'],
       ['photo', ''],
       ['video', ''],
     ]);
-    expect(new Set(album.map((p) => p.details.media_group_id)).size).toBe(1);
+    expect(group.map((p) => p.media[0])).toMatchObject([{ width: 200, height: 100 }, { content_type: 'image/jpeg', width: 640 }, { kind: 'video' }]);
+    expect(new Set(group.map((p) => p.details.media_group_id)).size).toBe(1);
+  });
+
+  it("refuses photos and groups Telegram refuses, with Telegram's error shape, and the connector classifies them rejected", async () => {
+    const thin = await png(2100, 100); // aspect 21 > 20
+    const error = await connector()
+      .publish({ target, parts: [part('thin', { media: [media('thin.png', 'image', thin, 'image/png')] })] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected', status: 400 });
+    expect((error as Error).message).toContain('Bad Request: PHOTO_INVALID_DIMENSIONS');
+    const huge = await makeImage({ format: 'jpeg', width: 6000, height: 4100 }); // width + height > 10000
+    const photo = new FormData();
+    photo.append('chat_id', '-1001234567890');
+    photo.append('photo', new Blob([new Uint8Array(huge)]), 'huge.jpg');
+    expect(await sendRaw('sendPhoto', photo)).toEqual({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: PHOTO_INVALID_DIMENSIONS' } });
+    const webm = await makeVideo({ container: 'webm', codec: 'vp9', width: 160, height: 120, seconds: 1 });
+    await expect(connector().publish({ target, parts: [part('w', { media: [media('w.webm', 'video', webm, 'video/webm')] })] })).rejects.toMatchObject({ kind: 'rejected', status: 400 });
+    const small = await png(64, 64);
+    const eleven = Array.from({ length: 11 }, (_, i) => media(`${i}.png`, 'image', small, 'image/png'));
+    await expect(connector().publish({ target, parts: [part('many', { media: eleven })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'Telegram takes at most 10 photos and videos per message group (11 given)',
+    });
+    const big = await makeImage({ format: 'png', width: 1900, height: 1900, minBytes: 10 * 1024 * 1024 + 1 });
+    await expect(connector().publish({ target, parts: [part('big', { media: [media('big.png', 'image', big, 'image/png')] })] })).rejects.toMatchObject({ kind: 'rejected' });
+    expect(posts()).toEqual([]);
+  });
+
+  it('downloads a photo given by URL, refusing one over the 5 MB URL limit that an upload could carry', async () => {
+    const [ok6, bigPng] = [await png(300, 200), await makeImage({ format: 'png', width: 1400, height: 1400, minBytes: 5 * 1024 * 1024 + 1 })];
+    const host = await hostMedia({ 'ok.png': ok6, 'big.png': bigPng });
+    try {
+      const byUrl = (url: string) => {
+        const form = new FormData();
+        form.append('chat_id', '-1001234567890');
+        form.append('photo', url);
+        return sendRaw('sendPhoto', form);
+      };
+      expect(await byUrl(host.url('ok.png'))).toMatchObject({ status: 200, body: { ok: true, result: { photo: [{ width: 300, height: 200 }] } } });
+      expect(bigPng.length).toBeGreaterThan(5 * 1024 * 1024);
+      expect(await byUrl(host.url('big.png'))).toEqual({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: failed to get HTTP URL content' } });
+      expect(await byUrl(host.url('missing.png'))).toMatchObject({ status: 400 });
+      expect(posts().map((p) => p.media[0])).toMatchObject([{ width: 300, height: 200 }]);
+    } finally {
+      await host.close();
+    }
   });
 
   it('sends polls with sendPoll', async () => {
@@ -141,9 +198,9 @@ describe('Telegram connector against the Bot API stand-in', () => {
     expect(await connector().findPublished({ target, parts: [part('never sent')] }, since)).toBeNull();
   });
 
-  it('deletes, reports zero metrics and validates credentials', async () => {
+  it('deletes, reports no metrics (the Bot API has none) and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('to delete')] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: null, likes: null, replies: null, reposts: null, clicks: null });
     await connector().delete(target, platformPostId);
     expect(posts()).toEqual([]);
     expect(await connector().validateCredentials(target)).toBe(true);

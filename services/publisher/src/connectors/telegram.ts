@@ -13,11 +13,15 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * their permalink is empty).
  *
  * Text goes as `sendMessage` with `parse_mode: HTML` (the text HTML-escaped); one image or video as
- * `sendPhoto` / `sendVideo`, 2–10 as `sendMediaGroup` (the caption on the first item only), both by
- * URL; polls as `sendPoll` (Telegram has no long-running polls: `open_period` is at most 600 s, so the
+ * `sendPhoto` / `sendVideo`, 2–10 as `sendMediaGroup` (the caption on the first item only, each file
+ * `attach://fileN`), the bytes uploaded in the request (multipart: photos up to 10 MB, videos up to
+ * 50 MB, where a URL would allow 5 and 20; https://core.telegram.org/bots/api#sending-files); polls as `sendPoll` (Telegram has no long-running polls: `open_period` is at most 600 s, so the
  * poll stays open until closed by hand). Later parts reply to the previous part and the first comment
  * replies to the first part (`reply_parameters.message_id`).
  */
+const TELEGRAM_UPLOAD_LIMITS = { photo: 10 * 1024 * 1024, video: 50 * 1024 * 1024 } as const;
+const TELEGRAM_MAX_GROUP = 10;
+
 export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connector & CommunitiesSource {
   const chatOf = (t: TargetAccount): string => {
     const chatId = t.credentials.chat_id;
@@ -32,11 +36,11 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
    * hint is read back from there. The token is in the path, which callPlatform's messages quote: it
    * is masked before any error leaves this module.
    */
-  async function call<T>(target: TargetAccount, method: string, body?: Record<string, unknown>): Promise<T> {
+  async function call<T>(target: TargetAccount, method: string, body?: Record<string, unknown> | FormData): Promise<T> {
     const token = target.credentials.access_token ?? '';
     const url = `${baseUrl}/bot${token}/${method}`;
     try {
-      const answer = await callPlatform(url, { ...(body ? { method: 'POST', body } : {}), authStatuses: [401, 404] });
+      const answer = await callPlatform(url, { ...(body ? { method: 'POST', body } : {}), authStatuses: [401, 404], ...(body instanceof FormData ? { timeoutMs: 300_000 } : {}) });
       const reply = answer.body as { ok?: boolean; result?: T; error_code?: number; description?: string; parameters?: { retry_after?: number } };
       if (reply?.ok === true && reply.result !== undefined) return reply.result;
       const code = reply?.error_code ?? 0;
@@ -55,6 +59,28 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
   const caption = (text: string) => (text ? { caption: escapeHtml(text), parse_mode: 'HTML' } : {});
   const MEDIA_KIND = { image: 'photo', video: 'video' } as const;
 
+  /** A multipart request: every field as a string (objects as JSON), every file as a part of its own name. */
+  function form(fields: Record<string, unknown>, files: Array<{ name: string; bytes: Buffer; contentType: string }>): FormData {
+    const out = new FormData();
+    for (const [key, value] of Object.entries(fields)) out.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+    for (const f of files) out.append(f.name, new Blob([new Uint8Array(f.bytes)], { type: f.contentType }), f.name);
+    return out;
+  }
+
+  /** The bytes of each item, checked against Telegram's upload limits before anything is sent. */
+  async function filesOf(media: ContentPart['media']) {
+    return Promise.all(
+      media.map(async (m, i) => {
+        if (m.type === 'document') throw new ConnectorError('rejected', 'documents are not supported by the Telegram connector');
+        const kind = MEDIA_KIND[m.type];
+        const { bytes, contentType } = await m.read();
+        const limit = TELEGRAM_UPLOAD_LIMITS[kind];
+        if (bytes.length > limit) throw new ConnectorError('rejected', `the ${kind} is ${bytes.length} bytes: Telegram takes uploaded ${kind}s of at most ${limit / 1024 / 1024} MB`);
+        return { kind, name: `file${i}`, bytes, contentType };
+      }),
+    );
+  }
+
   /** Sends one part (as a reply to `replyTo` when given); answers the id of its (first) message. */
   async function sendPart(target: TargetAccount, part: Pick<ContentPart, 'body' | 'media' | 'poll'>, replyTo?: number): Promise<number> {
     const common = { chat_id: chatOf(target), ...(replyTo ? { reply_parameters: { message_id: replyTo } } : {}) };
@@ -63,19 +89,17 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
       const poll = { question: part.body, options: part.poll.options.map((text) => ({ text })) };
       return (await call<Message>(target, 'sendPoll', { ...common, ...poll })).message_id;
     }
-    const media = part.media.map((m) => {
-      if (m.type === 'document') throw new ConnectorError('rejected', 'documents are not supported by the Telegram connector');
-      return { type: MEDIA_KIND[m.type], media: m.url };
-    });
-    const [single] = media;
-    if (media.length > 1) {
-      const group = media.map((m, i) => (i === 0 ? { ...m, ...caption(part.body) } : m));
-      const messages = await call<Message[]>(target, 'sendMediaGroup', { ...common, media: group });
+    if (part.media.length > TELEGRAM_MAX_GROUP) throw new ConnectorError('rejected', `Telegram takes at most ${TELEGRAM_MAX_GROUP} photos and videos per message group (${part.media.length} given)`);
+    const files = await filesOf(part.media);
+    if (files.length > 1) {
+      const group = files.map((f, i) => ({ type: f.kind, media: `attach://${f.name}`, ...(i === 0 ? caption(part.body) : {}) }));
+      const messages = await call<Message[]>(target, 'sendMediaGroup', form({ ...common, media: group }, files));
       return messages[0]!.message_id;
     }
+    const [single] = files;
     if (single) {
-      const method = single.type === 'photo' ? 'sendPhoto' : 'sendVideo';
-      return (await call<Message>(target, method, { ...common, [single.type]: single.media, ...caption(part.body) })).message_id;
+      const method = single.kind === 'photo' ? 'sendPhoto' : 'sendVideo';
+      return (await call<Message>(target, method, form({ ...common, ...caption(part.body) }, [{ ...single, name: single.kind }]))).message_id;
     }
     return (await call<Message>(target, 'sendMessage', { ...common, text: escapeHtml(part.body), parse_mode: 'HTML' })).message_id;
   }
@@ -125,9 +149,9 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
       await call<boolean>(target, 'deleteMessage', { chat_id: chatOf(target), message_id: Number(platformPostId) });
     },
 
-    /** The Bot API exposes no view, reaction or forward counts for messages: all zeros. */
+    /** The Bot API exposes no view, reaction or forward counts for messages: none is known. */
     async fetchMetrics(): Promise<PostMetrics> {
-      return { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+      return { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

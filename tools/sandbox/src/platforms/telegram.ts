@@ -1,15 +1,19 @@
+import type { InspectedMedia } from '../media/inspect.js';
 import type { Route, SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxPost, SandboxState } from '../state.js';
+import { readParams, resolveFile, TELEGRAM_RULES, type Body } from './telegram/media.js';
+
+export { TELEGRAM_PHOTO, TELEGRAM_RULES, TELEGRAM_VIDEO } from './telegram/media.js';
 
 /**
- * Telegram Bot API (`/bot<token>/<method>`, JSON bodies): sendMessage (text, parse_mode HTML),
- * sendPhoto, sendVideo, sendMediaGroup (2–10 items), sendPoll, each with an optional
+ * Telegram Bot API (`/bot<token>/<method>`, JSON, urlencoded or multipart bodies): sendMessage (text,
+ * parse_mode HTML), sendPhoto, sendVideo, sendMediaGroup (2–10 items; files uploaded in the request or
+ * downloaded from their URL, read from their bytes and checked as TELEGRAM_RULES says), sendPoll, each with an optional
  * `reply_parameters.message_id` / `reply_to_message_id`; deleteMessage; getMe; getChat and getChatMember
  * (chats registered with `POST /_sandbox/telegram/chats`). Answers
  * `{ok:true, result}`, or `{ok:false, error_code, description}` with error_code as the HTTP status.
  * Stored posts hold the plain text (HTML entities decoded, tags stripped), as Message.text does.
  */
-type Body = Record<string, unknown>;
 
 let nextMessageId = 1;
 /**
@@ -62,14 +66,15 @@ function replyTarget(body: Body, state: SandboxState): { id?: number } | { error
 function toMessage(post: SandboxPost) {
   const chatId = post.details.chat_id as string;
   const { kind, reply_to, media_group_id, poll } = post.details as { kind: string; reply_to?: number; media_group_id?: string; poll?: { question: string; options: string[] } };
-  const file = { file_id: `file-${post.id}`, file_unique_id: `u${post.id}`, width: 800, height: 600, file_size: 1024 };
+  const facts = post.media[0] as (InspectedMedia & { width?: number; height?: number; duration_s?: number }) | undefined;
+  const file = { file_id: `file-${post.id}`, file_unique_id: `u${post.id}`, width: facts?.width ?? 0, height: facts?.height ?? 0, file_size: facts?.bytes ?? 0 };
   return {
     message_id: Number(post.id),
     date: Math.floor(post.createdAt.getTime() / 1000),
     chat: /^-?\d+$/.test(chatId) ? { id: Number(chatId), type: 'channel', title: post.account } : { id: -1000000000001, type: 'channel', title: post.account, username: chatId.replace(/^@/, '') },
     ...(kind === 'text' ? { text: post.text } : {}),
     ...(kind === 'photo' ? { photo: [file] } : {}),
-    ...(kind === 'video' ? { video: { ...file, duration: 10 } } : {}),
+    ...(kind === 'video' ? { video: { ...file, duration: Math.round(facts?.duration_s ?? 0), mime_type: facts?.content_type } } : {}),
     ...((kind === 'photo' || kind === 'video') && post.text ? { caption: post.text } : {}),
     ...(poll
       ? {
@@ -91,39 +96,44 @@ function toMessage(post: SandboxPost) {
 }
 
 /** A route for a send method: checks chat_id and the reply target, then lets `build` make the message(s). */
-function sendRoute(method: string, build: (body: Body, req: SandboxRequest, state: SandboxState, replyTo: number | undefined) => SandboxResponse): Route {
+type Build = (body: Body, req: SandboxRequest, state: SandboxState, replyTo: number | undefined, form: FormData | undefined) => SandboxResponse | Promise<SandboxResponse>;
+
+function sendRoute(method: string, build: Build): Route {
   return {
     method: 'POST',
     path: `/bot:token/${method}`,
     creates: true,
-    handle: (req, state) => {
-      const body = (req.body ?? {}) as Body;
+    handle: async (req, state) => {
+      const { body, form } = await readParams(req);
       if (body.chat_id === undefined || body.chat_id === '') return badRequest('chat_id is empty');
       const reply = replyTarget(body, state);
       if ('error' in reply) return badRequest(reply.error);
-      return build(body, req, state, reply.id);
+      return build(body, req, state, reply.id, form);
     },
   };
 }
 
-function create(state: SandboxState, req: SandboxRequest, body: Body, text: string, details: Body): SandboxPost {
-  return state.createPost('telegram', req.account!, text, { chat_id: String(body.chat_id), parse_mode: body.parse_mode, ...details }, String(nextMessageId++));
+function create(state: SandboxState, req: SandboxRequest, body: Body, text: string, details: Body, media: InspectedMedia[] = []): SandboxPost {
+  return state.createPost('telegram', req.account!, text, { chat_id: String(body.chat_id), parse_mode: body.parse_mode, ...details }, String(nextMessageId++), media);
 }
 
-/** sendPhoto / sendVideo: the file by URL or file_id, an optional caption (≤1024 characters). */
+/** sendPhoto / sendVideo: the file uploaded or by URL, an optional caption (≤1024 characters). */
 function sendMedia(kind: 'photo' | 'video'): Route {
-  return sendRoute(kind === 'photo' ? 'sendPhoto' : 'sendVideo', (body, req, state, replyTo) => {
-    if (typeof body[kind] !== 'string' || !body[kind]) return badRequest(`there is no ${kind} in the request`);
+  return sendRoute(kind === 'photo' ? 'sendPhoto' : 'sendVideo', async (body, req, state, replyTo, form) => {
     const text = readText(body, 'caption');
     if ('error' in text) return badRequest(text.error);
     if (text.plain.length > 1024) return badRequest('message caption is too long');
-    return ok(toMessage(create(state, req, body, text.plain, { kind, [kind]: body[kind], reply_to: replyTo })));
+    const file = await resolveFile(kind, body[kind], form, kind);
+    if ('error' in file) return badRequest(file.error);
+    const ref = typeof body[kind] === 'string' ? body[kind] : 'upload';
+    return ok(toMessage(create(state, req, body, text.plain, { kind, [kind]: ref, reply_to: replyTo }, [file.media])));
   });
 }
 
 export const telegram: SandboxPlatform = {
   name: 'telegram',
   unauthorized: () => ({ status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } }),
+  rules: TELEGRAM_RULES,
   routes: [
     sendRoute('sendMessage', (body, req, state, replyTo) => {
       const text = readText(body, 'text');
@@ -134,19 +144,23 @@ export const telegram: SandboxPlatform = {
     }),
     sendMedia('photo'),
     sendMedia('video'),
-    sendRoute('sendMediaGroup', (body, req, state, replyTo) => {
+    sendRoute('sendMediaGroup', async (body, req, state, replyTo, form) => {
       const media = body.media as Array<Body> | undefined;
       if (!Array.isArray(media) || media.length < 2 || media.length > 10) return badRequest('wrong number of media specified: must be 2-10');
       const captions: string[] = [];
+      const files: InspectedMedia[] = [];
       for (const item of media) {
         if ((item.type !== 'photo' && item.type !== 'video') || typeof item.media !== 'string' || !item.media) return badRequest('wrong media in the group');
         const text = readText(item, 'caption');
         if ('error' in text) return badRequest(text.error);
         if (text.plain.length > 1024) return badRequest('message caption is too long');
         captions.push(text.plain);
+        const file = await resolveFile(item.type, item.media, form, '');
+        if ('error' in file) return badRequest(file.error);
+        files.push(file.media);
       }
       const group = `group-${nextMessageId}`;
-      const posts = media.map((item, i) => create(state, req, body, captions[i]!, { kind: item.type, [String(item.type)]: item.media, media_group_id: group, reply_to: replyTo }));
+      const posts = media.map((item, i) => create(state, req, body, captions[i]!, { kind: item.type, [String(item.type)]: item.media, media_group_id: group, reply_to: replyTo }, [files[i]!]));
       return ok(posts.map(toMessage));
     }),
     sendRoute('sendPoll', (body, req, state, replyTo) => {
