@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Post } from '../domain/model.js';
 import { aPost } from './__fixtures__/posts.js';
 import { MongoPostsStore } from './mongo-store.js';
-import { toDoc } from './post-docs.js';
+import { toDoc, toPost, type PostDoc } from './post-docs.js';
 
 let connection: Connection;
 let store: MongoPostsStore;
@@ -58,7 +58,8 @@ const full: Post = {
       username: 'v',
       platformStatus: 'failed',
       platformError: 'refused',
-      postMetric: { impressions: 1, likes: 2, replies: 3, reposts: 4, clicks: 5, engagementRate: null, fetchedAt: at },
+      // Counts Bluesky does not report (impressions, clicks) are null: stored and read back as null, never 0.
+      postMetric: { impressions: null, likes: 2, replies: 3, reposts: 4, clicks: null, engagementRate: null, fetchedAt: at },
     },
   ],
 };
@@ -88,5 +89,14 @@ describe('a replaced post', () => {
     await store.models.Post.replaceOne({ _id: twin.id }, toDoc(twin));
     const [stored, cast] = await Promise.all([posts.findOne({ _id: post.id }), posts.findOne({ _id: twin.id })]);
     expect({ ...stored, _id: 0 }).toStrictEqual({ ...cast, _id: 0 });
+  });
+});
+
+describe('a post metric', () => {
+  it('keeps the counts the platform does not report as null when stored and read back', async () => {
+    const post = { ...full, id: 3 };
+    await store.models.Post.replaceOne({ _id: post.id }, toDoc(post), { upsert: true });
+    const read = toPost((await connection.db!.collection('posts').findOne({ _id: post.id as never })) as unknown as PostDoc);
+    expect(read.postAccounts[1]!.postMetric).toEqual({ impressions: null, likes: 2, replies: 3, reposts: 4, clicks: null, engagementRate: null, fetchedAt: at });
   });
 });

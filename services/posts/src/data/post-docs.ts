@@ -41,7 +41,16 @@ export interface PostDoc {
     platform_error?: string | null;
     dub_short_url?: string | null;
     dub_original_url?: string | null;
-    post_metric?: { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate?: number | null; fetched_at: Date } | null;
+    // A count stored null (or missing) is one the platform does not report.
+    post_metric?: {
+      impressions?: number | null;
+      likes?: number | null;
+      replies?: number | null;
+      reposts?: number | null;
+      clicks?: number | null;
+      engagement_rate?: number | null;
+      fetched_at: Date;
+    } | null;
   }>;
 }
 
@@ -94,11 +103,11 @@ export function toPost(d: PostDoc): Post {
       dubOriginalUrl: opt(a.dub_original_url),
       postMetric: a.post_metric
         ? {
-            impressions: a.post_metric.impressions,
-            likes: a.post_metric.likes,
-            replies: a.post_metric.replies,
-            reposts: a.post_metric.reposts,
-            clicks: a.post_metric.clicks,
+            impressions: a.post_metric.impressions ?? null,
+            likes: a.post_metric.likes ?? null,
+            replies: a.post_metric.replies ?? null,
+            reposts: a.post_metric.reposts ?? null,
+            clicks: a.post_metric.clicks ?? null,
             engagementRate: a.post_metric.engagement_rate ?? null,
             fetchedAt: a.post_metric.fetched_at,
           }

@@ -1,12 +1,13 @@
 import type { ContentType, Platform, PlatformStatus, PostStatus } from '@spa/vocabulary';
 
+/** A target's latest metric snapshot: each count null when the platform does not report it (never a made-up 0). */
 export interface PostMetric {
-  impressions: number;
-  likes: number;
-  replies: number;
-  reposts: number;
-  clicks: number;
-  /** (likes + replies + reposts + clicks) / impressions; null when impressions are 0 or unknown. */
+  impressions: number | null;
+  likes: number | null;
+  replies: number | null;
+  reposts: number | null;
+  clicks: number | null;
+  /** (likes + replies + reposts + clicks, those reported) / impressions; null when impressions are 0 or unknown, or no interaction is reported. */
   engagementRate: number | null;
   fetchedAt: Date;
 }

@@ -1,4 +1,5 @@
 import { MetricSnapshotRecorded } from '@spa/contracts/events/v1/metrics';
+import { countsFromWire } from '@spa/contracts/metric-counts';
 import type { Logger } from '@spa/logger';
 import { ANALYTICS_STREAM, consumeDurable, metricSnapshotSubject, type NatsConnection } from '@spa/nats';
 import { recordMetric } from '../domain/record-metric.js';
@@ -11,11 +12,7 @@ export function decodeSnapshot(data: Uint8Array) {
     postId: e.postId,
     postAccountId: e.postAccountId,
     metric: {
-      impressions: e.impressions,
-      likes: e.likes,
-      replies: e.replies,
-      reposts: e.reposts,
-      clicks: e.clicks,
+      ...countsFromWire(e),
       engagementRate: e.engagementRate ?? null,
       fetchedAt: new Date(e.fetchedAt),
     },

@@ -1,4 +1,5 @@
 import { contentTypeCodec, platformCodec, platformStatusCodec, postStatusCodec } from '@spa/contracts/codecs';
+import { countsToWire } from '@spa/contracts/metric-counts';
 import type { Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import type { Post } from '../domain/model.js';
 
@@ -53,7 +54,7 @@ export function postMessage(p: Post): PostMessage {
       platformError: a.platformError,
       dubShortUrl: a.dubShortUrl,
       dubOriginalUrl: a.dubOriginalUrl,
-      postMetric: a.postMetric && { ...a.postMetric, engagementRate: a.postMetric.engagementRate ?? undefined, fetchedAt: a.postMetric.fetchedAt.toISOString() },
+      postMetric: a.postMetric && { ...countsToWire(a.postMetric), engagementRate: a.postMetric.engagementRate ?? undefined, fetchedAt: a.postMetric.fetchedAt.toISOString() },
     })),
   };
 }
