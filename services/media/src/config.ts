@@ -33,6 +33,14 @@ export const configSchema = z
     MEDIA_STAGING_DIR: z.string().min(1).default('.data/media-staging'),
     /** Largest decoded image a header may declare (sharp limitInputPixels): stops decompression bombs. */
     MEDIA_MAX_IMAGE_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+    /** Largest image an upload may carry when the platform's own limit is lower: it is re-encoded under that limit when published. */
+    MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().positive().default(50_000_000),
+    /** Bound of one ffprobe run on an upload or a converted file. */
+    MEDIA_PROBE_TIMEOUT_MS: env.millis(30_000),
+    /** Bound of one conversion (sharp or ffmpeg) to a platform's preset. */
+    MEDIA_CONVERT_TIMEOUT_MS: env.millis(15 * 60_000),
+    /** A variant being converted whose maker has not renewed its claim for this long is taken over (its maker died). */
+    MEDIA_VARIANT_LEASE_MS: env.millis(30_000),
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),
     MEDIA_LOCAL_DIR: z.string().min(1).default('.data/media'),
     S3_ENDPOINT: z.url().optional(),

@@ -13,6 +13,7 @@ import { sweepExpiredUploads } from './domain/sweep-uploads.js';
 import { mediaService } from './grpc/handlers.js';
 import { createMediaHttpServer } from './http/server.js';
 import { createStorage } from './storage/index.js';
+import { mediaTools } from './convert/index.js';
 import { linkedInAssets } from './linkedin/index.js';
 
 runMain(async () => {
@@ -28,11 +29,14 @@ runMain(async () => {
     store,
     storage: createStorage(config),
     accounts,
+    tools: mediaTools({ maxImagePixels: config.MEDIA_MAX_IMAGE_PIXELS, probeTimeoutMs: config.MEDIA_PROBE_TIMEOUT_MS, convertTimeoutMs: config.MEDIA_CONVERT_TIMEOUT_MS }),
     clock: { now: () => new Date() },
     newId: randomUUID,
     stagingDir: config.MEDIA_STAGING_DIR,
     maxImagePixels: config.MEDIA_MAX_IMAGE_PIXELS,
+    maxImageBytes: config.MEDIA_MAX_IMAGE_BYTES,
     presignTtlS: config.MEDIA_PRESIGN_TTL_S,
+    variantLeaseMs: config.MEDIA_VARIANT_LEASE_MS,
   };
   const http = createMediaHttpServer(deps, { signingKey: config.MEDIA_SIGNING_KEY, logger });
   http.listen(config.MEDIA_HTTP_PORT, config.MEDIA_HTTP_HOST);

@@ -1,3 +1,4 @@
+import type { MediaFacts } from '@spa/platforms';
 import { Schema, type Connection } from 'mongoose';
 
 export interface MediaDoc {
@@ -12,6 +13,19 @@ export interface MediaDoc {
   purpose?: string | null;
   expires_at?: Date | null;
   created_at: Date;
+  /** Probed from the bytes at upload; absent on records stored before facts were kept. */
+  facts?: MediaFacts | null;
+}
+
+export interface VariantDoc {
+  /** The variant's key: `<source key>.variants/<preset id>.<ext>`. */
+  _id: string;
+  source_key: string;
+  preset_id: string;
+  status: 'converting' | 'ready';
+  facts?: MediaFacts | null;
+  created_at: Date;
+  alive_at: Date;
 }
 
 /** Mongoose schemas of the media database. */
@@ -30,6 +44,7 @@ export function registerModels(connection: Connection) {
       purpose: String,
       expires_at: Date,
       created_at: { type: Date, required: true },
+      facts: { type: Schema.Types.Mixed },
     },
     { collection: 'media', versionKey: false },
   );
@@ -41,9 +56,25 @@ export function registerModels(connection: Connection) {
   // (FerretDB does not apply concurrent updates of one document atomically; inserts of one _id are).
   const putClaimSchema = new Schema({ _id: String, claimed_at: { type: Date, required: true } }, { collection: 'put_claims', versionKey: false });
 
+  // One document per converted variant: the unique _id (the variant's key) makes one caller its maker.
+  const variantSchema = new Schema<VariantDoc>(
+    {
+      _id: String,
+      source_key: { type: String, required: true },
+      preset_id: { type: String, required: true },
+      status: { type: String, required: true },
+      facts: { type: Schema.Types.Mixed },
+      created_at: { type: Date, required: true },
+      alive_at: { type: Date, required: true },
+    },
+    { collection: 'media_variants', versionKey: false },
+  );
+  variantSchema.index({ source_key: 1 });
+
   return {
     Media: connection.model<MediaDoc>('Media', mediaSchema),
     PutClaim: connection.model('PutClaim', putClaimSchema),
+    Variant: connection.model<VariantDoc>('MediaVariant', variantSchema),
   };
 }
 

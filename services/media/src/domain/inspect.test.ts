@@ -32,7 +32,7 @@ describe('sniffType', () => {
 
 describe('imageSize', () => {
   it('reads dimensions from the header', async () => {
-    expect(await imageSize(await file('a.png', await png(33, 21)), 'image/png', 1e8)).toEqual({ width: 33, height: 21 });
+    expect(await imageSize(await file('a.png', await png(33, 21)), 'image/png', 1e8)).toEqual({ width: 33, height: 21, frames: 1 });
   });
 
   it('refuses a decompression bomb from its header, quickly and without decoding', async () => {

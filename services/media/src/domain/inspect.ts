@@ -61,10 +61,11 @@ async function bmpSize(path: string): Promise<{ width: number; height: number }>
 }
 
 /**
- * An image's dimensions from its header only (no decode), refusing one whose declared size exceeds
- * `maxPixels` (a decompression bomb: a few KB that would decode to gigabytes).
+ * An image's dimensions (as displayed: an EXIF orientation that turns it is applied) and frame count from its
+ * header only (no decode), refusing one whose declared size exceeds `maxPixels` (a decompression bomb: a few KB
+ * that would decode to gigabytes).
  */
-export async function imageSize(path: string, contentType: string, maxPixels: number): Promise<{ width: number; height: number }> {
+export async function imageSize(path: string, contentType: string, maxPixels: number): Promise<{ width: number; height: number; frames: number }> {
   let size: { width: number; height: number; frames: number };
   try {
     if (contentType === 'image/bmp') size = { ...(await bmpSize(path)), frames: 1 };
@@ -72,7 +73,8 @@ export async function imageSize(path: string, contentType: string, maxPixels: nu
       // Header only: nothing is decoded, here or later; limitInputPixels refuses a bomb from its header.
       const meta = await sharp(path, { limitInputPixels: maxPixels, sequentialRead: true }).metadata();
       const frames = meta.pages ?? 1;
-      size = { width: meta.width ?? 0, height: meta.pageHeight ?? meta.height ?? 0, frames };
+      const [width, height] = [meta.width ?? 0, meta.pageHeight ?? meta.height ?? 0];
+      size = (meta.orientation ?? 1) >= 5 ? { width: height, height: width, frames } : { width, height, frames };
     }
   } catch (err) {
     if (err instanceof Error && /pixel limit/i.test(err.message)) {
@@ -85,5 +87,16 @@ export async function imageSize(path: string, contentType: string, maxPixels: nu
   if (pixels > maxPixels) {
     throw invalidParameters([`media: the image declares ${size.width}x${size.height}${size.frames > 1 ? ` x ${size.frames} frames` : ''} pixels, more than the ${maxPixels} accepted`]);
   }
-  return { width: size.width, height: size.height };
+  return size;
+}
+
+/** The first bytes of a file (for sniffing its type). */
+export async function headOf(path: string, length: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(length), 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError, notFound } from '@spa/errors';
-import { isMediaKey } from './keys.js';
+import { isMediaKey, isVariantKey } from './keys.js';
 import type { MediaRecord } from './model.js';
 import type { MediaDeps } from './ports.js';
 
@@ -24,12 +24,18 @@ export async function getMedia(deps: MediaDeps, workspaceId: number, key: string
   return { ...record, url: await deps.storage.publicUrl(record.key) };
 }
 
-/** Reads a stored file's bytes for serving (public read by key), or undefined. */
-export async function openMedia(deps: MediaDeps, key: string): Promise<{ record: MediaRecord; body: Readable; size: number } | undefined> {
-  const record = isMediaKey(key) ? await settled(deps, await deps.store.find(key)) : undefined;
-  if (!record) return undefined;
+/** Reads a stored file's (or a ready variant's) bytes for serving (public read by key), or undefined. */
+export async function openMedia(deps: MediaDeps, key: string): Promise<{ contentType: string; body: Readable; size: number } | undefined> {
+  let contentType: string | undefined;
+  if (isVariantKey(key)) {
+    const variant = await deps.store.findVariant(key);
+    contentType = variant?.status === 'ready' ? variant.facts?.content_type : undefined;
+  } else if (isMediaKey(key)) {
+    contentType = (await settled(deps, await deps.store.find(key)))?.contentType;
+  }
+  if (!contentType) return undefined;
   const object = await deps.storage.get(key);
-  return object && { record, ...object };
+  return object && { contentType, ...object };
 }
 
 /**
@@ -40,6 +46,10 @@ export async function deleteMedia(deps: MediaDeps, workspaceId: number, key: str
   const record = isMediaKey(key) ? await deps.store.find(key) : undefined;
   if (!record || (platform && record.platform !== platform)) throw notFound(platform ? `${platform} media file` : 'Media file');
   if (record.workspaceId !== workspaceId) throw new AppError('MEDIA_NOT_OWNED', 'This media file belongs to another workspace');
+  for (const variant of await deps.store.variantsOf(key)) {
+    await deps.storage.delete(variant.key);
+    await deps.store.dropVariant(variant.key);
+  }
   await deps.storage.delete(key);
   await deps.store.delete(key);
   return record;

@@ -1,6 +1,6 @@
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { AppError, invalidParameters } from '@spa/errors';
-import { ruleAccepts, UPLOAD_PLATFORMS, type UploadPlatform } from '@spa/platforms';
+import { UPLOAD_PLATFORMS, type UploadPlatform } from '@spa/platforms';
 import { CAPABILITIES } from '@spa/platforms';
 import { canonicalType, sniffType, SNIFF_BYTES } from './inspect.js';
 import { newMediaKey } from './keys.js';
@@ -23,7 +23,8 @@ export async function createPresignedUpload(
   const contentType = canonicalType(input.contentType);
   const problems: string[] = [];
   if (!rule) problems.push(`content_type: ${input.platform} takes no video`);
-  else if (!ruleAccepts(rule, contentType) || !VIDEO_EXT[contentType]) problems.push(`content_type: must be a video type: ${rule.content_types.join(', ')}`);
+  // A video container the platform does not take as it is but the pipeline converts (WebM, MOV) is taken too.
+  else if (!VIDEO_EXT[contentType]) problems.push(`content_type: must be a video type: ${[...new Set([...rule.content_types, ...Object.keys(VIDEO_EXT)])].join(', ')}`);
   if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes <= 0) problems.push('file_size: must be a positive integer (bytes)');
   else if (rule && input.sizeBytes > rule.max_bytes) problems.push(`file_size: at most ${rule.max_bytes} bytes for ${input.platform} videos`);
   if (problems.length) throw invalidParameters(problems);

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestBucket, LOCAL_S3 } from '../../../../tests/support/local-s3.js';
+import { mediaTools } from '../convert/index.js';
 import { MongoMediaStore } from '../data/mongo-store.js';
 import { LocalDiskStorage } from '../storage/local-disk.js';
 import type { ObjectStorage } from '../storage/port.js';
@@ -41,11 +42,14 @@ function depsAt(storage: ObjectStorage, now: Date): MediaDeps {
     store,
     storage,
     accounts: { hasConnectedAccount: async () => true },
+    tools: mediaTools({ maxImagePixels: 1e8, probeTimeoutMs: 30_000, convertTimeoutMs: 60_000 }),
     clock: { now: () => now },
     newId: randomUUID,
     stagingDir: path.join(dir, 'staging'),
     maxImagePixels: 1e8,
+    maxImageBytes: 50_000_000,
     presignTtlS: 3600,
+    variantLeaseMs: 30_000,
   };
 }
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { invalidParameters } from '@spa/errors';
-import { maxUploadBytes, ruleAccepts, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
-import { canonicalType, imageSize, sniffType, type Sniffed } from './inspect.js';
+import { CONVERTIBLE_IMAGE_TYPES, CONVERTIBLE_VIDEO_TYPES, maxUploadBytes, ruleAccepts, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
+import { canonicalType, sniffType, type Sniffed } from './inspect.js';
 import { newMediaKey } from './keys.js';
 import type { MediaRecord } from './model.js';
 import type { MediaDeps } from './ports.js';
@@ -37,6 +37,9 @@ class UploadState {
   sniffed: Sniffed | undefined;
   complete = false;
 
+  /** `maxImageBytes`: the cap of an image the platform does not take as it is (converted at publish). */
+  constructor(private readonly maxImageBytes: number) {}
+
   merge(part: UploadPart): void {
     if (part.workspaceId) {
       if (this.workspaceId !== undefined && this.workspaceId !== part.workspaceId) throw invalidParameters(['workspace_id: sent twice']);
@@ -63,6 +66,8 @@ class UploadState {
     if (!this.platform) return { bytes: ANY_PLATFORM_MAX, what: 'any platform' };
     const rules = uploadRules(this.platform);
     const rule = this.sniffed && rules[this.sniffed.kind];
+    // An image is re-encoded under the platform's byte limit when it is published, so a larger one is taken, up to the absolute cap.
+    if (rule && this.sniffed!.kind === 'image' && this.maxImageBytes > rule.max_bytes) return { bytes: this.maxImageBytes, what: 'images to be converted' };
     if (rule) return { bytes: rule.max_bytes, what: `${this.platform} ${this.sniffed!.kind}s` };
     return { bytes: maxUploadBytes(this.platform), what: this.platform };
   }
@@ -87,19 +92,25 @@ function checkType(state: UploadState): void {
   if (!rule || (state.imagesOnly && sniffed.kind !== 'image')) {
     throw invalidParameters([`media: ${platform} uploads take ${state.imagesOnly || !uploadRules(platform).video ? 'images only' : 'images and videos'}; this is a ${sniffed.kind}`]);
   }
-  if (!ruleAccepts(rule, sniffed.contentType)) {
-    throw invalidParameters([`content_type: ${platform} takes ${rule.content_types.join(', ')} ${sniffed.kind}s, not ${sniffed.contentType}`]);
+  const convertible: readonly string[] = sniffed.kind === 'image' ? CONVERTIBLE_IMAGE_TYPES : CONVERTIBLE_VIDEO_TYPES;
+  if (!ruleAccepts(rule, sniffed.contentType) && !convertible.includes(sniffed.contentType)) {
+    throw invalidParameters([
+      `content_type: ${platform} takes ${rule.content_types.join(', ')} ${sniffed.kind}s, and ${convertible.join(', ')} are converted when published; not ${sniffed.contentType}`,
+    ]);
   }
 }
 
 /**
  * Stores one upload: the bytes are staged on disk as they arrive (memory stays bounded), their real
  * type is sniffed from the first bytes, every cap is enforced as soon as it is known (the size while
- * the bytes arrive), image dimensions are read from the header, and only a file that passes every
- * check reaches storage. Nothing is stored when any check fails.
+ * the bytes arrive), the file is probed (an image from its header: a decompression bomb is refused; a
+ * video with ffprobe: one it cannot read is refused) and its facts stored with the record, and only a
+ * file that passes every check reaches storage. Nothing is stored when any check fails. A type the
+ * platform does not take as it is, but the pipeline converts (a PNG for Instagram), is stored as it is
+ * and converted when published (`prepareMedia`).
  */
 export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPart>): Promise<MediaRecord & { url: string }> {
-  const state = new UploadState();
+  const state = new UploadState(deps.maxImageBytes);
   const staging = new StagedUpload(deps.stagingDir, async (head) => {
     state.sniffed = await sniffType(head);
     checkType(state);
@@ -118,7 +129,7 @@ export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPa
     await staging.finish(state.limit());
     await checkAccount(deps, state);
     const sniffed = state.sniffed!;
-    const dims = sniffed.kind === 'image' ? await imageSize(staging.path, sniffed.contentType, deps.maxImagePixels) : { width: 0, height: 0 };
+    const facts = await deps.tools.probe(staging.path, sniffed);
     const now = deps.clock.now();
     const record: MediaRecord = {
       key: newMediaKey(state.workspaceId!, now, deps.newId(), sniffed.ext),
@@ -126,11 +137,14 @@ export async function uploadMedia(deps: MediaDeps, parts: AsyncIterable<UploadPa
       platform: state.platform,
       contentType: sniffed.contentType,
       sizeBytes: staging.size,
-      ...dims,
+      // Videos keep 0 here: the contract's width and height are an image's (a video's are in its facts).
+      width: facts.kind === 'image' ? (facts.width ?? 0) : 0,
+      height: facts.kind === 'image' ? (facts.height ?? 0) : 0,
       status: 'stored',
       purpose: undefined,
       expiresAt: undefined,
       createdAt: now,
+      facts,
     };
     await deps.storage.put(record.key, createReadStream(staging.path), record.sizeBytes, record.contentType);
     try {

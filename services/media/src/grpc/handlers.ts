@@ -1,12 +1,29 @@
-import { MediaServiceService, type MediaObject, type UploadMediaRequest } from '@spa/contracts/media/v1/media';
+import { MediaServiceService, type MediaFacts as FactsMessage, type MediaObject, type UploadMediaRequest } from '@spa/contracts/media/v1/media';
+import type { MediaFacts } from '@spa/platforms';
 import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { deleteMedia, getMedia } from '../domain/manage-media.js';
 import type { MediaRecord } from '../domain/model.js';
 import type { MediaDeps } from '../domain/ports.js';
+import { prepareMedia } from '../domain/prepare-media.js';
 import { createPresignedUpload } from '../domain/presigned-upload.js';
 import { storeObject } from '../domain/store-object.js';
 import { uploadMedia, type UploadPart } from '../domain/upload-media.js';
+
+function factsMessage(f: MediaFacts): FactsMessage {
+  return {
+    kind: f.kind,
+    contentType: f.content_type,
+    bytes: f.bytes,
+    width: f.width,
+    height: f.height,
+    frames: f.frames,
+    durationS: f.duration_s,
+    fps: f.fps,
+    videoCodec: f.video_codec,
+    audioCodec: f.audio_codec,
+  };
+}
 
 function mediaMessage(r: MediaRecord, url: string): MediaObject {
   return {
@@ -20,6 +37,7 @@ function mediaMessage(r: MediaRecord, url: string): MediaObject {
     url,
     status: r.status,
     createdAt: r.createdAt.toISOString(),
+    facts: r.facts && factsMessage(r.facts),
   };
 }
 
@@ -69,6 +87,10 @@ export function mediaService(deps: MediaDeps): ServiceBinding {
     getMedia: async (req) => {
       const found = await getMedia(deps, positive(req.workspaceId, 'workspace_id'), req.r2Key);
       return { media: mediaMessage(found, found.url) };
+    },
+    prepareMedia: async (req) => {
+      const prepared = await prepareMedia(deps, { key: req.r2Key, platform: req.platform, fit: req.fit });
+      return { r2Key: prepared.key, contentType: prepared.facts.content_type, facts: factsMessage(prepared.facts), converted: prepared.converted, url: prepared.url };
     },
   });
 }

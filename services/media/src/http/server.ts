@@ -45,7 +45,7 @@ export function createMediaHttpServer(deps: MediaDeps, opts: { signingKey: strin
       const found = await openMedia(deps, key);
       if (!found) throw new AppError('NOT_FOUND', 'No media file under this key');
       res.writeHead(200, {
-        'content-type': found.record.contentType,
+        'content-type': found.contentType,
         'content-length': found.size,
         // Keys are never reused: a stored object never changes.
         'cache-control': 'public, max-age=31536000, immutable',
