@@ -1,9 +1,12 @@
 import type { PlatformCapability } from '../types.js';
 import { MB, GIF, JPEG, MP4, PNG } from './units.js';
 
-// commentary 3000 [code]; multiImage up to 20 [doc]; image JPG/PNG/GIF ~5 MB, video MP4 ≤500 MB,
-// document PDF/PPT/PPTX/DOC/DOCX ≤100 MB [3p]; poll 2–4 options ≤30 chars, no media [doc];
-// comments via socialActions [code]; no threads.
+// commentary 3000 [code]; multiImage 2–20
+// (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api);
+// image JPG/PNG/GIF under 36,152,320 pixels, GIFs ≤250 frames (…/shares/images-api), 5 MB [3p]; video MP4
+// 3 s–30 min, 75 KB–500 MB (…/shares/videos-api); document PDF/PPT/PPTX/DOC/DOCX ≤100 MB, ≤300 pages
+// (…/shares/documents-api); poll 2–4 options ≤30 chars, no media [doc]; comments via socialActions [code];
+// no threads.
 export const linkedin: PlatformCapability = {
   platform: 'linkedin',
   display_name: 'LinkedIn',
@@ -13,8 +16,8 @@ export const linkedin: PlatformCapability = {
   media_required: false,
   max_images: 20,
   media: {
-    image: { content_types: [JPEG, PNG, GIF], max_bytes: 5 * MB },
-    video: { content_types: [MP4], max_bytes: 500 * MB },
+    image: { content_types: [JPEG, PNG, GIF], max_bytes: 5 * MB, max_pixels: 36_152_319, max_frames: 250 },
+    video: { content_types: [MP4], max_bytes: 500 * MB, min_duration_s: 3, max_duration_s: 30 * 60 },
     document: {
       content_types: [
         'application/pdf',

@@ -68,7 +68,8 @@ describe('streamed LinkedIn uploads', () => {
     expect(events[0]).toBe('POST initializeUpload');
     expect(events.at(-1)).toBe('POST finalizeUpload');
     const remote = await video(urn);
-    expect(remote.status).toBe('AVAILABLE');
+    // The bytes are a counting pattern, not a video: LinkedIn's processing fails; what counts here is that each byte arrived in order.
+    expect(remote.status).toBe('PROCESSING_FAILED');
     expect(remote.sandbox.fileSizeBytes).toBe(size);
     expect(remote.sandbox.parts.map((p) => p.sha256)).toEqual(remote.sandbox.parts.map((p) => sha256(bytesAt(p.firstByte, p.lastByte - p.firstByte + 1))));
     // Part k goes out before the bytes of part k+1 are taken: one part in memory at a time.

@@ -1,6 +1,7 @@
 import http from 'node:http';
 // From source, like the platform object (dist's SandboxState is a different class to the type checker).
 import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { linkedin } from '../../../../tools/sandbox/src/platforms/linkedin.js';
 import { linkedinConnector } from './linkedin.js';
@@ -33,6 +34,23 @@ async function uploadFor(target: TargetAccount, kind: 'image' | 'video', bytes: 
   return { urn, owner };
 }
 const posts = () => sandbox.state.postsOf('linkedin', 'acme');
+/** A PDF of `pages` pages, as LinkedIn's document converter counts them (one `/Type /Page` object each). */
+const pdf = (pages: number) =>
+  Buffer.from(
+    `%PDF-1.4\n${Array.from({ length: pages }, (_, i) => `${i + 3} 0 obj << /Type /Page /Parent 2 0 R >> endobj\n`).join('')}2 0 obj << /Type /Pages /Count ${pages} >> endobj\n%%EOF\n`,
+    'latin1',
+  );
+/** A real MP4 padded with trailing bytes to `size` (players and ffprobe ignore what follows the file's boxes). */
+const paddedVideo = async (seconds: number, size: number) => {
+  const v = await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds });
+  return Buffer.concat([v, Buffer.alloc(Math.max(0, size - v.length))]);
+};
+const item = (name: string, type: 'image' | 'document', bytes: Buffer, contentType: string) => ({
+  r2Key: `ws/1/${name}`,
+  type,
+  url: `http://media/${name}`,
+  read: async () => ({ bytes, contentType }),
+});
 
 describe('LinkedIn connector against the Posts API stand-in', () => {
   it('publishes text with the versioned headers, escapes little text, adds the first comment and later parts as comments', async () => {
@@ -48,28 +66,47 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(result).toEqual({ platformPostId: post?.id, permalink: `https://www.linkedin.com/feed/update/${post?.id}` });
   });
 
-  it('uploads images and documents referenced by r2_key, and polls as content.poll', async () => {
-    const image = (name: string) => ({
-      r2Key: `ws/1/${name}`,
-      type: 'image' as const,
-      url: `http://media/${name}`,
-      read: async () => ({ bytes: Buffer.from(`${name}-bytes`), contentType: 'image/png' }),
-    });
-    await connector().publish({ target: org, parts: [part('one image', { contentType: 'image', media: [image('a.png')] })] });
-    await connector().publish({ target: org, parts: [part('two images', { contentType: 'image', media: [image('a.png'), image('b.png')] })] });
-    const doc = { r2Key: 'ws/1/deck.pdf', type: 'document' as const, url: 'http://media/deck.pdf', read: async () => ({ bytes: Buffer.from('pdf'), contentType: 'application/pdf' }) };
-    await connector().publish({ target: org, parts: [part('the deck', { contentType: 'document', media: [doc] })] });
+  it('uploads images and documents referenced by r2_key, and polls as content.poll; each post records what it carried', async () => {
+    const [a, b] = [await makeImage({ format: 'png', width: 640, height: 480 }), await makeImage({ format: 'jpeg', width: 1200, height: 627 })];
+    await connector().publish({ target: org, parts: [part('one image', { contentType: 'image', media: [item('a.png', 'image', a, 'image/png')] })] });
+    await connector().publish({ target: org, parts: [part('two images', { contentType: 'image', media: [item('a.png', 'image', a, 'image/png'), item('b.jpg', 'image', b, 'image/jpeg')] })] });
+    const deck = pdf(3);
+    await connector().publish({ target: org, parts: [part('the deck', { contentType: 'document', media: [item('deck.pdf', 'document', deck, 'application/pdf')] })] });
     await connector().publish({ target: org, parts: [part('Which one?', { contentType: 'poll', poll: { options: ['a', 'b'], durationMinutes: 4320 } })] });
     const [single, multi, document, poll] = posts();
     const uploaded = [...sandbox.state.media.keys()];
     expect(uploaded).toHaveLength(4);
     expect(single?.details.content).toEqual({ media: { id: uploaded[0] } });
+    expect(single?.media).toMatchObject([{ kind: 'image', content_type: 'image/png', width: 640, height: 480, bytes: a.length }]);
     expect(multi?.details.content).toEqual({ multiImage: { images: [{ id: uploaded[1] }, { id: uploaded[2] }] } });
-    expect(sandbox.state.media.get(uploaded[1]!)?.bytes).toBe('a.png-bytes'.length);
+    expect(multi?.media).toMatchObject([{ content_type: 'image/png' }, { content_type: 'image/jpeg', width: 1200, height: 627 }]);
     expect(uploaded[3]).toMatch(/^urn:li:document:/);
-    expect(sandbox.state.media.get(uploaded[3]!)?.bytes).toBe(3);
     expect(document?.details.content).toEqual({ media: { id: uploaded[3], title: 'deck.pdf' } });
+    expect(document?.media).toEqual([{ kind: 'document', content_type: 'application/pdf', bytes: deck.length }]);
     expect(poll?.details.content).toEqual({ poll: { question: 'Which one?', options: [{ text: 'a' }, { text: 'b' }], settings: { duration: 'THREE_DAYS', voteSelectionType: 'SINGLE_VOTE' } } });
+    expect(poll?.media).toEqual([]);
+  });
+
+  it("refuses what LinkedIn's processing fails (a WebP image, a 301-page document), with the reason, and more than 20 images up front", async () => {
+    const webp = await makeImage({ format: 'webp', width: 400, height: 300 });
+    const refused = await connector()
+      .publish({ target: org, parts: [part('webp', { media: [item('a.webp', 'image', webp, 'image/webp')] })] })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ kind: 'rejected', status: 400 });
+    expect((refused as Error).message).toContain('PROCESSING_FAILED: unsupported media type image/webp');
+    const long = await connector()
+      .publish({ target: org, parts: [part('long deck', { media: [item('long.pdf', 'document', pdf(301), 'application/pdf')] })] })
+      .catch((e: unknown) => e);
+    expect((long as Error).message).toContain('the document has 301 pages; at most 300 are accepted');
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    const many = Array.from({ length: 21 }, (_, i) => item(`${i}.png`, 'image', png, 'image/png'));
+    await expect(connector().publish({ target: org, parts: [part('many', { media: many })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'linkedin: a multi-image post takes at most 20 images (21 given)',
+    });
+    const mixed = [item('a.png', 'image', png, 'image/png'), item('d.pdf', 'document', pdf(1), 'application/pdf')];
+    await expect(connector().publish({ target: org, parts: [part('mixed', { media: mixed })] })).rejects.toMatchObject({ kind: 'rejected' });
+    expect(posts()).toEqual([]);
   });
 
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 400 rejected, dropped answer unknown', async () => {
@@ -93,7 +130,7 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
       .catch((e: unknown) => e);
     expect((rejected as ConnectorError).kind).toBe('rejected');
     expect((rejected as ConnectorError).status).toBe(400);
-    const video = { r2Key: 'ws/1/v.mp4', type: 'video' as const, url: 'http://media/v.mp4', read: async () => ({ bytes: Buffer.from('mp4'), contentType: 'video/mp4' }) };
+    const video = { r2Key: 'ws/1/v.mp4', type: 'video' as const, url: 'http://media/v.mp4', read: async () => ({ bytes: await paddedVideo(3, 80 * 1024), contentType: 'video/mp4' }) };
     await expect(connector().publish({ target: org, parts: [part('clip', { contentType: 'video', media: [video] })] })).rejects.toMatchObject({ kind: 'rejected' });
     await expect(connector().publish({ target: { ...org, credentials: { access_token: 'sandbox-acme' } }, parts: [part('no author')] })).rejects.toMatchObject({ kind: 'auth' });
     expect(posts().map((p) => p.text)).toEqual(['fault drop\\_after\\_accept']);
@@ -113,7 +150,7 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     const { platformPostId } = await connector().publish({ target: org, parts: [part('metrics')] });
     expect(await connector().fetchMetrics(org, platformPostId)).toEqual({ impressions: 250, likes: 9, replies: 3, reposts: 2, clicks: 12 });
     const mine = await connector().publish({ target: member, parts: [part('mine', { firstComment: 'hi' })] });
-    expect(await connector().fetchMetrics(member, mine.platformPostId)).toEqual({ impressions: 0, likes: 5, replies: 1, reposts: 0, clicks: 0 });
+    expect(await connector().fetchMetrics(member, mine.platformPostId)).toEqual({ impressions: null, likes: 5, replies: 1, reposts: null, clicks: null });
     await connector().delete(org, platformPostId);
     expect(posts().map((p) => p.id)).toEqual([mine.platformPostId]);
     await expect(connector().delete(org, platformPostId)).rejects.toMatchObject({ kind: 'rejected', status: 404 });
@@ -132,16 +169,31 @@ describe('LinkedIn uploads (Images and Videos APIs) and posts that use an upload
 
   it('uploads a video in LinkedIn byte ranges, finalizes with the ETags, and a post by the owner uses it', async () => {
     const size = 9 * 1024 * 1024 + 5; // three parts: 4 MiB, 4 MiB, 1 MiB + 5 bytes
-    const { urn, owner } = await uploadFor(member, 'video', bytes(size));
+    const { urn, owner } = await uploadFor(member, 'video', await paddedVideo(4, size));
     expect(urn).toMatch(/^urn:li:video:/);
     expect(owner).toBe('urn:li:person:acme');
-    expect(sandbox.state.media.get(urn)).toEqual({ platform: 'linkedin', bytes: size, contentType: 'video/mp4' });
+    expect(sandbox.state.media.get(urn)).toMatchObject({ platform: 'linkedin', bytes: size, contentType: 'video/mp4', status: 'AVAILABLE' });
     await connector().publish({ target: member, parts: [part('watch this', { contentType: 'video', assetUrn: urn })] });
     expect(posts()[0]?.details.content).toEqual({ media: { id: urn } });
+    expect(posts()[0]?.media).toMatchObject([{ kind: 'video', content_type: 'video/mp4', width: 320, height: 240, video_codec: 'h264', bytes: size }]);
+    expect((posts()[0]?.media[0] as { duration_s: number }).duration_s).toBeCloseTo(4, 0);
+  });
+
+  it('refuses a video LinkedIn cannot take: under 3 seconds (processing fails) or under 75 KB (initializeUpload)', async () => {
+    const { urn } = await uploadFor(member, 'video', await paddedVideo(1, 100 * 1024));
+    const error = await connector()
+      .publish({ target: member, parts: [part('too short', { contentType: 'video', assetUrn: urn })] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected', status: 400 });
+    expect((error as Error).message).toMatch(/PROCESSING_FAILED: video duration 1(\.\d+)?s is below the minimum of 3s/);
+    const tiny = await makeVideo({ container: 'mp4', codec: 'h264', width: 64, height: 64, seconds: 3, fps: 5, audio: false });
+    expect(tiny.length).toBeLessThan(75 * 1024);
+    await expect(uploads().upload(member, 'video', tiny)).rejects.toMatchObject({ kind: 'rejected', status: 400 });
+    expect(posts()).toEqual([]);
   });
 
   it('uploads an image for an organization: the owner is the organization', async () => {
-    const { urn, owner } = await uploadFor(org, 'image', bytes(1000));
+    const { urn, owner } = await uploadFor(org, 'image', await makeImage({ format: 'jpeg', width: 300, height: 300 }));
     expect([urn.startsWith('urn:li:image:'), owner]).toEqual([true, 'urn:li:organization:1001']);
     await connector().publish({ target: org, parts: [part('look', { contentType: 'image', assetUrn: urn })] });
     expect(posts()[0]?.details.content).toEqual({ media: { id: urn } });
@@ -183,17 +235,18 @@ describe('the LinkedIn video upload stand-in checks what LinkedIn checks', () =>
     });
 
   it('refuses a part of the wrong length, a finalize without every ETag in order, and a post with an unfinalized video', async () => {
+    const file = await paddedVideo(3, 5 * 1024 * 1024);
     const init = (await (await api('/rest/videos?action=initializeUpload', { initializeUploadRequest: { owner: 'urn:li:person:acme', fileSizeBytes: 5 * 1024 * 1024 } })).json()) as {
       value: { video: string; uploadToken: string; uploadInstructions: Array<{ uploadUrl: string; firstByte: number; lastByte: number }> };
     };
     const [first, second] = init.value.uploadInstructions;
     expect([first?.firstByte, first?.lastByte, second?.firstByte, second?.lastByte]).toEqual([0, 4 * 1024 * 1024 - 1, 4 * 1024 * 1024, 5 * 1024 * 1024 - 1]);
     expect((await fetch(second!.uploadUrl, { method: 'PUT', body: Buffer.alloc(10) })).status).toBe(400);
-    expect((await fetch(second!.uploadUrl.replace(/sig=\w+/, 'sig=forged'), { method: 'PUT', body: Buffer.alloc(1024 * 1024) })).status).toBe(404);
-    const etag2 = (await fetch(second!.uploadUrl, { method: 'PUT', body: Buffer.alloc(1024 * 1024) })).headers.get('etag');
+    expect((await fetch(second!.uploadUrl.replace(/sig=\w+/, 'sig=forged'), { method: 'PUT', body: file.subarray(4 * 1024 * 1024) })).status).toBe(404);
+    const etag2 = (await fetch(second!.uploadUrl, { method: 'PUT', body: file.subarray(4 * 1024 * 1024) })).headers.get('etag');
     const finalize = (ids: unknown[]) => api('/rest/videos?action=finalizeUpload', { finalizeUploadRequest: { video: init.value.video, uploadToken: init.value.uploadToken, uploadedPartIds: ids } });
     expect((await finalize([etag2])).status).toBe(400);
-    const etag1 = (await fetch(first!.uploadUrl, { method: 'PUT', body: Buffer.alloc(4 * 1024 * 1024) })).headers.get('etag');
+    const etag1 = (await fetch(first!.uploadUrl, { method: 'PUT', body: file.subarray(0, 4 * 1024 * 1024) })).headers.get('etag');
     expect((await finalize([etag2, etag1])).status).toBe(400);
     const post = {
       author: 'urn:li:person:acme',

@@ -8,6 +8,9 @@ export function escapeLittleText(text: string): string {
   return text.replace(/[\\|{}@[\]()<>#*_~]/g, (c) => `\\${c}`);
 }
 
+/** A multi-image post takes 2 to 20 images (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api). */
+const LINKEDIN_MAX_IMAGES = 20;
+
 const POLL_DURATIONS: Array<[number, string]> = [
   [1440, 'ONE_DAY'],
   [4320, 'THREE_DAYS'],
@@ -75,7 +78,10 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
     if (part.media.some((m) => m.type === 'video')) {
       throw new ConnectorError('rejected', 'linkedin: a video must be uploaded first (POST /linkedin/video_uploads) and given as metadata.asset_urn');
     }
-    const document = part.media.find((m) => m.type === 'document');
+    const documents = part.media.filter((m) => m.type === 'document');
+    if (documents.length && part.media.length > 1) throw new ConnectorError('rejected', 'linkedin: a document post carries that one document only (no images, no second document)');
+    if (part.media.length > LINKEDIN_MAX_IMAGES) throw new ConnectorError('rejected', `linkedin: a multi-image post takes at most ${LINKEDIN_MAX_IMAGES} images (${part.media.length} given)`);
+    const [document] = documents;
     if (document) return { media: { id: (await uploads.upload(target, 'document', (await document.read()).bytes)).urn, title: title(document.r2Key) } };
     const images: string[] = [];
     for (const item of part.media) images.push((await uploads.upload(target, 'image', (await item.read()).bytes)).urn);
@@ -147,11 +153,12 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
           headers: headers(target),
         });
         const s = (answer.body as { elements?: Array<{ totalShareStatistics?: Record<string, number> }> }).elements?.[0]?.totalShareStatistics ?? {};
-        return { impressions: s.impressionCount ?? 0, likes: s.likeCount ?? 0, replies: s.commentCount ?? 0, reposts: s.shareCount ?? 0, clicks: s.clickCount ?? 0 };
+        return { impressions: s.impressionCount ?? null, likes: s.likeCount ?? null, replies: s.commentCount ?? null, reposts: s.shareCount ?? null, clicks: s.clickCount ?? null };
       }
       const answer = await callPlatform(`${baseUrl}/rest/socialActions/${enc(platformPostId)}`, { headers: headers(target) });
       const body = answer.body as { likesSummary?: { totalLikes?: number }; commentsSummary?: { aggregatedTotalComments?: number } };
-      return { impressions: 0, likes: body.likesSummary?.totalLikes ?? 0, replies: body.commentsSummary?.aggregatedTotalComments ?? 0, reposts: 0, clicks: 0 };
+      // Member posts: LinkedIn reports likes and comments only.
+      return { impressions: null, likes: body.likesSummary?.totalLikes ?? null, replies: body.commentsSummary?.aggregatedTotalComments ?? null, reposts: null, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {
