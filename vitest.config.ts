@@ -28,6 +28,7 @@ export const INTEGRATION_TESTS = [
   'services/accounts/src/**/rules-and-preferences.test.ts',
   'services/analytics/src/**/best-times.test.ts',
   'services/analytics/src/**/track-inserts.test.ts',
+  'services/analytics/src/**/unreported-counts.test.ts',
   'services/generation/src/**/daily-quota.test.ts',
   'services/image-week/src/**/monthly-quota.test.ts',
   'services/image-week/src/**/run-jobs.test.ts',

@@ -8,7 +8,7 @@
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { MetricFetchJob } from '@spa/contracts/events/v1/metrics';
-import { attributeGrowth, MongoAnalyticsStore, recordResult, timeseries, type AnalyticsDeps, type AnalyticsStore, type Metrics } from '@spa/analytics';
+import { addPostGrowth, attributeGrowth, MongoAnalyticsStore, recordResult, timeseries, type AnalyticsDeps, type AnalyticsStore, type MonthBucket } from '@spa/analytics';
 import { connectMongo } from '@spa/mongo';
 import { connectNats, jetstream, METRICS_STREAM, metricFetchSubject } from '@spa/nats';
 import { createWorkspace, dropDatabases, request, startStack, TEST_INFRA, uniqueName } from '@spa/testing';
@@ -133,7 +133,7 @@ async function timeseriesLatency(): Promise<{ p50: number; p99: number; requests
     progress(`attributing ${SNAPSHOTS} snapshots into month buckets`);
     const end = new Date('2026-11-23T00:00:00Z').getTime();
     const offsets = [1, 6, 24, 72, 168, 336, 504, 672].map((h) => h * 3_600_000);
-    const buckets = new Map<string, { account: number; month: string; days: Record<string, Metrics> }>();
+    const buckets = new Map<string, { account: number } & Pick<MonthBucket, 'month' | 'days' | 'reporters'>>();
     const targets = Math.ceil(SNAPSHOTS / offsets.length);
     for (let t = 0; t < targets; t += 1) {
       const account = (t % accounts) + 1;
@@ -149,17 +149,17 @@ async function timeseriesLatency(): Promise<{ p50: number; p99: number; requests
           reposts: m.reposts - prev.m.reposts,
           clicks: m.clicks - prev.m.clicks,
         };
-        for (const [day, g] of attributeGrowth(growth, new Date(prev.at), new Date(at), 'Europe/Berlin')) {
-          const key = `${account}:${day.slice(0, 7)}`;
-          const b = buckets.get(key) ?? { account, month: day.slice(0, 7), days: {} };
-          const d = b.days[day] ?? { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
-          b.days[day] = { impressions: d.impressions + g.impressions, likes: d.likes + g.likes, replies: d.replies + g.replies, reposts: d.reposts + g.reposts, clicks: d.clicks + g.clicks };
-          buckets.set(key, b);
+        const engagements = growth.likes + growth.replies + growth.reposts + growth.clicks;
+        const perDay = attributeGrowth({ ...growth, ratedImpressions: growth.impressions, ratedEngagements: engagements }, new Date(prev.at), new Date(at), 'Europe/Berlin');
+        for (const month of new Set([...perDay.keys()].map((day) => day.slice(0, 7)))) {
+          const key = `${account}:${month}`;
+          const b = buckets.get(key) ?? { account, month, days: {}, reporters: {} };
+          buckets.set(key, { ...b, ...addPostGrowth(b, t + 1, perDay) });
         }
         prev = { at, m };
       }
     }
-    for (const b of buckets.values()) await store.saveMonthBucket({ workspaceId: 1, socialAccountId: b.account, platform: 'twitter', month: b.month, days: b.days }, 0);
+    for (const b of buckets.values()) await store.saveMonthBucket({ workspaceId: 1, socialAccountId: b.account, platform: 'twitter', month: b.month, days: b.days, reporters: b.reporters }, 0);
     await store.models.MonthBucket.createIndexes();
     progress(`timeseries over 90 days (${buckets.size} month buckets)`);
     const latencies: number[] = [];

@@ -1,6 +1,6 @@
 import { insertEach, inWaves, WriteBatcher, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
-import { scheduledFetch, type BestTimeBucket, type Metrics, type MonthBucket, type ScheduledFetch, type Snapshot, type Track } from '../domain/model.js';
+import { scheduledFetch, UNREPORTED, type BestTimeBucket, type DayTotals, type Metrics, type MonthBucket, type RateTerms, type ScheduledFetch, type Snapshot, type Track } from '../domain/model.js';
 import type { AnalyticsStore } from '../domain/ports.js';
 import { registerModels, type AnalyticsModels } from './models.js';
 
@@ -15,6 +15,8 @@ interface TrackDoc {
   status: Track['status'];
   status_reason?: string | null;
   last?: { n: number; metrics: Metrics; fetched_at: Date } | null;
+  counted?: Metrics | null;
+  rated?: RateTerms | null;
   best_time_rate?: number | null;
   best_time_cell?: string | null;
   dub_link_ids?: string[];
@@ -33,7 +35,9 @@ const toTrack = (d: TrackDoc): Track => ({
   postedAt: d.posted_at,
   status: d.status,
   statusReason: d.status_reason ?? undefined,
-  last: d.last ? { n: d.last.n, metrics: d.last.metrics, fetchedAt: new Date(d.last.fetched_at) } : undefined,
+  last: d.last ? { n: d.last.n, metrics: storedCounts(d.last.metrics), fetchedAt: new Date(d.last.fetched_at) } : undefined,
+  counted: d.counted ? storedCounts(d.counted) : undefined,
+  rated: d.rated ?? undefined,
   bestTimeRate: d.best_time_rate ?? undefined,
   bestTimeCell: d.best_time_cell ?? undefined,
   dubLinkIds: d.dub_link_ids?.length ? d.dub_link_ids : undefined,
@@ -51,6 +55,8 @@ const toTrackDoc = (t: Track): TrackDoc => ({
   status: t.status,
   status_reason: t.statusReason ?? null,
   last: t.last ? { n: t.last.n, metrics: t.last.metrics, fetched_at: t.last.fetchedAt } : null,
+  counted: t.counted ?? null,
+  rated: t.rated ?? null,
   best_time_rate: t.bestTimeRate ?? null,
   best_time_cell: t.bestTimeCell ?? null,
   ...(t.dubLinkIds?.length ? { dub_link_ids: t.dubLinkIds } : {}),
@@ -58,6 +64,30 @@ const toTrackDoc = (t: Track): TrackDoc => ({
   // A track that is no longer active is no longer found by the dispatcher's slot read.
   ...(t.schedule && t.status === 'active' ? { fetch_slots: [...new Set(t.schedule.map((f) => f.slot))] } : {}),
 });
+
+/** Counts as stored: a count stored as null (or missing) was not reported by the platform. */
+const storedCounts = (d: Partial<Record<keyof Metrics, number | null>>): Metrics => ({
+  impressions: d.impressions ?? UNREPORTED.impressions,
+  likes: d.likes ?? UNREPORTED.likes,
+  replies: d.replies ?? UNREPORTED.replies,
+  reposts: d.reposts ?? UNREPORTED.reposts,
+  clicks: d.clicks ?? UNREPORTED.clicks,
+});
+
+/**
+ * A day of a month bucket as stored: its sums, or the plain counts kept by versions before unreported counts were
+ * told apart from 0 (taken as reported values, with the posts that reported them not known: none).
+ */
+type StoredDay = DayTotals | Record<keyof Metrics, number>;
+
+function storedDay(d: StoredDay): DayTotals {
+  if ('values' in d) return { values: storedCounts(d.values), reportedBy: d.reportedBy, rated: d.rated };
+  return {
+    values: storedCounts(d),
+    reportedBy: { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 },
+    rated: { impressions: d.impressions, engagements: d.likes + d.replies + d.reposts + d.clicks },
+  };
+}
 
 /** A fetch stored as its own document, as versions before 2026-11-28 scheduled them (see `fetchesInSlot`). */
 interface LegacyFetchDoc {
@@ -154,11 +184,11 @@ export class MongoAnalyticsStore implements AnalyticsStore {
       social_account_id: number;
       platform: string;
       n: number;
-      impressions: number;
-      likes: number;
-      replies: number;
-      reposts: number;
-      clicks: number;
+      impressions?: number | null;
+      likes?: number | null;
+      replies?: number | null;
+      reposts?: number | null;
+      clicks?: number | null;
       fetched_at: Date;
     }>();
     if (!d) return null;
@@ -170,7 +200,7 @@ export class MongoAnalyticsStore implements AnalyticsStore {
       socialAccountId: d.social_account_id,
       platform: d.platform as Platform,
       n: d.n,
-      metrics: { impressions: d.impressions, likes: d.likes, replies: d.replies, reposts: d.reposts, clicks: d.clicks },
+      metrics: storedCounts(d),
       fetchedAt: d.fetched_at,
     };
   }
@@ -180,20 +210,34 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     const perMonth = await Promise.all(
       months.map((month) =>
         this.models.MonthBucket.find({ workspace_id: workspaceId, month }).lean<
-          Array<{ workspace_id: number; social_account_id: number; platform: string; month: string; days: Record<string, Metrics>; applied_seq: number }>
+          Array<{
+            workspace_id: number;
+            social_account_id: number;
+            platform: string;
+            month: string;
+            days: Record<string, StoredDay>;
+            reporters?: MonthBucket['reporters'];
+            applied_seq: number;
+          }>
         >(),
       ),
     );
-    return perMonth
-      .flat()
-      .map((d) => ({ workspaceId: d.workspace_id, socialAccountId: d.social_account_id, platform: d.platform as Platform, month: d.month, days: d.days ?? {}, appliedSeq: d.applied_seq }));
+    return perMonth.flat().map((d) => ({
+      workspaceId: d.workspace_id,
+      socialAccountId: d.social_account_id,
+      platform: d.platform as Platform,
+      month: d.month,
+      days: Object.fromEntries(Object.entries(d.days ?? {}).map(([day, v]) => [day, storedDay(v)])),
+      reporters: d.reporters ?? {},
+      appliedSeq: d.applied_seq,
+    }));
   }
 
   async saveMonthBucket(b: MonthBucket, appliedSeq: number): Promise<void> {
     const _id = `${b.workspaceId}:${b.socialAccountId}:${b.month}`;
     await this.models.MonthBucket.replaceOne(
       { _id },
-      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, month: b.month, days: b.days, applied_seq: appliedSeq },
+      { _id, workspace_id: b.workspaceId, social_account_id: b.socialAccountId, platform: b.platform, month: b.month, days: b.days, reporters: b.reporters, applied_seq: appliedSeq },
       { upsert: true },
     );
   }

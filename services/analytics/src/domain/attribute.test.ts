@@ -24,6 +24,14 @@ describe('attribution of growth to days', () => {
     expect([...out.keys()]).toEqual(['2026-05-02']);
   });
 
+  it('keeps a count the platform does not report null on every day, never 0', () => {
+    const out = attributeGrowth({ impressions: null, likes: 3, replies: 0, reposts: null, clicks: null }, new Date('2026-05-01T12:00:00Z'), new Date('2026-05-02T12:00:00Z'), 'UTC');
+    expect([...out]).toEqual([
+      ['2026-05-01', { impressions: null, likes: 2, replies: 0, reposts: null, clicks: null }],
+      ['2026-05-02', { impressions: null, likes: 1, replies: 0, reposts: null, clicks: null }],
+    ]);
+  });
+
   it('successive snapshots never count a post twice', () => {
     const posted = new Date('2026-05-01T08:00:00Z');
     const snaps = [
@@ -46,5 +54,12 @@ describe('engagement rate', () => {
     expect(engagementRate({ impressions: 200, likes: 10, replies: 4, reposts: 3, clicks: 3 })).toBe(0.1);
     expect(engagementRate({ impressions: 0, likes: 10, replies: 0, reposts: 0, clicks: 0 })).toBeNull();
     expect(engagementRate({ impressions: Number.NaN, likes: 1, replies: 0, reposts: 0, clicks: 0 })).toBeNull();
+  });
+
+  it('counts only the interactions the platform reports, and is null with impressions or every interaction unknown', () => {
+    expect(engagementRate({ impressions: 200, likes: 10, replies: 4, reposts: 6, clicks: null })).toBe(0.1);
+    expect(engagementRate({ impressions: null, likes: 10, replies: 4, reposts: 6, clicks: 0 })).toBeNull();
+    expect(engagementRate({ impressions: 200, likes: null, replies: null, reposts: null, clicks: null })).toBeNull();
+    expect(engagementRate({ impressions: 200, likes: 0, replies: null, reposts: null, clicks: null })).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
 import { dayShares } from './dates.js';
-import { METRIC_NAMES, ZERO, type Metrics } from './model.js';
 
 /** Splits an integer into parts proportional to `shares` (summing to 1) that add up to it exactly (largest remainder). */
 function split(value: number, shares: number[]): number[] {
@@ -20,24 +19,15 @@ function split(value: number, shares: number[]): number[] {
  * Attributes the growth between two snapshots (or between posting and the first snapshot) to the
  * local days it happened on, in proportion to the time each day holds of the span, so a post's
  * counts are never counted twice and a week between fetches is spread over the week. Integer
- * counts: each day gets whole numbers and the days add up to the growth exactly.
+ * counts: each day gets whole numbers and the days add up to the growth exactly. A count the
+ * platform does not report (null) is null on every day. Any record of counts can be attributed.
  */
-export function attributeGrowth(growth: Metrics, from: Date, to: Date, zone: string): Map<string, Metrics> {
-  const shares = dayShares(from, to, zone);
-  const perMetric = Object.fromEntries(
-    METRIC_NAMES.map((name) => [
-      name,
-      split(
-        growth[name],
-        shares.map((s) => s.share),
-      ),
-    ]),
-  ) as Record<keyof Metrics, number[]>;
-  const out = new Map<string, Metrics>();
-  shares.forEach((s, i) => {
-    const m: Metrics = { ...ZERO };
-    for (const name of METRIC_NAMES) m[name] = perMetric[name][i]!;
-    out.set(s.day, m);
-  });
+export function attributeGrowth<K extends string>(growth: Record<K, number | null>, from: Date, to: Date, zone: string): Map<string, Record<K, number | null>> {
+  const days = dayShares(from, to, zone);
+  const shares = days.map((d) => d.share);
+  const names = Object.keys(growth) as K[];
+  const perName = new Map(names.map((name) => [name, growth[name] === null ? null : split(growth[name], shares)]));
+  const out = new Map<string, Record<K, number | null>>();
+  days.forEach((d, i) => out.set(d.day, Object.fromEntries(names.map((name) => [name, perName.get(name)?.[i] ?? null])) as Record<K, number | null>));
   return out;
 }

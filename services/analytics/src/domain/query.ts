@@ -1,9 +1,9 @@
 import { invalidParameters } from '@spa/errors';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { comparisonRange, localDay, monthsOf, resolveRange, type DayRange } from './dates.js';
-import { addMetrics } from './engagement.js';
-import { ZERO, type Metrics } from './model.js';
+import { METRIC_NAMES, type DayTotals, type MetricName, type ReportSpan, type Sums } from './model.js';
 import type { AnalyticsDeps } from './ports.js';
+import { addSums, NO_SUMS, withReportedBy } from './sums.js';
 
 export interface AnalyticsQuery {
   workspaceId: number;
@@ -44,22 +44,44 @@ export async function resolveQuery(deps: Pick<AnalyticsDeps, 'accounts' | 'clock
   return { zone, current, comparison: comparisonRange(current), accounts };
 }
 
-/** Growth per day of the selected accounts over the ranges (days without data absent), and per account. */
-export async function dailyTotals(deps: Pick<AnalyticsDeps, 'store'>, workspaceId: number, r: ResolvedQuery): Promise<Map<number, Map<string, Metrics>>> {
+/** One account's days over the ranges asked (days without data absent), and its posts' report spans. */
+export interface AccountDays {
+  days: Map<string, DayTotals>;
+  /** By post account id, the first and last day each count of the post was reported on. */
+  reporters: Map<number, Partial<Record<MetricName, ReportSpan>>>;
+}
+
+/** Growth per day of the selected accounts over the ranges, per account. */
+export async function dailyTotals(deps: Pick<AnalyticsDeps, 'store'>, workspaceId: number, r: ResolvedQuery): Promise<Map<number, AccountDays>> {
   const buckets = await deps.store.monthBuckets(workspaceId, monthsOf(r.comparison, r.current));
-  const perAccount = new Map<number, Map<string, Metrics>>();
+  const perAccount = new Map<number, AccountDays>();
   for (const b of buckets) {
     if (!r.accounts.has(b.socialAccountId)) continue;
-    const days = perAccount.get(b.socialAccountId) ?? new Map<string, Metrics>();
-    for (const [day, m] of Object.entries(b.days)) days.set(day, addMetrics(days.get(day) ?? ZERO, m));
-    perAccount.set(b.socialAccountId, days);
+    const account = perAccount.get(b.socialAccountId) ?? { days: new Map<string, DayTotals>(), reporters: new Map() };
+    for (const [day, m] of Object.entries(b.days)) account.days.set(day, addSums(account.days.get(day) ?? NO_SUMS, m));
+    for (const [id, spans] of Object.entries(b.reporters)) {
+      const merged = { ...account.reporters.get(Number(id)) };
+      for (const [name, [first, last]] of Object.entries(spans) as Array<[MetricName, ReportSpan]>) {
+        const known = merged[name];
+        merged[name] = [known && known[0] < first ? known[0] : first, known && known[1] > last ? known[1] : last];
+      }
+      account.reporters.set(Number(id), merged);
+    }
+    perAccount.set(b.socialAccountId, account);
   }
   return perAccount;
 }
 
-/** The sum over a range of an account's days. */
-export function sumRange(days: Map<string, Metrics> | undefined, range: DayRange): Metrics {
-  let total = ZERO;
-  for (const [day, m] of days ?? []) if (day >= range.start && day <= range.end) total = addMetrics(total, m);
-  return total;
+/** The sums over a range of an account's days; `reportedBy` counts each post reporting in the range once. */
+export function sumRange(account: AccountDays | undefined, range: DayRange): Sums {
+  let total = NO_SUMS;
+  for (const [day, m] of account?.days ?? []) if (day >= range.start && day <= range.end) total = addSums(total, m);
+  const reportedBy = { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0 };
+  for (const spans of account?.reporters.values() ?? []) {
+    for (const name of METRIC_NAMES) {
+      const span = spans[name];
+      if (span && span[0] <= range.end && span[1] >= range.start) reportedBy[name] += 1;
+    }
+  }
+  return withReportedBy(total, reportedBy);
 }

@@ -1,7 +1,8 @@
 import { attributeGrowth } from './attribute.js';
 import { localDayHour } from './dates.js';
-import { addMetrics, engagementRate, subtractMetrics } from './engagement.js';
-import { ZERO, type Metrics, type Snapshot, type Track } from './model.js';
+import { addPostGrowth } from './bucket-growth.js';
+import { engagementRate, growthOf, latestKnown, rateTerms } from './engagement.js';
+import { knownCounts, type Metrics, type PostGrowth, type Snapshot, type Track } from './model.js';
 import type { AnalyticsDeps } from './ports.js';
 import { withLinkClicks } from './short-links.js';
 
@@ -9,6 +10,7 @@ export interface FetchResult {
   postAccountId: number;
   n: number;
   outcome: 'ok' | 'disconnected' | 'gone' | 'failed';
+  /** The counts as the platform reports them (null: not reported). */
   metrics: Metrics;
   fetchedAt: Date;
   error?: string | undefined;
@@ -19,8 +21,9 @@ export interface FetchResult {
  * the result's JetStream sequence), so every read-modify-write here is alone on its documents; each
  * bucket remembers the last sequence applied, so a result handled again after a crash adds nothing.
  *
- * ok: the snapshot is stored (once, by id); the growth since the previous snapshot (or since posting)
- * is attributed to the days it happened on; the target's best-time cell takes its new rate; the
+ * ok: the snapshot is stored (once, by id); the growth of each reported count since it was last known (or
+ * since posting) is attributed to the days it happened on, and a count the platform does not report adds
+ * nothing (it is null, never 0); the target's best-time cell takes its new rate; the
  * latest snapshot is announced for post_metric. A snapshot older than the one applied is stored but
  * adds nothing (its growth is in the later one). disconnected / gone: the target's fetches stop.
  */
@@ -37,13 +40,30 @@ export async function recordResult(deps: AnalyticsDeps, r: FetchResult, seq: num
     return 'stale';
   }
   const id = `${r.postAccountId}:${r.n}`;
-  const counted = await withLinkClicks(deps.links, track, r.metrics, (err) => deps.onLinkError?.(err));
+  const withClicks = await withLinkClicks(deps.links, track, r.metrics, (err) => deps.onLinkError?.(err));
   // Handled again after a crash: the counts stored the first time are the ones applied (Dub's clicks move).
-  const metrics = (await deps.store.insertSnapshot(snapshotOf(track, r, counted))) ? counted : ((await deps.store.snapshot(id))?.metrics ?? counted);
+  const metrics = (await deps.store.insertSnapshot(snapshotOf(track, r, withClicks))) ? withClicks : ((await deps.store.snapshot(id))?.metrics ?? withClicks);
   const zone = await deps.accounts.timezone(track.workspaceId);
-  await addGrowth(deps, track, { ...r, metrics }, zone, seq);
+  const known = knownCounts(track);
+  const terms = rateTerms(metrics);
+  // A track stored before counts could be unreported has its last counts as the rate's terms.
+  const legacyTerms = !track.counted && track.last ? rateTerms(track.last.metrics) : null;
+  const termsBase = track.rated ?? legacyTerms ?? { impressions: 0, engagements: 0 };
+  const growth: PostGrowth = {
+    ...growthOf(metrics, known),
+    ratedImpressions: terms ? terms.impressions - termsBase.impressions : null,
+    ratedEngagements: terms ? terms.engagements - termsBase.engagements : null,
+  };
+  await addGrowth(deps, track, growth, r.fetchedAt, zone, seq);
   const best = await updateBestTime(deps, track, metrics, zone, seq);
-  const next: Track = { ...track, last: { n: r.n, metrics, fetchedAt: r.fetchedAt }, bestTimeRate: best.rate, bestTimeCell: best.cell };
+  const next: Track = {
+    ...track,
+    last: { n: r.n, metrics, fetchedAt: r.fetchedAt },
+    counted: latestKnown(metrics, known),
+    rated: terms ?? track.rated,
+    bestTimeRate: best.rate,
+    bestTimeCell: best.cell,
+  };
   await deps.store.saveTrack(next);
   await deps.messaging.announceSnapshot(next, { metrics, fetchedAt: r.fetchedAt });
   return 'recorded';
@@ -63,18 +83,16 @@ function snapshotOf(track: Track, r: FetchResult, metrics: Metrics): Snapshot {
   };
 }
 
-async function addGrowth(deps: AnalyticsDeps, track: Track, r: FetchResult, zone: string, seq: number): Promise<void> {
-  const growth = subtractMetrics(r.metrics, track.last?.metrics ?? ZERO);
+async function addGrowth(deps: AnalyticsDeps, track: Track, growth: PostGrowth, fetchedAt: Date, zone: string, seq: number): Promise<void> {
   const from = track.last?.fetchedAt ?? track.postedAt;
-  const perDay = attributeGrowth(growth, from < r.fetchedAt ? from : r.fetchedAt, r.fetchedAt, zone);
+  const perDay = attributeGrowth(growth, from < fetchedAt ? from : fetchedAt, fetchedAt, zone);
   const months = [...new Set([...perDay.keys()].map((d) => d.slice(0, 7)))];
   const existing = await deps.store.monthBuckets(track.workspaceId, months);
   for (const month of months) {
     const found = existing.find((b) => b.month === month && b.socialAccountId === track.socialAccountId);
     if (found && found.appliedSeq >= seq) continue;
-    const days = { ...(found?.days ?? {}) };
-    for (const [day, m] of perDay) if (day.startsWith(month)) days[day] = addMetrics(days[day] ?? ZERO, m);
-    await deps.store.saveMonthBucket({ workspaceId: track.workspaceId, socialAccountId: track.socialAccountId, platform: track.platform, month, days }, seq);
+    const { days, reporters } = addPostGrowth({ month, days: found?.days ?? {}, reporters: found?.reporters ?? {} }, track.postAccountId, perDay);
+    await deps.store.saveMonthBucket({ workspaceId: track.workspaceId, socialAccountId: track.socialAccountId, platform: track.platform, month, days, reporters }, seq);
   }
 }
 

@@ -1,5 +1,5 @@
 import { findUrls, replaceUrls } from './link-text.js';
-import type { Metrics, Track } from './model.js';
+import { knownCounts, type Metrics, type Track } from './model.js';
 import type { ShortLink, ShortLinkDeps } from './ports.js';
 
 export interface ShortenedTexts {
@@ -44,7 +44,7 @@ export async function shortenLinks(links: ShortLinkDeps | undefined, input: { wo
  * A snapshot's counts with Dub's clicks: a target whose links were shortened counts the clicks Dub saw on its links
  * (the platform's own link clicks would count the same clicks again, and several platforms report none). When Dub
  * cannot be asked now (or the workspace has no key any more), the clicks already known stay (the next fetch catches
- * up), so the series never goes back. The clicks are read whether or not shortening is still on: the links exist.
+ * up), so the series never goes back; before any are known they are null (unknown), never 0. The clicks are read whether or not shortening is still on: the links exist.
  */
 export async function withLinkClicks(links: ShortLinkDeps | undefined, track: Track, metrics: Metrics, onError: (err: unknown) => void): Promise<Metrics> {
   if (!links || !track.dubLinkIds?.length) return metrics;
@@ -55,6 +55,6 @@ export async function withLinkClicks(links: ShortLinkDeps | undefined, track: Tr
     return { ...metrics, clicks: counts.reduce((a, b) => a + b, 0) };
   } catch (err) {
     onError(err);
-    return { ...metrics, clicks: track.last?.metrics.clicks ?? 0 };
+    return { ...metrics, clicks: knownCounts(track).clicks };
   }
 }

@@ -1,4 +1,5 @@
 import { MetricFetchJob, MetricSnapshotRecorded } from '@spa/contracts/events/v1/metrics';
+import { countsToWire } from '@spa/contracts/metric-counts';
 import { ANALYTICS_STREAM, ensureStream, jetstream, METRICS_STREAM, metricFetchSubject, metricSnapshotSubject, publishEvent, type NatsConnection } from '@spa/nats';
 import { engagementRate } from '../domain/engagement.js';
 import type { Messaging } from '../domain/ports.js';
@@ -27,7 +28,7 @@ export async function jetStreamMessaging(nc: NatsConnection, namespace: string):
         workspaceId: track.workspaceId,
         postId: track.postId,
         postAccountId: track.postAccountId,
-        ...s.metrics,
+        ...countsToWire(s.metrics),
         engagementRate: engagementRate(s.metrics) ?? undefined,
         fetchedAt: s.fetchedAt.toISOString(),
       }).finish();

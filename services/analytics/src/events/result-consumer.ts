@@ -1,4 +1,5 @@
 import { MetricFetchResult } from '@spa/contracts/events/v1/metrics';
+import { countsFromWire } from '@spa/contracts/metric-counts';
 import type { Logger } from '@spa/logger';
 import { consumeDurable, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricResultSubject, type JsMsg, type NatsConnection } from '@spa/nats';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,7 +15,7 @@ export function decodeResult(data: Uint8Array): FetchResult | null {
     postAccountId: r.job.postAccountId,
     n: r.job.n,
     outcome: r.outcome as FetchResult['outcome'],
-    metrics: { impressions: r.impressions, likes: r.likes, replies: r.replies, reposts: r.reposts, clicks: r.clicks },
+    metrics: countsFromWire(r),
     fetchedAt: new Date(r.fetchedAt),
     error: r.error,
   };

@@ -5,7 +5,7 @@ import type { AnalyticsDeps } from '../domain/ports.js';
 import type { AnalyticsQuery } from '../domain/query.js';
 import { rollups, type RollupRow, type Totals } from '../domain/rollups.js';
 import { shortenLinks } from '../domain/short-links.js';
-import { timeseries } from '../domain/timeseries.js';
+import { timeseries, type AnalyticsPoint } from '../domain/timeseries.js';
 
 const query = (f: AnalyticsFilter | undefined): AnalyticsQuery => ({
   workspaceId: f?.workspaceId ?? 0,
@@ -15,12 +15,32 @@ const query = (f: AnalyticsFilter | undefined): AnalyticsQuery => ({
   platform: f?.platform,
 });
 
-const totals = (t: Totals): MetricTotals => ({ ...t, engagementRate: t.engagementRate ?? undefined });
+/** Sums on the wire: a count no post reported is 0 there, with reported_by 0 saying it is unknown. */
+const totals = (t: Totals): MetricTotals => ({
+  impressions: t.impressions ?? 0,
+  likes: t.likes ?? 0,
+  replies: t.replies ?? 0,
+  reposts: t.reposts ?? 0,
+  clicks: t.clicks ?? 0,
+  reportedBy: t.reportedBy,
+  engagementRate: t.engagementRate ?? undefined,
+});
 const row = (r: RollupRow): RollupRowMessage => ({ platform: r.platform ?? '', socialAccountId: r.socialAccountId, current: totals(r.current), previous: totals(r.previous) });
 
 export function analyticsService(deps: AnalyticsDeps, opts: { bestTimesMinSamples: number }): ServiceBinding {
   return bindService('analytics.v1.AnalyticsService', AnalyticsServiceService, {
-    getTimeseries: async (req) => timeseries(deps, query(req.filter)),
+    getTimeseries: async (req) => {
+      const r = await timeseries(deps, query(req.filter));
+      // A day's unknown impressions and rate are 0 on the wire, told apart by impressions_reported_by and has_engagement_rate.
+      const point = (p: AnalyticsPoint) => ({
+        date: p.date,
+        impressions: p.impressions ?? 0,
+        impressionsReportedBy: p.impressionsReportedBy,
+        engagementRate: p.engagementRate ?? 0,
+        hasEngagementRate: p.engagementRate !== null,
+      });
+      return { current: r.current.map(point), comparison: r.comparison.map(point) };
+    },
     getRollups: async (req) => {
       const r = await rollups(deps, query(req.filter));
       return {
