@@ -23,13 +23,21 @@ export const dateTime = z.iso.datetime({ offset: true });
 
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
 
+/** A count of a metric snapshot: null when the platform does not report it. */
+const reportedCount = (what: string) => z.number().int().nullable().describe(`${what} of the latest snapshot; null when the platform does not report it (never 0 for unknown)`);
+
 export const PostMetricSchema = z.object({
-  impressions: z.number().int(),
-  likes: z.number().int(),
-  replies: z.number().int(),
-  reposts: z.number().int(),
-  clicks: z.number().int(),
-  engagement_rate: z.number().nullable().describe('(likes + replies + reposts + clicks) / impressions of the latest snapshot; null when impressions are 0 or unknown'),
+  impressions: reportedCount('Impressions'),
+  likes: reportedCount('Likes'),
+  replies: reportedCount('Replies'),
+  reposts: reportedCount('Reposts'),
+  clicks: reportedCount('Link clicks'),
+  engagement_rate: z
+    .number()
+    .nullable()
+    .describe(
+      '(likes + replies + reposts + clicks, those the platform reports) / impressions of the latest snapshot; null when impressions are 0 or not reported, or the platform reports none of the interactions',
+    ),
   fetched_at: dateTime,
 });
 
