@@ -33,6 +33,7 @@ export const INTEGRATION_TESTS = [
   'services/image-week/src/**/monthly-quota.test.ts',
   'services/image-week/src/**/run-jobs.test.ts',
   'services/media/src/**/sweep-uploads.test.ts',
+  'services/media/src/**/prepare-media.test.ts',
   'services/media/src/**/asset-store.test.ts',
   'services/media/src/**/s3.test.ts',
   'services/posts/src/**/cached-store.test.ts',

@@ -33,12 +33,28 @@ export async function convertVideo(input: string, preset: VideoPreset, output: s
           'yuv420p',
           '-profile:v',
           'high',
-          ...(preset.videoBitrate !== undefined
-            ? ['-b:v', String(preset.videoBitrate), '-maxrate', String(preset.videoBitrate), '-bufsize', String(preset.videoBitrate * 2)]
-            : ['-crf', '21']),
+          ...(preset.videoBitrate !== undefined ? ['-b:v', String(preset.videoBitrate), '-maxrate', String(preset.videoBitrate), '-bufsize', String(preset.videoBitrate * 2)] : ['-crf', '21']),
           ...filters(preset),
         ];
   const audio = preset.audio === 'none' ? ['-an'] : preset.audio === 'copy' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k'];
-  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-map', '0:v:0', '-map', '0:a:0?', ...video, ...audio, '-movflags', '+faststart', '-f', preset.to === 'video/quicktime' ? 'mov' : 'mp4', output];
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    ...video,
+    ...audio,
+    '-movflags',
+    '+faststart',
+    '-f',
+    preset.to === 'video/quicktime' ? 'mov' : 'mp4',
+    output,
+  ];
   await runTool('ffmpeg', args, timeoutMs);
 }

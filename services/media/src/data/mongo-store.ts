@@ -98,9 +98,7 @@ export class MongoMediaStore implements MediaStore {
   }
 
   claimVariant(v: VariantRecord): Promise<boolean> {
-    return created(() =>
-      this.models.Variant.create({ _id: v.key, source_key: v.sourceKey, preset_id: v.presetId, status: v.status, created_at: v.createdAt, alive_at: v.aliveAt }),
-    );
+    return created(() => this.models.Variant.create({ _id: v.key, source_key: v.sourceKey, preset_id: v.presetId, status: v.status, created_at: v.createdAt, alive_at: v.aliveAt }));
   }
 
   async findVariant(key: string): Promise<VariantRecord | undefined> {

@@ -43,8 +43,8 @@ export type Decision = { action: 'use' } | { action: 'convert'; preset: Preset }
 /** Image types the pipeline writes (sharp), and video containers (ffmpeg), in the order preferred when a platform lists several. */
 const WRITABLE_IMAGE = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff'];
 const WRITABLE_VIDEO = ['video/mp4', 'video/quicktime'];
-/** Codecs an MP4 or MOV file carries that every platform taking MP4 plays. */
-const MP4_VIDEO = ['h264', 'hevc'];
+/** Codecs every platform taking MP4 plays when its rule names none: a file remuxed into MP4 carries these or is re-encoded. */
+const MP4_VIDEO = ['h264'];
 const MP4_AUDIO = ['aac', 'mp3'];
 /** The tolerance of checkMediaFacts: an aspect within it is not converted. */
 const ASPECT_TOLERANCE = 0.005;
