@@ -1,15 +1,27 @@
 import { startSandbox, type Sandbox } from '@spa/sandbox';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { googleBusiness } from '../../../../tools/sandbox/src/platforms/google-business.js';
 import { googleBusinessConnector } from './google-business.js';
+import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
+let host: MediaHost;
 beforeAll(async () => {
   sandbox = await startSandbox([googleBusiness]);
+  host = await hostMedia({
+    'bread.jpg': await makeImage({ format: 'jpeg', width: 800, height: 600 }),
+    'shop.png': await makeImage({ format: 'png', width: 400, height: 400, minBytes: 20 * 1024 }),
+    'small.jpg': await makeImage({ format: 'jpeg', width: 200, height: 600, minBytes: 20 * 1024 }),
+    'tiny.png': await makeImage({ format: 'png', width: 300, height: 300 }),
+    'logo.webp': await makeImage({ format: 'webp', width: 400, height: 400, minBytes: 20 * 1024 }),
+    'clip.mp4': await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 1 }),
+  });
 });
 afterAll(async () => {
   await sandbox.close();
+  await host.close();
 });
 beforeEach(() => sandbox.state.reset());
 
@@ -19,12 +31,7 @@ const target: TargetAccount = {
   username: 'Acme Bakery',
   credentials: { access_token: 'sandbox-acme', account_id: '111', location_id: '222' },
 };
-const photo = (name: string, type: MediaItem['type'] = 'image'): MediaItem => ({
-  r2Key: `ws/1/${name}`,
-  type,
-  url: `https://media.example/${name}`,
-  read: async () => ({ bytes: Buffer.from(name), contentType: 'image/jpeg' }),
-});
+const photo = (name: string, type: MediaItem['type'] = 'image'): MediaItem => host.item(name, type);
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
 const connector = () => googleBusinessConnector(`${sandbox.url}/google_business`);
 
@@ -37,9 +44,36 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
     expect(result).toEqual({ platformPostId: `accounts/111/locations/222/localPosts/${post?.id}`, permalink: `https://local.google.com/place?id=222&use=posts&lpsid=${post?.id}` });
   });
 
-  it('attaches one photo by sourceUrl and uses the account language', async () => {
+  it('attaches one photo by sourceUrl and uses the account language; Google fetched and read the photo', async () => {
     await connector().publish({ target: { ...target, credentials: { ...target.credentials, language_code: 'de' } }, parts: [part('Brot', { contentType: 'image', media: [photo('bread.jpg')] })] });
-    expect(sandbox.state.postsOf('google_business')[0]?.details).toMatchObject({ languageCode: 'de', media: [{ mediaFormat: 'PHOTO', sourceUrl: 'https://media.example/bread.jpg' }] });
+    const [post] = sandbox.state.postsOf('google_business');
+    expect(post?.details).toMatchObject({ languageCode: 'de', media: [{ mediaFormat: 'PHOTO', sourceUrl: host.url('bread.jpg') }] });
+    expect(post?.media).toMatchObject([{ kind: 'image', content_type: 'image/jpeg', width: 800, height: 600 }]);
+    await connector().publish({ target, parts: [part('Shop', { contentType: 'image', media: [photo('shop.png')] })] });
+    expect(sandbox.state.postsOf('google_business')[1]?.media).toMatchObject([{ content_type: 'image/png', width: 400, height: 400 }]);
+  });
+
+  it("refuses photos Google refuses with its error shape (under 250 px, under 10 KB, WebP, unreachable), classified rejected with Google's reason", async () => {
+    const refusal = async (name: string) =>
+      (await connector()
+        .publish({ target, parts: [part(`with ${name}`, { media: [photo(name)] })] })
+        .catch((e: unknown) => e)) as ConnectorError;
+    const narrow = await refusal('small.jpg');
+    expect(narrow).toMatchObject({ kind: 'rejected', status: 400 });
+    expect(narrow.message).toContain('width 200px is below the minimum of 250px');
+    expect(narrow.message).toContain('INVALID_ARGUMENT');
+    const tiny = await refusal('tiny.png');
+    expect(tiny.message).toMatch(/file size \d+ bytes is below the minimum of 10240/);
+    expect((await refusal('logo.webp')).message).toContain('unsupported media type image/webp');
+    expect((await refusal('missing.jpg')).message).toContain('could not be fetched');
+    const raw = await fetch(`${sandbox.url}/google_business/v4/accounts/111/locations/222/localPosts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ languageCode: 'en', summary: 'clip', topicType: 'STANDARD', media: [{ mediaFormat: 'VIDEO', sourceUrl: host.url('clip.mp4') }] }),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toEqual({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Request contains an invalid argument. media must be one PHOTO with a sourceUrl.' } });
+    expect(sandbox.state.postsOf('google_business')).toEqual([]);
   });
 
   it('refuses two photos or a video without calling Google', async () => {
@@ -87,7 +121,7 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
 
   it('deletes, reads metrics and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics')] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 45, likes: 0, replies: 0, reposts: 0, clicks: 6 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 45, likes: null, replies: null, reposts: null, clicks: 6 });
     await connector().delete(target, platformPostId);
     expect(sandbox.state.postsOf('google_business')).toEqual([]);
     expect(await connector().validateCredentials(target)).toBe(true);

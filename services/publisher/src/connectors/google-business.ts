@@ -5,7 +5,9 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * Google Business Profile (My Business API v4 local posts, Google OAuth 2.0 bearer, `business.manage`).
  * Credentials besides `access_token`: `account_id` and `location_id` (the numeric ids in
  * `accounts/{a}/locations/{l}`); optional `language_code` (default `en`).
- * A post is a STANDARD local post: `summary` + at most one PHOTO by `sourceUrl` (Google pulls it); no video.
+ * A post is a STANDARD local post: `summary` + at most one PHOTO by `sourceUrl` (Google pulls it: JPEG or
+ * PNG, 10 KB–5 MB, at least 250x250, https://developers.google.com/my-business/content/upload-photos); the
+ * API takes no video in local posts, so a video is refused, never dropped.
  * The platform post id is the LocalPost resource name. An answer with `state: REJECTED` is a policy refusal.
  * Metrics come from `localPosts:reportInsights`: search views → impressions, call-to-action clicks → clicks.
  */
@@ -83,8 +85,12 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
       });
       const entries = (answer.body as { localPostMetrics?: Array<{ localPostName: string; metricValues?: Array<{ metric: string; totalValue?: { value?: string } }> }> }).localPostMetrics ?? [];
       const values = entries.find((e) => e.localPostName === platformPostId)?.metricValues ?? [];
-      const metric = (name: string) => Number(values.find((v) => v.metric === name)?.totalValue?.value ?? 0);
-      return { impressions: metric('LOCAL_POST_VIEWS_SEARCH'), likes: 0, replies: 0, reposts: 0, clicks: metric('LOCAL_POST_ACTIONS_CALL_TO_ACTION') };
+      const metric = (name: string) => {
+        const value = values.find((v) => v.metric === name)?.totalValue?.value;
+        return value === undefined ? null : Number(value);
+      };
+      // Local posts report search views and call-to-action clicks only.
+      return { impressions: metric('LOCAL_POST_VIEWS_SEARCH'), likes: null, replies: null, reposts: null, clicks: metric('LOCAL_POST_ACTIONS_CALL_TO_ACTION') };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

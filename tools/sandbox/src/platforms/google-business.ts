@@ -1,5 +1,25 @@
-import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
+import type { InspectedMedia } from '../media/inspect.js';
+import { fetchMedia } from '../media/receive.js';
+import { mediaViolation, type SandboxMediaRule } from '../media/rules.js';
+import type { PlatformRules, SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
 import type { SandboxPost } from '../state.js';
+
+const LOCAL_POSTS = 'https://developers.google.com/my-business/reference/rest/v4/accounts.locations.localPosts';
+const PHOTO_GUIDELINES = 'https://developers.google.com/my-business/content/upload-photos';
+
+/** Photos: JPG or PNG, 10 KB to 5 MB, at least 250 x 250 pixels. */
+export const GOOGLE_BUSINESS_PHOTO: SandboxMediaRule = { types: ['image/jpeg', 'image/png'], max_bytes: 5 * 1024 * 1024, min_width: 250, min_height: 250, source: PHOTO_GUIDELINES };
+const MIN_PHOTO_BYTES = 10 * 1024;
+
+export const GOOGLE_BUSINESS_RULES: PlatformRules = {
+  media: { image: GOOGLE_BUSINESS_PHOTO },
+  other: [
+    { rule: 'a photo is at least 10 KB; it is fetched from `sourceUrl`, and one Google cannot fetch or read is refused (400 INVALID_ARGUMENT)', source: PHOTO_GUIDELINES },
+    { rule: 'a local post takes its media by sourceUrl only, one PHOTO item (no video in local posts)', source: LOCAL_POSTS },
+    { rule: 'summary required, at most 1500 characters; languageCode required; topicType STANDARD, EVENT or OFFER', source: LOCAL_POSTS },
+    { rule: 'a summary with a phone number is accepted with state REJECTED (policy)', source: 'https://support.google.com/business/answer/7213077' },
+  ],
+};
 
 /**
  * Google Business Profile API v4 local posts, under `/v4/accounts/:account/locations/:location`:
@@ -7,6 +27,7 @@ import type { SandboxPost } from '../state.js';
  * GET …/localPosts, DELETE …/localPosts/:id, POST …/localPosts:reportInsights (localPostNames,
  * basicRequest.metricRequests → localPostMetrics[].metricValues[].totalValue.value as strings).
  * A summary with a phone number is answered 200 with `state: REJECTED`, as Google does for policy refusals.
+ * The photo is fetched from its sourceUrl and read from its bytes (GOOGLE_BUSINESS_RULES); the post records it.
  * Errors are Google's `{error:{code, message, status}}`.
  */
 const googleError = (code: number, status: string, message: string): SandboxResponse => ({ status: code, body: { error: { code, message, status } } });
@@ -21,19 +42,29 @@ const METRICS: Record<string, string> = { LOCAL_POST_VIEWS_SEARCH: '45', LOCAL_P
 
 export const googleBusiness: SandboxPlatform = {
   name: 'google_business',
+  rules: GOOGLE_BUSINESS_RULES,
   unauthorized: () => googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'),
   routes: [
     {
       method: 'POST',
       path: '/v4/accounts/:account/locations/:location/localPosts',
       creates: true,
-      handle: (req, state) => {
+      handle: async (req, state) => {
         const body = (req.body ?? {}) as { languageCode?: string; summary?: string; topicType?: string; media?: Array<{ mediaFormat?: string; sourceUrl?: string }> };
         if (!body.languageCode) return invalid('languageCode is required.');
         if (!['STANDARD', 'EVENT', 'OFFER'].includes(body.topicType ?? '')) return invalid('topicType is invalid.');
         if (!body.summary || body.summary.length > 1500) return invalid('summary is required and at most 1500 characters.');
         const media = body.media ?? [];
         if (media.length > 1 || media.some((m) => m.mediaFormat !== 'PHOTO' || !m.sourceUrl)) return invalid('media must be one PHOTO with a sourceUrl.');
+        const read: InspectedMedia[] = [];
+        for (const m of media) {
+          const fetched = await fetchMedia(m.sourceUrl!);
+          if ('error' in fetched) return invalid(`media.sourceUrl could not be fetched: ${fetched.error}.`);
+          const problem =
+            fetched.media.bytes < MIN_PHOTO_BYTES ? `file size ${fetched.media.bytes} bytes is below the minimum of ${MIN_PHOTO_BYTES}` : mediaViolation(fetched.media, GOOGLE_BUSINESS_PHOTO);
+          if (problem) return invalid(`media[0] is not a valid photo: ${problem}.`);
+          read.push(fetched.media);
+        }
         const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
         const name = `${parent(req)}/localPosts/${id}`;
         const rejected = /\+?\d[\d\s().-]{7,}\d/.test(body.summary);
@@ -50,6 +81,7 @@ export const googleBusiness: SandboxPlatform = {
             searchUrl: `https://local.google.com/place?id=${req.params.location}&use=posts&lpsid=${id}`,
           },
           id,
+          read,
         );
         return { status: 200, body: localPost(post) };
       },
