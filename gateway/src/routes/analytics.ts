@@ -1,4 +1,4 @@
-import type { AnalyticsFilter, MetricTotals, RollupRow } from '@spa/contracts/analytics/v1/analytics';
+import type { AnalyticsFilter, AnalyticsPoint, MetricTotals, RollupRow } from '@spa/contracts/analytics/v1/analytics';
 import { PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
@@ -35,19 +35,40 @@ const filter = (principal: Principal, q: Partial<RangeQuery>): AnalyticsFilter =
 const AnalyticsPointSchema = z
   .object({
     date: z.string().describe('YYYY-MM-DD in the workspace’s zone'),
-    impressions: z.number().int().describe('Impressions gained that day: the growth between snapshots, spread over the days it happened, so no post is counted twice'),
-    engagement_rate: z.number().describe('(likes + replies + reposts + clicks) / impressions of the day’s growth; 0 on a day without impressions'),
+    impressions: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Impressions gained that day by the posts whose platform reports impressions: the growth between snapshots, spread over the days it happened, so no post is counted twice. null when no post reported impressions that day (a platform that does not report them adds nothing, never 0)',
+      ),
+    impressions_reported_by: z.number().int().describe('How many posts’ impressions `impressions` counts'),
+    engagement_rate: z
+      .number()
+      .nullable()
+      .describe(
+        '(likes + replies + reposts + clicks) / impressions of the day’s growth, over the posts that report impressions and at least one interaction; null when there are none or no impressions',
+      ),
   })
   .meta({ id: 'AnalyticsPoint' });
 
+const count = (what: string) =>
+  z.number().int().nullable().describe(`${what} of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown)`);
+
 const TotalsSchema = z
   .object({
-    impressions: z.number().int(),
-    likes: z.number().int(),
-    replies: z.number().int(),
-    reposts: z.number().int(),
-    clicks: z.number().int(),
-    engagement_rate: z.number().nullable().describe('null when there were no impressions'),
+    impressions: count('Impressions'),
+    likes: count('Likes'),
+    replies: count('Replies'),
+    reposts: count('Reposts'),
+    clicks: count('Link clicks'),
+    reported_by: z
+      .object({ impressions: z.number().int(), likes: z.number().int(), replies: z.number().int(), reposts: z.number().int(), clicks: z.number().int() })
+      .describe('Per count, how many posts reported it within the period (each post once): the posts its sum counts'),
+    engagement_rate: z
+      .number()
+      .nullable()
+      .describe('(likes + replies + reposts + clicks) / impressions over the posts that report impressions and at least one interaction; null when there are none or no impressions'),
   })
   .meta({ id: 'AnalyticsTotals' });
 
@@ -59,17 +80,31 @@ const RollupRowSchema = z
     previous: TotalsSchema.describe('The prior period of the same length, ending the day before start_date'),
     change: z
       .object({ impressions: z.number().nullable(), engagement_rate: z.number().nullable() })
-      .describe('Relative change of impressions ((current − previous) / previous) and absolute change of the engagement rate; null when the previous value is 0 or null'),
+      .describe('Relative change of impressions ((current − previous) / previous) and absolute change of the engagement rate; null when either value is null or the previous impressions are 0'),
   })
   .meta({ id: 'AnalyticsRollupRow' });
 
-const totals = (t: MetricTotals | undefined) => ({
-  impressions: t?.impressions ?? 0,
-  likes: t?.likes ?? 0,
-  replies: t?.replies ?? 0,
-  reposts: t?.reposts ?? 0,
-  clicks: t?.clicks ?? 0,
-  engagement_rate: t?.engagementRate ?? null,
+/** A sum no post reported (reported_by 0) is 0 on the wire and null here. */
+const totals = (t: MetricTotals | undefined) => {
+  const by = { impressions: 0, likes: 0, replies: 0, reposts: 0, clicks: 0, ...t?.reportedBy };
+  const sum = (name: keyof typeof by) => (by[name] > 0 ? (t?.[name] ?? 0) : null);
+  return {
+    impressions: sum('impressions'),
+    likes: sum('likes'),
+    replies: sum('replies'),
+    reposts: sum('reposts'),
+    clicks: sum('clicks'),
+    reported_by: by,
+    engagement_rate: t?.engagementRate ?? null,
+  };
+};
+
+/** A day's unknown impressions and rate are 0 on the wire, told apart by impressions_reported_by and has_engagement_rate. */
+const point = (p: AnalyticsPoint) => ({
+  date: p.date,
+  impressions: p.impressionsReportedBy > 0 ? p.impressions : null,
+  impressions_reported_by: p.impressionsReportedBy,
+  engagement_rate: p.hasEngagementRate ? p.engagementRate : null,
 });
 
 const rollupRow = (r: RollupRow | undefined) => {
@@ -81,7 +116,7 @@ const rollupRow = (r: RollupRow | undefined) => {
     current,
     previous,
     change: {
-      impressions: previous.impressions ? (current.impressions - previous.impressions) / previous.impressions : null,
+      impressions: previous.impressions && current.impressions !== null ? (current.impressions - previous.impressions) / previous.impressions : null,
       engagement_rate: current.engagement_rate !== null && previous.engagement_rate !== null ? current.engagement_rate - previous.engagement_rate : null,
     },
   };
@@ -94,7 +129,7 @@ export const analyticsRoutes = [
     tag: 'Analytics',
     summary: 'Impressions and engagement rate per day, with the prior period',
     description:
-      'One point per day of the range in the workspace’s time zone (days without data are present with zeros), and `comparison`: the prior period of the same length ending the day before start_date. Counts come from metric snapshots fetched from each platform after posting (1 h, 6 h, 24 h, 72 h, 7 days, then weekly to 28 days by default); each snapshot’s growth over the previous one is attributed to the days it happened on. 422 names the parameter for a bad date, end_date before start_date, a range over 366 days, an unknown platform or an account that is not the workspace’s.',
+      'One point per day of the range in the workspace’s time zone (a day without reported impressions has `impressions` and `engagement_rate` null), and `comparison`: the prior period of the same length ending the day before start_date. Counts come from metric snapshots fetched from each platform after posting (1 h, 6 h, 24 h, 72 h, 7 days, then weekly to 28 days by default); each snapshot’s growth over the previous one is attributed to the days it happened on. A count a platform does not report is never taken as 0: sums count only the posts that reported it. 422 names the parameter for a bad date, end_date before start_date, a range over 366 days, an unknown platform or an account that is not the workspace’s.',
     audience: 'api_key',
     scope: 'analytics:read',
     plan: 'paid',
@@ -103,7 +138,6 @@ export const analyticsRoutes = [
     response: z.object({ current: z.array(AnalyticsPointSchema), comparison: z.array(AnalyticsPointSchema) }).meta({ id: 'AnalyticsTimeseries' }),
     handle: async ({ clients, principal, query }) => {
       const r = await clients.analytics.getTimeseries({ filter: filter(principal, query) });
-      const point = (p: { date: string; impressions: number; engagementRate: number }) => ({ date: p.date, impressions: p.impressions, engagement_rate: p.engagementRate });
       return { current: r.current.map(point), comparison: r.comparison.map(point) };
     },
   }),
@@ -113,7 +147,7 @@ export const analyticsRoutes = [
     tag: 'Analytics',
     summary: 'Totals over a period per platform and per account, against the prior period',
     description:
-      'The same range, filters and defaults as the timeseries. `total` sums every selected account; `platforms` has one row per platform with a selected account, `accounts` one row per selected account (zeros included). Counts are the growth within the period (see the timeseries).',
+      'The same range, filters and defaults as the timeseries. `total` sums every selected account; `platforms` has one row per platform with a selected account, `accounts` one row per selected account (accounts without data included, their counts null). Counts are the growth within the period (see the timeseries), each summed over the posts whose platform reports it, with `reported_by` saying how many posts that is; a count no post reported is null, never 0.',
     audience: 'api_key',
     scope: 'analytics:read',
     plan: 'paid',

@@ -1,4 +1,5 @@
 import { contentTypeCodec, createPostRequest, listPostsRequest, newPostContent, platformCodec, platformStatusCodec, postStatusCodec, type NewContent } from '@spa/contracts/codecs';
+import { countsFromWire } from '@spa/contracts/metric-counts';
 import type { Post as PostMessage } from '@spa/contracts/posts/v1/posts';
 import { POST_STATUSES } from '@spa/vocabulary';
 import { z } from 'zod';
@@ -52,11 +53,7 @@ export function presentPost(p: PostMessage): z.infer<typeof PostSchema> {
       dub_original_url: orNull(a.dubOriginalUrl),
       post_metric: a.postMetric
         ? {
-            impressions: a.postMetric.impressions,
-            likes: a.postMetric.likes,
-            replies: a.postMetric.replies,
-            reposts: a.postMetric.reposts,
-            clicks: a.postMetric.clicks,
+            ...countsFromWire(a.postMetric),
             engagement_rate: a.postMetric.engagementRate ?? null,
             fetched_at: a.postMetric.fetchedAt,
           }
