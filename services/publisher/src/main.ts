@@ -17,7 +17,7 @@ import { slackConnector } from './connectors/slack.js';
 import { telegramConnector } from './connectors/telegram.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
-import { accountsPort, postsPort } from './grpc/clients.js';
+import { accountsPort, mediaPort, postsPort } from './grpc/clients.js';
 import { CachedAccounts } from './grpc/cached-accounts.js';
 import { forgetChangedCredentials } from './jobs/credential-changes.js';
 import { linksPort } from './grpc/links-client.js';
@@ -45,12 +45,14 @@ runMain(async () => {
   // Credentials replaced after a 401 are never used again from the cache: the next job asks accounts.
   const refresh: typeof tokens.refresh = (socialAccountId, refused) => tokens.refresh(socialAccountId, refused).finally(() => accounts.forget(socialAccountId));
   const links = config.ANALYTICS_ADDR ? linksPort(config.ANALYTICS_ADDR) : undefined;
+  const media = mediaPort(config.MEDIA_ADDR, config.MEDIA_BASE_URL);
   const deps = {
     observer: publishMetrics,
     posts,
     accounts,
     links,
     attempts,
+    media,
     connectors: traced(withRefreshOn401({ ...connectors(baseUrls), linkedin: linkedinConnector(baseUrls.linkedin, assetRecords) }, refresh)),
     clock: { now: () => new Date() },
     sleep: (ms: number) => sleep(ms).then(() => undefined),
@@ -95,7 +97,7 @@ runMain(async () => {
     ['credential changes', () => credentialChanges.stop()],
     ['metric jobs', () => metricJobs.stop()],
     ['nats', () => nc.drain()],
-    ['clients', async () => (posts.close(), accountsClient.close(), assetRecords.close(), tokens.close(), links?.close())],
+    ['clients', async () => (posts.close(), accountsClient.close(), assetRecords.close(), media.close(), tokens.close(), links?.close())],
     ['mongo', () => mongo.close()],
   ]);
 });

@@ -1,11 +1,12 @@
-import { CAPABILITIES, checkPostContent, ruleAccepts } from '@spa/platforms';
+import { CAPABILITIES, checkMediaFacts, checkPostContent, ruleAccepts } from '@spa/platforms';
 import { ConnectorError, type Connector, type ContentPart, type PublishRequest } from './types.js';
 
 /**
  * Everything a connector's publish does before the platform's publishing call, for every platform in
  * one place: the credentials are checked with the platform (a read-only call), every media item is
- * fetched and checked against the platform's limits from the capability table, and every part's text
- * must fit. A dry run stops here; nothing is created, uploaded or posted on the platform. A connector
+ * checked against the platform's rule from the capability table (its facts as the media service probed
+ * them: type, size, dimensions, aspect, duration, frame rate, codecs, frames; an item without facts is
+ * fetched and its type and size checked), and every part's text must fit. A dry run stops here; nothing is created, uploaded or posted on the platform. A connector
  * may add checks of its own (`Connector.preflight`, e.g. TikTok's creator limits). Failures are
  * ConnectorErrors classified like a real publish's (`auth`, `rejected`, `transient`…).
  */
@@ -40,6 +41,11 @@ async function checkPart(platform: PublishRequest['target']['platform'], part: C
     const rule = caps.media?.[item.type];
     if (!rule) {
       problems.push(`${where} media[${i}] is ${item.type === 'image' ? 'an image' : `a ${item.type}`}, which ${platform} does not take`);
+      continue;
+    }
+    if (item.facts) {
+      if (item.facts.kind !== item.type) problems.push(`${where} media[${i}] (${item.r2Key}) is given as ${item.type === 'image' ? 'an image' : `a ${item.type}`} but is a ${item.facts.kind}`);
+      else problems.push(...checkMediaFacts(platform, item.facts, `${where} media[${i}] (${item.r2Key})`));
       continue;
     }
     let fetched: { bytes: Buffer; contentType: string };

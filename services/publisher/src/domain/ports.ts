@@ -1,5 +1,6 @@
 import type { Platform } from '@spa/vocabulary';
-import type { Connector, ContentPart, TargetAccount } from '../connectors/types.js';
+import type { PostOptions } from '@spa/platforms';
+import type { Connector, ContentPart, MediaItem, TargetAccount } from '../connectors/types.js';
 
 /** A post as the publisher needs it: its targets and, per platform, its ordered parts. */
 export interface PostToPublish {
@@ -30,6 +31,16 @@ export interface TargetOutcome {
 /** Short links for a target's URLs (the analytics service; Dub). */
 export interface LinksPort {
   shorten(workspaceId: number, postAccountId: number, texts: string[]): Promise<{ texts: string[]; first?: { shortUrl: string; originalUrl: string } | undefined }>;
+}
+
+/** Media as each platform takes it (the media service's pipeline). */
+export interface MediaPort {
+  /**
+   * The item as `platform` takes it: itself with its facts when it fits, otherwise its converted variant (its
+   * own key, url, bytes and facts). A file that cannot be made to fit is a ConnectorError `rejected` naming
+   * the rule; media that cannot be reached now, `transient`.
+   */
+  prepare(item: MediaItem, platform: Platform, fit: NonNullable<PostOptions['media_fit']>): Promise<MediaItem>;
 }
 
 export interface PostsPort {
@@ -97,6 +108,8 @@ export interface PublisherDeps {
   /** Link shortening at publish time; undefined: URLs are published as written. */
   links?: LinksPort | undefined;
   attempts: AttemptStore;
+  /** Media made to fit each target's platform before it is published or dry-run; undefined: media go as they are. */
+  media?: MediaPort | undefined;
   connectors: Partial<Record<Platform, Connector>>;
   clock: { now(): Date };
   sleep(ms: number): Promise<void>;

@@ -4,9 +4,11 @@ import { commandNamesIssuedBy, connectMongo, syncIndexes, type Connection } from
 import { PLATFORM_SANDBOXES, startSandbox, type Sandbox } from '@spa/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectors, sandboxBaseUrls } from '../connectors/registry.js';
-import type { PublishRequest } from '../connectors/types.js';
+import type { MediaFacts } from '@spa/platforms';
+import { makeImage } from '@spa/testing/media';
+import { ConnectorError, type PublishRequest } from '../connectors/types.js';
 import { MongoAttemptStore } from '../data/attempt-store.js';
-import type { PostToPublish, PublisherDeps, TargetOutcome } from './ports.js';
+import type { MediaPort, PostToPublish, PublisherDeps, TargetOutcome } from './ports.js';
 import { publishJob } from './publish-post.js';
 import { publishTarget, publishTargets } from './publish-target.js';
 
@@ -275,5 +277,86 @@ describe('a publish job', () => {
       expect([ended.reads, ended.recorded]).toEqual([[post.postId], []]);
     }
     expect(sandbox.state.postsOf('twitter').map((p) => p.text)).toEqual(['read back']);
+  });
+});
+
+describe('media made to fit the platform inside the attempt', () => {
+  const creates = () => sandbox.state.requests.filter((r) => r.creates);
+  const original = (bytes: Buffer) => ({
+    r2Key: 'ws/1/2026/01/original.gif',
+    type: 'image' as const,
+    url: 'http://unused.invalid/original.gif',
+    read: async () => ({ bytes, contentType: 'image/gif' }),
+  });
+  /** A media service whose variant is a real JPEG; `asked` counts its calls. */
+  function mediaFitting(jpeg: Buffer, asked: string[]): MediaPort {
+    return {
+      prepare: async (item, platform, fit) => {
+        asked.push(`${item.r2Key} ${platform} ${fit}`);
+        const facts: MediaFacts = { kind: 'image', content_type: 'image/jpeg', bytes: jpeg.length, width: 320, height: 320, frames: 1 };
+        return { r2Key: `${item.r2Key}.variants/0123456789abcdef.jpg`, type: 'image', url: 'http://unused.invalid/v.jpg', read: async () => ({ bytes: jpeg, contentType: 'image/jpeg' }), facts };
+      },
+    };
+  }
+
+  it('publishes the prepared variant with the post fit, and the platform receives it', async () => {
+    const jpeg = await makeImage({ format: 'jpeg', width: 320, height: 320 });
+    const gif = await makeImage({ format: 'gif', width: 320, height: 320, frames: 4 });
+    const asked: string[] = [];
+    const req = request('telegram', 'fitted');
+    req.parts[0]!.media = [original(gif)];
+    req.parts[0]!.options = { media_fit: 'crop' };
+    const outcome = await publishTarget({ ...deps, media: mediaFitting(jpeg, asked) }, nextTarget, req);
+    expect(outcome?.platformStatus).toBe('posted');
+    expect(asked).toEqual(['ws/1/2026/01/original.gif telegram crop']);
+    const [post] = sandbox.state.postsOf('telegram');
+    expect(post?.media.map((m) => [m.content_type, m.bytes])).toEqual([['image/jpeg', jpeg.length]]);
+  });
+
+  it('a refusal from the media pipeline is final, in a dry run as in a publish, naming the rule; nothing is created', async () => {
+    const refusing: MediaPort = {
+      prepare: async () => {
+        throw new ConnectorError('rejected', 'twitter: media ws/1/x.mp4 lasts 200 s; the maximum is 140 s (max_duration_s); a video is never cut on twitter');
+      },
+    };
+    const req = request('twitter', 'too long');
+    req.parts[0]!.media = [{ ...original(Buffer.alloc(10)), type: 'video' }];
+    const dry = await publishTarget({ ...deps, media: refusing }, nextTarget, req, 'dry_run');
+    nextTarget += 1;
+    const real = await publishTarget({ ...deps, media: refusing }, nextTarget, req);
+    for (const outcome of [dry, real]) expect(outcome).toMatchObject({ platformStatus: 'failed', platformError: expect.stringContaining('(max_duration_s)') });
+    expect(dry?.platformError).toBe(real?.platformError);
+    expect(creates()).toEqual([]);
+    expect(await deps.attempts.attempts(nextTarget)).toHaveLength(1);
+  });
+
+  it('a media service that cannot answer now leaves the target to a retry, never published without its media', async () => {
+    let calls = 0;
+    const jpeg = await makeImage({ format: 'jpeg', width: 320, height: 320 });
+    const flaky: MediaPort = {
+      prepare: async (item, platform, fit) => {
+        calls += 1;
+        if (calls === 1) throw new ConnectorError('transient', 'twitter: media could not be prepared now');
+        return mediaFitting(jpeg, []).prepare(item, platform, fit);
+      },
+    };
+    const req = request('telegram', 'after a retry');
+    req.parts[0]!.media = [original(Buffer.alloc(10))];
+    const outcome = await publishTarget({ ...deps, media: flaky }, nextTarget, req);
+    expect(outcome?.platformStatus).toBe('posted');
+    expect(calls).toBe(2);
+    expect(sandbox.state.postsOf('telegram').map((p) => p.media.map((m) => m.content_type))).toEqual([['image/jpeg']]);
+  });
+
+  it('the dry run checks the prepared facts against every bound of the platform rule', async () => {
+    const wide: MediaPort = {
+      prepare: async (item) => ({ ...item, facts: { kind: 'image', content_type: 'image/bmp', bytes: 6_000_000, width: 100, height: 100, frames: 1 } }),
+    };
+    const req = request('twitter', 'checked');
+    req.parts[0]!.media = [original(Buffer.alloc(10))];
+    const outcome = await publishTarget({ ...deps, media: wide }, nextTarget, req, 'dry_run');
+    expect(outcome?.platformStatus).toBe('failed');
+    expect(outcome?.platformError).toContain('is image/bmp; accepted:');
+    expect(outcome?.platformError).toContain('is 6000000 bytes; the limit is');
   });
 });

@@ -1,6 +1,7 @@
 import { preflight } from '../connectors/preflight.js';
 import { ConnectorError, type Connector, type PublishRequest } from '../connectors/types.js';
 import type { Attempt, PublisherDeps, TargetOutcome } from './ports.js';
+import { prepareRequest } from './prepare-media.js';
 
 const MAX_RETRY_WAIT_MS = 30_000;
 
@@ -33,12 +34,18 @@ function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
   return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected: outcome.kind === 'failed' && outcome.disconnected };
 }
 
-/** The platform call of a claimed attempt (the connector's preflight in a dry run), as the attempt records it. */
-function callOnce(connector: Connector, request: PublishRequest, mode: Mode): Promise<Outcome> {
-  const call: Promise<Outcome> =
+/**
+ * The platform call of a claimed attempt (the connector's preflight in a dry run), as the attempt records it.
+ * Its media are first made to fit the platform (inside the attempt: a publisher that dies after preparing
+ * leaves an attempt that is reconciled like any other, and the next try prepares again, reusing the variants),
+ * so a dry run and a publish see the same files and give the same verdict.
+ */
+function callOnce(deps: PublisherDeps, connector: Connector, request: PublishRequest, mode: Mode): Promise<Outcome> {
+  const call: Promise<Outcome> = prepareRequest(deps.media, request).then((prepared) =>
     mode === 'dry_run'
-      ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
-      : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
+      ? preflight(connector, prepared).then((): Outcome => ({ kind: 'dry_run' }))
+      : connector.publish(prepared).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink })),
+  );
   return call.catch((err: unknown): Outcome => {
     const o = outcomeOf(err);
     // A preflight sent nothing that could have been published: an unanswered check is just retried.
@@ -67,7 +74,7 @@ async function runClaimed(deps: PublisherDeps, tries: ClaimedTry[], mode: Mode):
     },
     Math.max(deps.attemptLeaseMs / 4, 250),
   );
-  const outcomes = await Promise.all(tries.map((t) => callOnce(t.connector, t.request, mode))).finally(() => clearInterval(renew));
+  const outcomes = await Promise.all(tries.map((t) => callOnce(deps, t.connector, t.request, mode))).finally(() => clearInterval(renew));
   await touching; // never let a late renewal land after (and over) an outcome
   await deps.attempts.record(keys.map((k, i) => ({ ...k, outcome: outcomes[i]! })));
   return outcomes;

@@ -4,8 +4,8 @@ import { postOptionsOf, type PostOptions } from '@spa/platforms';
 import type { ContentPart, MediaItem } from '../connectors/types.js';
 import type { PostToPublish } from '../domain/ports.js';
 
-/** Media referenced by `r2_key`, read from the media store's public URL (the media service owns the bytes). */
-function mediaItem(mediaBaseUrl: string, r2Key: string, type: MediaItem['type']): MediaItem {
+/** Media referenced by `r2_key` (an upload or its variant), read from the media store's public URL (the media service owns the bytes). */
+export function mediaItem(mediaBaseUrl: string, r2Key: string, type: MediaItem['type']): MediaItem {
   const url = `${mediaBaseUrl.replace(/\/$/, '')}/${r2Key.split('/').map(encodeURIComponent).join('/')}`;
   return {
     r2Key,
