@@ -100,6 +100,17 @@ describe('Discord connector against the Discord API v10 stand-in', () => {
     expect(sandbox.state.postsOf('discord')).toEqual([]);
   });
 
+  it('refuses in preflight a message of more than 10 files, images and videos together', async () => {
+    const png = await makeImage({ format: 'png', width: 32, height: 32 });
+    const mp4 = await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 1 });
+    const items = [...Array.from({ length: 9 }, (_, i) => media(`${i}.png`, 'image', png, 'image/png')), media('a.mp4', 'video', mp4, 'video/mp4'), media('b.mp4', 'video', mp4, 'video/mp4')];
+    await expect(connector().preflight!({ target, parts: [part('x', { media: items })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'Discord takes at most 10 files per message (11 given)',
+    });
+    await expect(connector().preflight!({ target, parts: [part('x', { media: items.slice(1) })] })).resolves.toBeUndefined();
+  });
+
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, empty message rejected, dropped answer unknown', async () => {
     const kinds: Array<[string, string]> = [
       ['server_error', 'transient'],

@@ -19,6 +19,10 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  */
 const DISCORD_LIMITS = { files: 10, fileBytes: 10 * 1024 * 1024 } as const;
 
+function checkFileCount(media: ContentPart['media']): void {
+  if (media.length > DISCORD_LIMITS.files) throw new ConnectorError('rejected', `Discord takes at most ${DISCORD_LIMITS.files} files per message (${media.length} given)`);
+}
+
 export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Connector & CommunitiesSource {
   const auth = (t: TargetAccount) => ({ authorization: `Bot ${t.credentials.access_token}` });
   const credential = (t: TargetAccount, key: 'channel_id' | 'guild_id'): string => {
@@ -52,7 +56,7 @@ export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Conne
    */
   async function payload(content: string, media: ContentPart['media']): Promise<unknown> {
     if (!media.length) return { content };
-    if (media.length > DISCORD_LIMITS.files) throw new ConnectorError('rejected', `Discord takes at most ${DISCORD_LIMITS.files} files per message (${media.length} given)`);
+    checkFileCount(media);
     const files = await Promise.all(media.map(async (m) => ({ name: m.r2Key.split('/').pop() || 'file', ...(await m.read()) })));
     const big = files.find((f) => f.bytes.length > DISCORD_LIMITS.fileBytes);
     if (big) throw new ConnectorError('rejected', `${big.name} is ${big.bytes.length} bytes: Discord takes files of at most 10 MiB`);
@@ -132,6 +136,12 @@ export function discordConnector(baseUrl = 'https://discord.com/api/v10'): Conne
       const likes = (message.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
       // Discord reports no views, shares or clicks of a message.
       return { impressions: null, likes, replies: message.thread?.message_count ?? 0, reposts: null, clicks: null };
+    },
+
+    /** Each message's file count (sizes and types are the capability table's, checked by the common preflight). */
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      if (parts.some((p) => p.poll)) throw new ConnectorError('rejected', 'polls are not supported by the Discord connector');
+      for (const part of parts) checkFileCount(part.media);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -82,6 +82,14 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
     expect(sandbox.state.postsOf('google_business')).toEqual([]);
   });
 
+  it('refuses in preflight and at publish what a local post cannot carry: a second part, a first comment', async () => {
+    for (const parts of [[part('one'), part('two', { position: 1 })], [part('one', { firstComment: 'c' })]]) {
+      await expect(connector().preflight!({ target, parts })).rejects.toMatchObject({ kind: 'rejected' });
+      await expect(connector().publish({ target, parts })).rejects.toMatchObject({ kind: 'rejected' });
+    }
+    expect(sandbox.state.postsOf('google_business')).toEqual([]);
+  });
+
   it('classifies failures: 5xx transient, 429 rate limited, bad token auth, 400 rejected, state REJECTED rejected, dropped answer unknown', async () => {
     const kinds: Array<[string, string]> = [
       ['server_error', 'transient'],

@@ -35,6 +35,13 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
     return part.media.map((m) => ({ mediaFormat: 'PHOTO', sourceUrl: m.url }));
   }
 
+  /** One local post: one part, no comment (Google has no comments on local posts); never part of it dropped. */
+  function checkShape(parts: ContentPart[]): void {
+    if (parts.length > 1) throw new ConnectorError('rejected', 'google_business: a local post is one part (no threads)');
+    if (parts[0]?.firstComment) throw new ConnectorError('rejected', 'google_business: local posts take no comments');
+    if (parts[0]) photo(parts[0]);
+  }
+
   const published = (t: TargetAccount, post: LocalPost): Published => ({
     platformPostId: post.name,
     permalink: post.searchUrl ?? `https://business.google.com/locations/${t.credentials.location_id}`,
@@ -46,6 +53,7 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const part = parts[0];
       if (!part) throw new Error('nothing to publish');
+      checkShape(parts);
       const media = photo(part);
       const answer = await callPlatform(`${location(target)}/localPosts`, {
         method: 'POST',
@@ -91,6 +99,10 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
       };
       // Local posts report search views and call-to-action clicks only.
       return { impressions: metric('LOCAL_POST_VIEWS_SEARCH'), likes: null, replies: null, reposts: null, clicks: metric('LOCAL_POST_ACTIONS_CALL_TO_ACTION') };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      checkShape(parts);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -109,6 +109,20 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('refuses in preflight what would be lost: media on a later part (a comment), a video not uploaded first, more than 20 images', async () => {
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    const image = item('a.png', 'image', png, 'image/png');
+    await expect(connector().preflight!({ target: org, parts: [part('one'), part('two', { position: 1, media: [image] })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('take text only'),
+    });
+    await expect(connector().publish({ target: org, parts: [part('one'), part('two', { position: 1, media: [image] })] })).rejects.toMatchObject({ kind: 'rejected' });
+    const many = Array.from({ length: 21 }, () => image);
+    await expect(connector().preflight!({ target: org, parts: [part('many', { media: many })] })).rejects.toMatchObject({ kind: 'rejected' });
+    await expect(connector().preflight!({ target: org, parts: [part('fine', { media: many.slice(1) }), part('a comment', { position: 1 })] })).resolves.toBeUndefined();
+    expect(posts()).toEqual([]);
+  });
+
   it('classifies failures: 5xx transient, 429 rate limited with the hint, bad token auth, 400 rejected, dropped answer unknown', async () => {
     const kinds: Array<[string, string]> = [
       ['server_error', 'transient'],

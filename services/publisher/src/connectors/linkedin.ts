@@ -18,6 +18,23 @@ const POLL_DURATIONS: Array<[number, string]> = [
 ];
 const pollDuration = (minutes: number) => POLL_DURATIONS.find(([max]) => minutes <= max)?.[1] ?? 'FOURTEEN_DAYS';
 
+/** What a post's media can be: images (2–20 as a multi-image post) or one document; a video only as an uploaded asset. */
+function checkMedia(part: Pick<ContentPart, 'media' | 'assetUrn'>): void {
+  if (part.assetUrn) return;
+  if (part.media.some((m) => m.type === 'video')) {
+    throw new ConnectorError('rejected', 'linkedin: a video must be uploaded first (POST /linkedin/video_uploads) and given as metadata.asset_urn');
+  }
+  const documents = part.media.filter((m) => m.type === 'document');
+  if (documents.length && part.media.length > 1) throw new ConnectorError('rejected', 'linkedin: a document post carries that one document only (no images, no second document)');
+  if (part.media.length > LINKEDIN_MAX_IMAGES) throw new ConnectorError('rejected', `linkedin: a multi-image post takes at most ${LINKEDIN_MAX_IMAGES} images (${part.media.length} given)`);
+}
+
+/** Parts after the first become comments, which carry text only: media there would be lost, so it is refused. */
+function checkComments(parts: ContentPart[]): void {
+  if (parts.slice(1).some((p) => p.media.length || p.assetUrn || p.poll))
+    throw new ConnectorError('rejected', 'linkedin: parts after the first become comments, which take text only (no media, no poll)');
+}
+
 /** Which social account uploaded an asset URN through the API (the media service keeps the record). */
 export interface LinkedInAssetRecords {
   /** The uploading social account's id; undefined when no upload through the API recorded the URN. */
@@ -75,13 +92,8 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
       };
     }
     if (part.assetUrn) return assetContent(target, part.assetUrn);
-    if (part.media.some((m) => m.type === 'video')) {
-      throw new ConnectorError('rejected', 'linkedin: a video must be uploaded first (POST /linkedin/video_uploads) and given as metadata.asset_urn');
-    }
-    const documents = part.media.filter((m) => m.type === 'document');
-    if (documents.length && part.media.length > 1) throw new ConnectorError('rejected', 'linkedin: a document post carries that one document only (no images, no second document)');
-    if (part.media.length > LINKEDIN_MAX_IMAGES) throw new ConnectorError('rejected', `linkedin: a multi-image post takes at most ${LINKEDIN_MAX_IMAGES} images (${part.media.length} given)`);
-    const [document] = documents;
+    checkMedia(part);
+    const document = part.media.find((m) => m.type === 'document');
     if (document) return { media: { id: (await uploads.upload(target, 'document', (await document.read()).bytes)).urn, title: title(document.r2Key) } };
     const images: string[] = [];
     for (const item of part.media) images.push((await uploads.upload(target, 'image', (await item.read()).bytes)).urn);
@@ -125,6 +137,7 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       const [first, ...rest] = parts;
       if (!first) throw new Error('nothing to publish');
+      checkComments(parts);
       const urn = await createPost(target, first);
       if (first.firstComment) await comment(target, urn, first.firstComment);
       for (const part of rest) await comment(target, urn, part.body);
@@ -159,6 +172,11 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
       const body = answer.body as { likesSummary?: { totalLikes?: number }; commentsSummary?: { aggregatedTotalComments?: number } };
       // Member posts: LinkedIn reports likes and comments only.
       return { impressions: null, likes: body.likesSummary?.totalLikes ?? null, replies: body.commentsSummary?.aggregatedTotalComments ?? null, reposts: null, clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      if (parts[0]) checkMedia(parts[0]);
+      checkComments(parts);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -82,6 +82,15 @@ describe('Slack connector against the Slack Web API stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('checks in preflight (read-only) that the app is a member of the channel', async () => {
+    await expect(connector().preflight!({ target, parts: [part('x')] })).resolves.toBeUndefined();
+    const outside = { ...target, credentials: { access_token: 'sandbox-acme', channel_id: 'C-random-acme' } };
+    await expect(connector().preflight!({ target: outside, parts: [part('x')] })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('not_in_channel') });
+    const missing = { ...target, credentials: { access_token: 'sandbox-acme', channel_id: 'C-missing' } };
+    await expect(connector().preflight!({ target: missing, parts: [part('x')] })).rejects.toMatchObject({ kind: 'rejected', message: 'conversations.info: channel_not_found' });
+    expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
+  });
+
   it('enforces the upload protocol: length must match the bytes, upload before complete, an expired upload URL fails', async () => {
     const png = await makeImage({ format: 'png', width: 64, height: 64 });
     const api = (method: string, body: unknown) =>

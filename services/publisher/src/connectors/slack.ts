@@ -3,8 +3,8 @@ import { callPlatform } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
- * Slack Web API (bot token `xoxb-…` as a bearer; scopes `chat:write` and `channels:history` /
- * `groups:history`).
+ * Slack Web API (bot token `xoxb-…` as a bearer; scopes `chat:write`, `files:write`, `channels:read` /
+ * `groups:read` (conversations.info in preflight) and `channels:history` / `groups:history`).
  *
  * Credentials besides `access_token`: `channel_id`, the conversation id (`C…`) the bot is a member of.
  *
@@ -173,6 +173,13 @@ export function slackConnector(baseUrl = 'https://slack.com/api', overrides: Par
       const likes = (found.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
       // Slack reports no views, shares or clicks of a message.
       return { impressions: null, likes, replies: found.reply_count ?? 0, reposts: null, clicks: null };
+    },
+
+    /** conversations.info (read-only): the bot must be a member of the channel, or Slack answers not_in_channel at publish. */
+    async preflight({ target, parts }: PublishRequest): Promise<void> {
+      if (parts.some((p) => p.poll)) throw new ConnectorError('rejected', 'Slack has no polls');
+      const { channel } = await call<{ channel: { is_member?: boolean } }>(target, 'conversations.info', { channel: channelOf(target) });
+      if (channel.is_member === false) throw new ConnectorError('rejected', `conversations.info: not_in_channel (the app is not a member of ${channelOf(target)}: invite it)`);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

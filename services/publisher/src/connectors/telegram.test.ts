@@ -111,6 +111,18 @@ describe('Telegram connector against the Bot API stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('refuses in preflight more than 10 photos and videos in one part, and documents', async () => {
+    const small = await png(64, 64);
+    const eleven = Array.from({ length: 11 }, (_, i) => media(`${i}.png`, 'image', small, 'image/png'));
+    await expect(connector().preflight!({ target, parts: [part('x', { media: eleven })] })).rejects.toMatchObject({ kind: 'rejected' });
+    const doc = media('d.pdf', 'document', Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf');
+    await expect(connector().preflight!({ target, parts: [part('x', { media: [doc] })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'documents are not supported by the Telegram connector',
+    });
+    await expect(connector().preflight!({ target, parts: [part('x', { media: eleven.slice(1) })] })).resolves.toBeUndefined();
+  });
+
   it('downloads a photo given by URL, refusing one over the 5 MB URL limit that an upload could carry', async () => {
     const [ok6, bigPng] = [await png(300, 200), await makeImage({ format: 'png', width: 1400, height: 1400, minBytes: 5 * 1024 * 1024 + 1 })];
     const host = await hostMedia({ 'ok.png': ok6, 'big.png': bigPng });

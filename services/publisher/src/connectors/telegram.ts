@@ -22,6 +22,12 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
 const TELEGRAM_UPLOAD_LIMITS = { photo: 10 * 1024 * 1024, video: 50 * 1024 * 1024 } as const;
 const TELEGRAM_MAX_GROUP = 10;
 
+/** A part's media: photos and videos only, at most 10 (one media group). */
+function checkGroup(part: Pick<ContentPart, 'media'>): void {
+  if (part.media.some((m) => m.type === 'document')) throw new ConnectorError('rejected', 'documents are not supported by the Telegram connector');
+  if (part.media.length > TELEGRAM_MAX_GROUP) throw new ConnectorError('rejected', `Telegram takes at most ${TELEGRAM_MAX_GROUP} photos and videos per message group (${part.media.length} given)`);
+}
+
 export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connector & CommunitiesSource {
   const chatOf = (t: TargetAccount): string => {
     const chatId = t.credentials.chat_id;
@@ -71,8 +77,7 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
   async function filesOf(media: ContentPart['media']) {
     return Promise.all(
       media.map(async (m, i) => {
-        if (m.type === 'document') throw new ConnectorError('rejected', 'documents are not supported by the Telegram connector');
-        const kind = MEDIA_KIND[m.type];
+        const kind = MEDIA_KIND[m.type as 'image' | 'video'];
         const { bytes, contentType } = await m.read();
         const limit = TELEGRAM_UPLOAD_LIMITS[kind];
         if (bytes.length > limit) throw new ConnectorError('rejected', `the ${kind} is ${bytes.length} bytes: Telegram takes uploaded ${kind}s of at most ${limit / 1024 / 1024} MB`);
@@ -89,7 +94,7 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
       const poll = { question: part.body, options: part.poll.options.map((text) => ({ text })) };
       return (await call<Message>(target, 'sendPoll', { ...common, ...poll })).message_id;
     }
-    if (part.media.length > TELEGRAM_MAX_GROUP) throw new ConnectorError('rejected', `Telegram takes at most ${TELEGRAM_MAX_GROUP} photos and videos per message group (${part.media.length} given)`);
+    checkGroup(part);
     const files = await filesOf(part.media);
     if (files.length > 1) {
       const group = files.map((f, i) => ({ type: f.kind, media: `attach://${f.name}`, ...(i === 0 ? caption(part.body) : {}) }));
@@ -152,6 +157,10 @@ export function telegramConnector(baseUrl = 'https://api.telegram.org'): Connect
     /** The Bot API exposes no view, reaction or forward counts for messages: none is known. */
     async fetchMetrics(): Promise<PostMetrics> {
       return { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      for (const part of parts) checkGroup(part);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

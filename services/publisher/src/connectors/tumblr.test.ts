@@ -111,6 +111,19 @@ describe('Tumblr connector against the Tumblr API v2 stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('refuses in preflight what one post cannot carry: two videos, a document, a first comment', async () => {
+    const video = await mp4(1);
+    const doc = media('d.pdf', 'document', Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf');
+    for (const parts of [
+      [part('x', { media: [media('a.mp4', 'video', video, 'video/mp4')] }), part('y', { position: 1, media: [media('b.mp4', 'video', video, 'video/mp4')] })],
+      [part('x', { media: [doc] })],
+      [part('x', { firstComment: 'c' })],
+    ]) {
+      await expect(connector().preflight!({ target, parts })).rejects.toMatchObject({ kind: 'rejected' });
+    }
+    await expect(connector().preflight!({ target, parts: [part('x', { media: [media('a.mp4', 'video', video, 'video/mp4')] })] })).resolves.toBeUndefined();
+  });
+
   it("classifies a video Tumblr refuses (over its 5 minutes) as rejected with Tumblr's reason", async () => {
     const long = await makeVideo({ container: 'mp4', codec: 'h264', width: 64, height: 64, seconds: 301, fps: 1 });
     const error = await connector()

@@ -33,6 +33,18 @@ function textChunks(body: string): string[] {
   return chunks;
 }
 
+/** What one Tumblr post can carry (all parts become one post): refused here, in publish and in preflight alike, never dropped. */
+function checkShape(parts: ContentPart[]): void {
+  if (parts.some((p) => p.poll)) throw new ConnectorError('rejected', 'polls are not supported by the Tumblr connector');
+  if (parts.some((p) => p.firstComment)) throw new ConnectorError('rejected', 'Tumblr posts cannot have comments (only reblogs)');
+  const all = parts.flatMap((p) => p.media);
+  if (all.some((m) => m.type === 'document')) throw new ConnectorError('rejected', 'Tumblr posts take images and video, not documents');
+  const videos = all.filter((m) => m.type === 'video').length;
+  const images = all.filter((m) => m.type === 'image').length;
+  if (videos > TUMBLR_LIMITS.videos) throw new ConnectorError('rejected', `Tumblr takes ${TUMBLR_LIMITS.videos} uploaded video per post (${videos} given)`);
+  if (images > TUMBLR_LIMITS.images) throw new ConnectorError('rejected', `Tumblr takes at most ${TUMBLR_LIMITS.images} images per post (${images} given)`);
+}
+
 export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
   const blogOf = (t: TargetAccount): string => {
@@ -54,16 +66,10 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
   async function content(parts: ContentPart[]): Promise<{ blocks: unknown[]; files: Array<{ name: string; bytes: Buffer; contentType: string }> }> {
     const blocks: unknown[] = [];
     const files: Array<{ name: string; bytes: Buffer; contentType: string }> = [];
-    const all = parts.flatMap((p) => p.media);
-    const videos = all.filter((m) => m.type === 'video').length;
-    const images = all.filter((m) => m.type === 'image').length;
-    if (videos > TUMBLR_LIMITS.videos) throw new ConnectorError('rejected', `Tumblr takes ${TUMBLR_LIMITS.videos} uploaded video per post (${videos} given)`);
-    if (images > TUMBLR_LIMITS.images) throw new ConnectorError('rejected', `Tumblr takes at most ${TUMBLR_LIMITS.images} images per post (${images} given)`);
+    checkShape(parts);
     for (const part of parts) {
-      if (part.poll) throw new ConnectorError('rejected', 'polls are not supported by the Tumblr connector');
       for (const text of textChunks(part.body)) blocks.push({ type: 'text', text });
       for (const item of part.media) {
-        if (item.type === 'document') throw new ConnectorError('rejected', 'Tumblr posts take images and video, not documents');
         const { bytes, contentType } = await item.read();
         const name = `${item.type}-${files.length}`;
         const type = item.facts?.content_type ?? contentType;
@@ -87,7 +93,6 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
 
     async publish({ target, parts }: PublishRequest): Promise<Published> {
       if (!parts.length) throw new Error('nothing to publish');
-      if (parts.some((p) => p.firstComment)) throw new ConnectorError('rejected', 'Tumblr posts cannot have comments (only reblogs)');
       const { blocks, files } = await content(parts);
       const npf = { content: blocks, state: 'published' };
       let body: unknown = npf;
@@ -120,6 +125,10 @@ export function tumblrConnector(baseUrl = 'https://api.tumblr.com'): Connector {
       const [post] = field<TumblrPost[]>(answer.body, 'response.posts');
       // Tumblr reports one note count (likes, reblogs and replies together), reported as likes; nothing else.
       return { impressions: null, likes: post?.note_count ?? null, replies: null, reposts: null, clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      checkShape(parts);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

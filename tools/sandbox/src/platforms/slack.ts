@@ -7,7 +7,7 @@ export { SLACK_IMAGE, SLACK_RULES, SLACK_UPLOAD_URL_LIFETIME_MS, SLACK_VIDEO } f
 /**
  * Slack Web API (bot token bearer): POST chat.postMessage (JSON `{channel, text, blocks, thread_ts}`),
  * files.getUploadURLExternal + upload + files.completeUploadExternal and files.info (slack/files.ts),
- * GET chat.getPermalink (`channel`, `message_ts`), GET conversations.history (`channel`, `oldest`,
+ * GET conversations.info (`channel`: `is_member`), GET chat.getPermalink (`channel`, `message_ts`), GET conversations.history (`channel`, `oldest`,
  * `latest`, `inclusive`, `limit`; top-level messages, newest first, with `reactions` and
  * `reply_count`), POST chat.delete (`channel`, `ts`), GET auth.test, GET conversations.list (`cursor`; two pages). Every answer is HTTP 200 with
  * `{ok:true, …}` or `{ok:false, error}`. Message `ts` values are `seconds.micro` strings; the stored
@@ -107,6 +107,18 @@ export const slack: SandboxPlatform = {
           return ok({ channels: [channel(`chan-${a}`, 'general', false, true), channel(`C-random-${a}`, 'random', false, false)], response_metadata: { next_cursor: 'page-2' } });
         if (cursor === 'page-2') return ok({ channels: [channel(`G-team-${a}`, 'team-news', true, true)], response_metadata: { next_cursor: '' } });
         return fail('invalid_cursor');
+      },
+    },
+    {
+      // One channel: `C-random-<account>` is one the bot is not in; `C-missing…` does not exist.
+      method: 'GET',
+      path: '/conversations.info',
+      handle: (req) => {
+        const { channel } = params(req);
+        const problem = channelError(req.account!, channel);
+        if (problem === 'channel_not_found') return fail(problem);
+        const id = String(channel);
+        return ok({ channel: { id, name: id, is_channel: id.startsWith('C'), is_private: !id.startsWith('C'), is_archived: false, is_member: problem === undefined } });
       },
     },
     {
