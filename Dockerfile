@@ -147,6 +147,12 @@ if (mode === 'grpc' && target) {
 }
 EOF
 
+# Debian's ffmpeg (ffmpeg and ffprobe): the media service probes uploaded videos and converts media to each
+# platform's preset with them, as child processes. From the distribution, never a downloaded binary.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
+
 # The media service's local storage and staging (a volume in docker compose; an emptyDir on Kubernetes).
 RUN mkdir -p /var/lib/spa-media && chown node:node /var/lib/spa-media
 
