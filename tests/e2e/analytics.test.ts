@@ -20,7 +20,8 @@ const sandbox = (path: string, body?: unknown) => request(stack.sandboxUrl!, pat
 const connect = async (platform: string, username: string, who: TestWorkspace = ws) =>
   (await stack.accounts.connectSocialAccount({ workspaceId: who.workspaceId, platform, username, sandbox: true })).socialAccountId;
 
-type Metric = { impressions: number; likes: number; replies: number; reposts: number; clicks: number; engagement_rate: number | null; fetched_at: string };
+/** Each count null when the platform does not report it. */
+type Metric = { impressions: number | null; likes: number | null; replies: number | null; reposts: number | null; clicks: number | null; engagement_rate: number | null; fetched_at: string };
 type Target = { id: number; social_account_id: number; platform: string; platform_status: string; post_metric: Metric | null };
 
 async function publish(body: string, accounts: number[], who: TestWorkspace = ws): Promise<number> {
@@ -45,7 +46,10 @@ async function metricsOf(postId: number, ready: (targets: Target[]) => boolean, 
   return targets;
 }
 
-const sum = (points: Array<{ impressions: number }>) => points.reduce((a, p) => a + p.impressions, 0);
+/** The impressions of the days that have them (a day no post reported impressions on is null). */
+const sum = (points: Array<{ impressions: number | null }>) => points.reduce((a, p) => a + (p.impressions ?? 0), 0);
+const unreported = (points: Array<{ impressions: number | null; impressions_reported_by: number; engagement_rate: number | null }>) =>
+  points.every((p) => p.impressions === null && p.impressions_reported_by === 0 && p.engagement_rate === null);
 
 describe('metrics collected from the platforms', () => {
   let postId: number;
@@ -61,17 +65,19 @@ describe('metrics collected from the platforms', () => {
     targets = await metricsOf(postId, (ts) => ts.every((t) => Date.parse(t.post_metric?.fetched_at ?? '') - Date.parse(first.find((f) => f.id === t.id)!.post_metric!.fetched_at) > 8_000));
     const x = targets.find((t) => t.platform === 'twitter')!.post_metric!;
     const before = first.find((t) => t.platform === 'twitter')!.post_metric!;
-    expect(x.impressions).toBeGreaterThan(before.impressions); // grew between snapshots
-    expect(x.engagement_rate).toBeCloseTo((x.likes + x.replies + x.reposts + x.clicks) / x.impressions, 10);
-    // Mastodon reports no impressions: its rate is null, never a made-up number.
+    expect(x.impressions).toBeGreaterThan(before.impressions!); // grew between snapshots
+    // The rate counts the interactions the platform reports.
+    expect(x.engagement_rate).toBeCloseTo([x.likes, x.replies, x.reposts, x.clicks].reduce<number>((a, v) => a + (v ?? 0), 0) / x.impressions!, 10);
+    // Mastodon reports no impressions nor clicks: they are null and so is its rate, never a made-up number.
     const masto = targets.find((t) => t.platform === 'mastodon')!.post_metric!;
-    expect(masto).toMatchObject({ impressions: 0, engagement_rate: null });
+    expect(masto).toMatchObject({ impressions: null, clicks: null, engagement_rate: null });
     expect(masto.likes).toBeGreaterThan(0);
   });
 
   it('attributes growth so the timeseries and rollups add up to the latest snapshots', async () => {
-    const expected = targets.reduce((a, t) => a + t.post_metric!.impressions, 0);
-    let series: { current: Array<{ date: string; impressions: number; engagement_rate: number }>; comparison: Array<{ date: string; impressions: number }> } = { current: [], comparison: [] };
+    const expected = targets.reduce((a, t) => a + (t.post_metric!.impressions ?? 0), 0);
+    type Point = { date: string; impressions: number | null; impressions_reported_by: number; engagement_rate: number | null };
+    let series: { current: Point[]; comparison: Point[] } = { current: [], comparison: [] };
     // The latest snapshot may still be on its way to the series: wait until the sums meet.
     await expect
       .poll(
@@ -84,9 +90,11 @@ describe('metrics collected from the platforms', () => {
       .toBeGreaterThanOrEqual(expected);
     expect(series.current).toHaveLength(30);
     expect(series.comparison).toHaveLength(30);
-    expect(sum(series.comparison)).toBe(0);
+    // Nothing was posted in the prior period: no post reported impressions there, so they are null, not 0.
+    expect(unreported(series.comparison)).toBe(true);
     const today = series.current.at(-1)!;
     expect(today.impressions).toBeGreaterThan(0);
+    expect(today.impressions_reported_by).toBe(2); // X and Threads; Mastodon reports none
     expect(today.engagement_rate).toBeGreaterThan(0);
     // Days are consecutive and end with today (the workspace's zone, UTC by default).
     expect(today.date).toBe(new Date().toISOString().slice(0, 10));
@@ -98,6 +106,13 @@ describe('metrics collected from the platforms', () => {
     const xNow = (await call(`/posts/${postId}`)).json.post.post_accounts.find((t: Target) => t.platform === 'twitter').post_metric;
     expect(xRow.current.impressions).toBe(xNow.impressions);
     expect(xRow.current.likes).toBe(xNow.likes);
+    expect(rollups.total.current.reported_by).toMatchObject({ impressions: 2, likes: 3 });
+    expect(rollups.total.previous).toMatchObject({ impressions: null, likes: null, engagement_rate: null, reported_by: { impressions: 0, likes: 0 } });
+    // Mastodon's row: its likes, but impressions and clicks it does not report are null (reported by no post).
+    const mastoRow = rollups.accounts.find((a: { social_account_id: number }) => a.social_account_id === accounts.masto);
+    expect(mastoRow.current).toMatchObject({ impressions: null, clicks: null, engagement_rate: null, reported_by: { impressions: 0, likes: 1, clicks: 0 } });
+    expect(mastoRow.current.likes).toBeGreaterThan(0);
+    expect(mastoRow.change.impressions).toBeNull();
   });
 
   it('composes filters and hides other workspaces', async () => {
@@ -105,12 +120,12 @@ describe('metrics collected from the platforms', () => {
     const byAccount = (await call(`/analytics/timeseries?social_account_id=${accounts.x}&platform=twitter`)).json;
     expect(sum(onlyX.current)).toBe(sum(byAccount.current));
     const none = (await call(`/analytics/timeseries?social_account_id=${accounts.x}&platform=mastodon`)).json;
-    expect(sum(none.current)).toBe(0);
+    expect(unreported(none.current)).toBe(true);
     const masto = (await call(`/analytics/timeseries?platform=mastodon`)).json;
-    expect(sum(masto.current)).toBe(0); // mastodon reports no impressions
+    expect(unreported(masto.current)).toBe(true); // mastodon reports no impressions: null, not 0
 
     const otherView = (await call('/analytics/timeseries', {}, other)).json;
-    expect(sum(otherView.current)).toBe(0);
+    expect(unreported(otherView.current)).toBe(true);
     const err = await call(`/analytics/timeseries?social_account_id=${accounts.x}`, {}, other);
     expectError(err, 422, 'INVALID_PARAMETERS');
     expect(err.text).toContain('social_account_id');

@@ -40,7 +40,7 @@ type Target = {
   platform_status: string | null;
   dub_short_url: string | null;
   dub_original_url: string | null;
-  post_metric: { clicks: number; fetched_at: string } | null;
+  post_metric: { clicks: number | null; fetched_at: string } | null;
 };
 
 async function publish(body: string, accounts: number[]): Promise<number> {

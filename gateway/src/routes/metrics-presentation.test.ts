@@ -25,7 +25,6 @@ describe('post_metric', () => {
       state: postStatusCodec.toProto('posted'),
       body: 'hello',
       createdAt: '2026-05-01T10:00:00.000Z',
-      updatedAt: '2026-05-01T10:00:00.000Z',
       postAccounts: [
         {
           id: 10,

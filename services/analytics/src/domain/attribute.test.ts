@@ -15,8 +15,8 @@ describe('attribution of growth to days', () => {
     const out = attributeGrowth(m(1001, 3), new Date('2026-05-01T12:00:00Z'), new Date('2026-05-03T12:00:00Z'), 'UTC');
     expect([...out.keys()]).toEqual(['2026-05-01', '2026-05-02', '2026-05-03']);
     expect([...out.values()].map((v) => v.impressions)).toEqual([250, 501, 250]);
-    expect([...out.values()].reduce((a, v) => a + v.impressions, 0)).toBe(1001);
-    expect([...out.values()].reduce((a, v) => a + v.likes, 0)).toBe(3);
+    expect([...out.values()].reduce((a, v) => a + v.impressions!, 0)).toBe(1001);
+    expect([...out.values()].reduce((a, v) => a + v.likes!, 0)).toBe(3);
   });
 
   it('uses the zone’s days, not UTC’s', () => {
@@ -42,7 +42,7 @@ describe('attribution of growth to days', () => {
     let prev = { at: posted, impressions: 0 };
     let total = 0;
     for (const s of snaps) {
-      for (const v of attributeGrowth(m(s.impressions - prev.impressions), prev.at, s.at, 'UTC').values()) total += v.impressions;
+      for (const v of attributeGrowth(m(s.impressions - prev.impressions), prev.at, s.at, 'UTC').values()) total += v.impressions!;
       prev = s;
     }
     expect(total).toBe(130);
