@@ -62,7 +62,7 @@ export interface paths {
         };
         /**
          * Totals over a period per platform and per account, against the prior period
-         * @description The same range, filters and defaults as the timeseries. `total` sums every selected account; `platforms` has one row per platform with a selected account, `accounts` one row per selected account (zeros included). Counts are the growth within the period (see the timeseries).
+         * @description The same range, filters and defaults as the timeseries. `total` sums every selected account; `platforms` has one row per platform with a selected account, `accounts` one row per selected account (accounts without data included, their counts null). Counts are the growth within the period (see the timeseries), each summed over the posts whose platform reports it, with `reported_by` saying how many posts that is; a count no post reported is null, never 0.
          *
          *     Scope: `analytics:read`.
          *
@@ -86,7 +86,7 @@ export interface paths {
         };
         /**
          * Impressions and engagement rate per day, with the prior period
-         * @description One point per day of the range in the workspace’s time zone (days without data are present with zeros), and `comparison`: the prior period of the same length ending the day before start_date. Counts come from metric snapshots fetched from each platform after posting (1 h, 6 h, 24 h, 72 h, 7 days, then weekly to 28 days by default); each snapshot’s growth over the previous one is attributed to the days it happened on. 422 names the parameter for a bad date, end_date before start_date, a range over 366 days, an unknown platform or an account that is not the workspace’s.
+         * @description One point per day of the range in the workspace’s time zone (a day without reported impressions has `impressions` and `engagement_rate` null), and `comparison`: the prior period of the same length ending the day before start_date. Counts come from metric snapshots fetched from each platform after posting (1 h, 6 h, 24 h, 72 h, 7 days, then weekly to 28 days by default); each snapshot’s growth over the previous one is attributed to the days it happened on. A count a platform does not report is never taken as 0: sums count only the posts that reported it. 422 names the parameter for a bad date, end_date before start_date, a range over 366 days, an unknown platform or an account that is not the workspace’s.
          *
          *     Scope: `analytics:read`.
          *
@@ -500,7 +500,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image for facebook
-         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/gif, image/webp up to 4 MB; this route takes image/jpeg or image/png only.  The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
+         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/gif, image/webp, image/bmp, image/tiff up to 4 MB; this route takes image/jpeg or image/png only.  The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
          *
          *     Scope: `publish:write`.
          *
@@ -796,7 +796,7 @@ export interface paths {
         put?: never;
         /**
          * Upload media for a platform
-         * @description `platform` selects the type and size limits of GET /platforms; facebook, pinterest and threads take images only here (Facebook video: the presigned upload). For twitter, mastodon and bluesky one r2_key serves every targeted account: the publisher uploads it as each account's native media at publish time. Limits: facebook: image: image/jpeg, image/png, image/gif, image/webp up to 4 MB | instagram: image: image/jpeg up to 8 MB; video: video/mp4, video/quicktime up to 300 MB | pinterest: image: image/jpeg, image/png, image/webp, image/gif, image/bmp, image/tiff up to 20 MB | tiktok: image: image/jpeg, image/webp up to 20 MB; video: video/mp4, video/quicktime, video/webm up to 4 GB | threads: image: image/jpeg, image/png up to 8 MB | discord: image: image/* up to 10.49 MB; video: video/* up to 10.49 MB | slack: image: image/jpeg, image/png, image/gif up to 1 GB; video: video/* up to 1 GB | telegram: image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4 up to 20 MB | tumblr: image: image/jpeg, image/png, image/gif, image/webp up to 10 MB; video: video/mp4 up to 100 MB | twitter: image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4 up to 512 MB | mastodon: image: image/jpeg, image/png, image/gif, image/webp up to 16.78 MB; video: video/mp4, video/quicktime, video/webm up to 103.81 MB | bluesky: image: image/* up to 1 MB; video: video/mp4 up to 300 MB. Fields may come in any order; when `media` comes before `platform`, the size is checked against the largest limit of any platform while it arrives and against the platform's at the end. The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
+         * @description `platform` selects the type and size limits of GET /platforms; facebook, pinterest and threads take images only here (Facebook video: the presigned upload). For twitter, mastodon and bluesky one r2_key serves every targeted account: the publisher uploads it as each account's native media at publish time. Limits: facebook: image: image/jpeg, image/png, image/gif, image/webp, image/bmp, image/tiff up to 4 MB | instagram: image: image/jpeg up to 8 MB; video: video/mp4, video/quicktime up to 300 MB | pinterest: image: image/jpeg, image/png, image/webp, image/gif, image/bmp, image/tiff up to 20 MB | tiktok: image: image/jpeg, image/webp up to 20 MB; video: video/mp4, video/quicktime, video/webm up to 4 GB | threads: image: image/jpeg, image/png up to 8 MB | discord: image: image/* up to 10.49 MB; video: video/* up to 10.49 MB | slack: image: image/jpeg, image/png, image/gif, image/webp up to 1 GB; video: video/mp4, video/quicktime, video/webm up to 1 GB | telegram: image: image/jpeg, image/png, image/webp, image/gif up to 10.49 MB; video: video/mp4 up to 52.43 MB | tumblr: image: image/jpeg, image/png, image/gif, image/webp up to 10 MB; video: video/mp4 up to 100 MB | twitter: image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4 up to 512 MB | mastodon: image: image/jpeg, image/png, image/gif, image/webp up to 16.78 MB; video: video/mp4, video/quicktime, video/webm up to 103.81 MB | bluesky: image: image/* up to 1 MB; video: video/mp4 up to 300 MB. Fields may come in any order; when `media` comes before `platform`, the size is checked against the largest limit of any platform while it arrives and against the platform's at the end. The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
          *
          *     Scope: `publish:write`.
          *
@@ -1390,7 +1390,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image or video for slack
-         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/gif up to 1 GB; video: video/* up to 1 GB. Needs a connected slack account in the workspace (otherwise 422 INVALID_PARAMETERS naming `platform`). The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
+         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/gif, image/webp up to 1 GB; video: video/mp4, video/quicktime, video/webm up to 1 GB. Needs a connected slack account in the workspace (otherwise 422 INVALID_PARAMETERS naming `platform`). The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
          *
          *     Scope: `publish:write`.
          *
@@ -1460,7 +1460,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image or video for telegram
-         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4 up to 20 MB. Needs a connected telegram account in the workspace (otherwise 422 INVALID_PARAMETERS naming `platform`). The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
+         * @description Limits (GET /platforms): image: image/jpeg, image/png, image/webp, image/gif up to 10.49 MB; video: video/mp4 up to 52.43 MB. Needs a connected telegram account in the workspace (otherwise 422 INVALID_PARAMETERS naming `platform`). The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
          *
          *     Scope: `publish:write`.
          *
@@ -1774,13 +1774,15 @@ export interface components {
         AnalyticsPoint: {
             /** @description YYYY-MM-DD in the workspace’s zone */
             date: string;
-            /** @description (likes + replies + reposts + clicks) / impressions of the day’s growth; 0 on a day without impressions */
-            engagement_rate: number;
-            /** @description Impressions gained that day: the growth between snapshots, spread over the days it happened, so no post is counted twice */
-            impressions: number;
+            /** @description (likes + replies + reposts + clicks) / impressions of the day’s growth, over the posts that report impressions and at least one interaction; null when there are none or no impressions */
+            engagement_rate: number | null;
+            /** @description Impressions gained that day by the posts whose platform reports impressions: the growth between snapshots, spread over the days it happened, so no post is counted twice. null when no post reported impressions that day (a platform that does not report them adds nothing, never 0) */
+            impressions: number | null;
+            /** @description How many posts’ impressions `impressions` counts */
+            impressions_reported_by: number;
         };
         AnalyticsRollupRow: {
-            /** @description Relative change of impressions ((current − previous) / previous) and absolute change of the engagement rate; null when the previous value is 0 or null */
+            /** @description Relative change of impressions ((current − previous) / previous) and absolute change of the engagement rate; null when either value is null or the previous impressions are 0 */
             change: {
                 engagement_rate: number | null;
                 impressions: number | null;
@@ -1807,13 +1809,26 @@ export interface components {
             current: components["schemas"]["AnalyticsPoint"][];
         };
         AnalyticsTotals: {
-            clicks: number;
-            /** @description null when there were no impressions */
+            /** @description Link clicks of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown) */
+            clicks: number | null;
+            /** @description (likes + replies + reposts + clicks) / impressions over the posts that report impressions and at least one interaction; null when there are none or no impressions */
             engagement_rate: number | null;
-            impressions: number;
-            likes: number;
-            replies: number;
-            reposts: number;
+            /** @description Impressions of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown) */
+            impressions: number | null;
+            /** @description Likes of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown) */
+            likes: number | null;
+            /** @description Replies of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown) */
+            replies: number | null;
+            /** @description Per count, how many posts reported it within the period (each post once): the posts its sum counts */
+            reported_by: {
+                clicks: number;
+                impressions: number;
+                likes: number;
+                replies: number;
+                reposts: number;
+            };
+            /** @description Reposts of the period, summed over the posts whose platform reports them (reported_by says how many); null when no post reported them (never 0 for unknown) */
+            reposts: number | null;
         };
         BillingSummary: {
             /** @description How far ahead posts may be scheduled on this plan */
@@ -2157,19 +2172,96 @@ export interface components {
             max_images?: number;
             media?: {
                 document?: {
+                    /** @description Audio in another codec is converted to AAC */
+                    audio_codecs?: string[];
+                    /** @description Types published as they are; `type/*` accepts any subtype */
                     content_types: string[];
+                    /** @description Other types the media pipeline converts to the first of `content_types` at publish; any type in neither list is refused */
+                    converted_from?: string[];
+                    /** @description Width / height */
+                    max_aspect_ratio?: number;
                     max_bytes: number;
+                    /** @description Videos: a longer video is refused (never cut) */
+                    max_duration_s?: number;
+                    /** @description Videos: a faster video is converted to this frame rate */
+                    max_fps?: number;
+                    /** @description Animated images: 1 means an animation is published as its first frame */
+                    max_frames?: number;
+                    max_height?: number;
+                    max_pixels?: number;
+                    max_width?: number;
+                    /** @description Width / height. Images outside the range are padded at publish (or cropped with metadata.media_fit "crop") */
+                    min_aspect_ratio?: number;
+                    /** @description Videos: a shorter video is refused (never stretched) */
+                    min_duration_s?: number;
+                    min_fps?: number;
+                    min_height?: number;
+                    min_width?: number;
+                    /** @description Videos in another codec are converted to H.264 */
+                    video_codecs?: string[];
                 };
                 image?: {
+                    /** @description Audio in another codec is converted to AAC */
+                    audio_codecs?: string[];
+                    /** @description Types published as they are; `type/*` accepts any subtype */
                     content_types: string[];
+                    /** @description Other types the media pipeline converts to the first of `content_types` at publish; any type in neither list is refused */
+                    converted_from?: string[];
+                    /** @description Width / height */
+                    max_aspect_ratio?: number;
                     max_bytes: number;
+                    /** @description Videos: a longer video is refused (never cut) */
+                    max_duration_s?: number;
+                    /** @description Videos: a faster video is converted to this frame rate */
+                    max_fps?: number;
+                    /** @description Animated images: 1 means an animation is published as its first frame */
+                    max_frames?: number;
+                    max_height?: number;
+                    max_pixels?: number;
+                    max_width?: number;
+                    /** @description Width / height. Images outside the range are padded at publish (or cropped with metadata.media_fit "crop") */
+                    min_aspect_ratio?: number;
+                    /** @description Videos: a shorter video is refused (never stretched) */
+                    min_duration_s?: number;
+                    min_fps?: number;
+                    min_height?: number;
+                    min_width?: number;
+                    /** @description Videos in another codec are converted to H.264 */
+                    video_codecs?: string[];
                 };
                 video?: {
+                    /** @description Audio in another codec is converted to AAC */
+                    audio_codecs?: string[];
+                    /** @description Types published as they are; `type/*` accepts any subtype */
                     content_types: string[];
+                    /** @description Other types the media pipeline converts to the first of `content_types` at publish; any type in neither list is refused */
+                    converted_from?: string[];
+                    /** @description Width / height */
+                    max_aspect_ratio?: number;
                     max_bytes: number;
+                    /** @description Videos: a longer video is refused (never cut) */
+                    max_duration_s?: number;
+                    /** @description Videos: a faster video is converted to this frame rate */
+                    max_fps?: number;
+                    /** @description Animated images: 1 means an animation is published as its first frame */
+                    max_frames?: number;
+                    max_height?: number;
+                    max_pixels?: number;
+                    max_width?: number;
+                    /** @description Width / height. Images outside the range are padded at publish (or cropped with metadata.media_fit "crop") */
+                    min_aspect_ratio?: number;
+                    /** @description Videos: a shorter video is refused (never stretched) */
+                    min_duration_s?: number;
+                    min_fps?: number;
+                    min_height?: number;
+                    min_width?: number;
+                    /** @description Videos in another codec are converted to H.264 */
+                    video_codecs?: string[];
                 };
             };
             media_required: boolean;
+            /** @description The post-content `metadata` fields this platform reads (board_id, privacy_level, title...) */
+            options: string[];
             /** @enum {string} */
             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
             poll?: {
@@ -2232,15 +2324,20 @@ export interface components {
                 platform_post_id: string | null;
                 platform_status: string | null;
                 post_metric: {
-                    clicks: number;
-                    /** @description (likes + replies + reposts + clicks) / impressions of the latest snapshot; null when impressions are 0 or unknown */
+                    /** @description Link clicks of the latest snapshot; null when the platform does not report it (never 0 for unknown) */
+                    clicks: number | null;
+                    /** @description (likes + replies + reposts + clicks, those the platform reports) / impressions of the latest snapshot; null when impressions are 0 or not reported, or the platform reports none of the interactions */
                     engagement_rate: number | null;
                     /** Format: date-time */
                     fetched_at: string;
-                    impressions: number;
-                    likes: number;
-                    replies: number;
-                    reposts: number;
+                    /** @description Impressions of the latest snapshot; null when the platform does not report it (never 0 for unknown) */
+                    impressions: number | null;
+                    /** @description Likes of the latest snapshot; null when the platform does not report it (never 0 for unknown) */
+                    likes: number | null;
+                    /** @description Replies of the latest snapshot; null when the platform does not report it (never 0 for unknown) */
+                    replies: number | null;
+                    /** @description Reposts of the latest snapshot; null when the platform does not report it (never 0 for unknown) */
+                    reposts: number | null;
                 } | null;
                 social_account_id: number;
                 username: string;
@@ -2786,6 +2883,13 @@ export interface operations {
                      *           "replies": 1,
                      *           "reposts": 1,
                      *           "clicks": 1,
+                     *           "reported_by": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1
+                     *           },
                      *           "engagement_rate": 0.5
                      *         },
                      *         "previous": {
@@ -2794,6 +2898,13 @@ export interface operations {
                      *           "replies": 1,
                      *           "reposts": 1,
                      *           "clicks": 1,
+                     *           "reported_by": {
+                     *             "impressions": 1,
+                     *             "likes": 1,
+                     *             "replies": 1,
+                     *             "reposts": 1,
+                     *             "clicks": 1
+                     *           },
                      *           "engagement_rate": 0.5
                      *         },
                      *         "change": {
@@ -2811,6 +2922,13 @@ export interface operations {
                      *             "replies": 1,
                      *             "reposts": 1,
                      *             "clicks": 1,
+                     *             "reported_by": {
+                     *               "impressions": 1,
+                     *               "likes": 1,
+                     *               "replies": 1,
+                     *               "reposts": 1,
+                     *               "clicks": 1
+                     *             },
                      *             "engagement_rate": 0.5
                      *           },
                      *           "previous": {
@@ -2819,6 +2937,13 @@ export interface operations {
                      *             "replies": 1,
                      *             "reposts": 1,
                      *             "clicks": 1,
+                     *             "reported_by": {
+                     *               "impressions": 1,
+                     *               "likes": 1,
+                     *               "replies": 1,
+                     *               "reposts": 1,
+                     *               "clicks": 1
+                     *             },
                      *             "engagement_rate": 0.5
                      *           },
                      *           "change": {
@@ -2837,6 +2962,13 @@ export interface operations {
                      *             "replies": 1,
                      *             "reposts": 1,
                      *             "clicks": 1,
+                     *             "reported_by": {
+                     *               "impressions": 1,
+                     *               "likes": 1,
+                     *               "replies": 1,
+                     *               "reposts": 1,
+                     *               "clicks": 1
+                     *             },
                      *             "engagement_rate": 0.5
                      *           },
                      *           "previous": {
@@ -2845,6 +2977,13 @@ export interface operations {
                      *             "replies": 1,
                      *             "reposts": 1,
                      *             "clicks": 1,
+                     *             "reported_by": {
+                     *               "impressions": 1,
+                     *               "likes": 1,
+                     *               "replies": 1,
+                     *               "reposts": 1,
+                     *               "clicks": 1
+                     *             },
                      *             "engagement_rate": 0.5
                      *           },
                      *           "change": {
@@ -3010,6 +3149,7 @@ export interface operations {
                      *         {
                      *           "date": "example date",
                      *           "impressions": 1,
+                     *           "impressions_reported_by": 1,
                      *           "engagement_rate": 0.5
                      *         }
                      *       ],
@@ -3017,6 +3157,7 @@ export interface operations {
                      *         {
                      *           "date": "example date",
                      *           "impressions": 1,
+                     *           "impressions_reported_by": 1,
                      *           "engagement_rate": 0.5
                      *         }
                      *       ]
@@ -10589,19 +10730,82 @@ export interface operations {
                      *               "content_types": [
                      *                 "example content types"
                      *               ],
-                     *               "max_bytes": 1
+                     *               "converted_from": [
+                     *                 "example converted from"
+                     *               ],
+                     *               "max_bytes": 1,
+                     *               "min_width": 1,
+                     *               "min_height": 1,
+                     *               "max_width": 1,
+                     *               "max_height": 1,
+                     *               "max_pixels": 1,
+                     *               "min_aspect_ratio": 0.5,
+                     *               "max_aspect_ratio": 0.5,
+                     *               "min_duration_s": 0.5,
+                     *               "max_duration_s": 0.5,
+                     *               "min_fps": 0.5,
+                     *               "max_fps": 0.5,
+                     *               "video_codecs": [
+                     *                 "example video codecs"
+                     *               ],
+                     *               "audio_codecs": [
+                     *                 "example audio codecs"
+                     *               ],
+                     *               "max_frames": 1
                      *             },
                      *             "video": {
                      *               "content_types": [
                      *                 "example content types"
                      *               ],
-                     *               "max_bytes": 1
+                     *               "converted_from": [
+                     *                 "example converted from"
+                     *               ],
+                     *               "max_bytes": 1,
+                     *               "min_width": 1,
+                     *               "min_height": 1,
+                     *               "max_width": 1,
+                     *               "max_height": 1,
+                     *               "max_pixels": 1,
+                     *               "min_aspect_ratio": 0.5,
+                     *               "max_aspect_ratio": 0.5,
+                     *               "min_duration_s": 0.5,
+                     *               "max_duration_s": 0.5,
+                     *               "min_fps": 0.5,
+                     *               "max_fps": 0.5,
+                     *               "video_codecs": [
+                     *                 "example video codecs"
+                     *               ],
+                     *               "audio_codecs": [
+                     *                 "example audio codecs"
+                     *               ],
+                     *               "max_frames": 1
                      *             },
                      *             "document": {
                      *               "content_types": [
                      *                 "example content types"
                      *               ],
-                     *               "max_bytes": 1
+                     *               "converted_from": [
+                     *                 "example converted from"
+                     *               ],
+                     *               "max_bytes": 1,
+                     *               "min_width": 1,
+                     *               "min_height": 1,
+                     *               "max_width": 1,
+                     *               "max_height": 1,
+                     *               "max_pixels": 1,
+                     *               "min_aspect_ratio": 0.5,
+                     *               "max_aspect_ratio": 0.5,
+                     *               "min_duration_s": 0.5,
+                     *               "max_duration_s": 0.5,
+                     *               "min_fps": 0.5,
+                     *               "max_fps": 0.5,
+                     *               "video_codecs": [
+                     *                 "example video codecs"
+                     *               ],
+                     *               "audio_codecs": [
+                     *                 "example audio codecs"
+                     *               ],
+                     *               "max_frames": 1
                      *             }
                      *           },
                      *           "poll": {
@@ -10610,7 +10814,10 @@ export interface operations {
                      *             "option_max_characters": 1
                      *           },
                      *           "first_comment": false,
-                     *           "threads": false
+                     *           "threads": false,
+                     *           "options": [
+                     *             "example options"
+                     *           ]
                      *         }
                      *       ]
                      *     }
