@@ -82,6 +82,14 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
     expect(sandbox.state.postsOf('google_business')).toEqual([]);
   });
 
+  it('refuses in preflight a photo under 10 KB, as the publish would be refused', async () => {
+    await expect(connector().preflight!({ target, parts: [part('tiny', { media: [photo('tiny.png')] })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('at least 10 KB'),
+    });
+    await expect(connector().preflight!({ target, parts: [part('bread', { media: [photo('bread.jpg')] })] })).resolves.toBeUndefined();
+  });
+
   it('refuses in preflight and at publish what a local post cannot carry: a second part, a first comment', async () => {
     for (const parts of [[part('one'), part('two', { position: 1 })], [part('one', { firstComment: 'c' })]]) {
       await expect(connector().preflight!({ target, parts })).rejects.toMatchObject({ kind: 'rejected' });

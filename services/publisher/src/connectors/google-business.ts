@@ -11,6 +11,9 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * The platform post id is the LocalPost resource name. An answer with `state: REJECTED` is a policy refusal.
  * Metrics come from `localPosts:reportInsights`: search views → impressions, call-to-action clicks → clicks.
  */
+/** Google's smallest photo (https://developers.google.com/my-business/content/upload-photos). */
+const MIN_PHOTO_BYTES = 10 * 1024;
+
 interface LocalPost {
   name: string;
   summary?: string;
@@ -101,8 +104,13 @@ export function googleBusinessConnector(baseUrl = 'https://mybusiness.googleapis
       return { impressions: metric('LOCAL_POST_VIEWS_SEARCH'), likes: null, replies: null, reposts: null, clicks: metric('LOCAL_POST_ACTIONS_CALL_TO_ACTION') };
     },
 
+    /** The shape, and Google's 10 KB photo floor (the capability table has no byte minimum). */
     async preflight({ parts }: PublishRequest): Promise<void> {
       checkShape(parts);
+      for (const item of parts[0]?.media ?? []) {
+        const bytes = item.facts?.bytes ?? (await item.read()).bytes.length;
+        if (bytes < MIN_PHOTO_BYTES) throw new ConnectorError('rejected', `google_business: the photo is ${bytes} bytes; Google takes photos of at least 10 KB`);
+      }
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -25,7 +25,7 @@ const member: TargetAccount = { ...org, socialAccountId: 2, credentials: { acces
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
 /** Stands for the media service's record of uploads made through the API (URN → social account). */
 const uploadedBy = new Map<string, number>();
-const connector = () => linkedinConnector(`${sandbox.url}/linkedin`, { uploaderOf: async (urn) => uploadedBy.get(urn) });
+const connector = () => linkedinConnector(`${sandbox.url}/linkedin`, { uploaderOf: async (urn) => uploadedBy.get(urn) }, { videoWaitMs: 200, videoIntervalMs: 20 });
 const uploads = () => linkedinUploads(`${sandbox.url}/linkedin`);
 /** An upload through the API: LinkedIn has the asset, the record names the account. */
 async function uploadFor(target: TargetAccount, kind: 'image' | 'video', bytes: Buffer) {
@@ -45,7 +45,7 @@ const paddedVideo = async (seconds: number, size: number) => {
   const v = await makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds });
   return Buffer.concat([v, Buffer.alloc(Math.max(0, size - v.length))]);
 };
-const item = (name: string, type: 'image' | 'document', bytes: Buffer, contentType: string) => ({
+const item = (name: string, type: 'image' | 'video' | 'document', bytes: Buffer, contentType: string) => ({
   r2Key: `ws/1/${name}`,
   type,
   url: `http://media/${name}`,
@@ -87,6 +87,33 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(poll?.media).toEqual([]);
   });
 
+  it('uploads a video given as media in parts, waits until LinkedIn has processed it, then posts it', async () => {
+    const clip = await paddedVideo(4, 5 * 1024 * 1024); // two parts
+    await connector().publish({ target: member, parts: [part('clip', { contentType: 'video', media: [item('clip.mp4', 'video', clip, 'video/mp4')] })] });
+    const [post] = posts();
+    expect((post?.details.content as { media: { id: string } }).media.id).toMatch(/^urn:li:video:/);
+    expect(post?.media).toMatchObject([{ kind: 'video', content_type: 'video/mp4', width: 320, height: 240, bytes: clip.length }]);
+    const statusReads = sandbox.state.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/linkedin/rest/videos/'));
+    expect(statusReads.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("refuses a video whose processing fails (under 3 seconds) with LinkedIn's reason, before any post", async () => {
+    const short = await paddedVideo(1, 100 * 1024);
+    const error = await connector()
+      .publish({ target: member, parts: [part('short', { contentType: 'video', media: [item('short.mp4', 'video', short, 'video/mp4')] })] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'rejected' });
+    expect((error as Error).message).toMatch(/PROCESSING_FAILED: video duration 1(\.\d+)?s is below the minimum of 3s/);
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    await expect(
+      connector().publish({ target: member, parts: [part('mixed', { media: [item('s.mp4', 'video', short, 'video/mp4'), item('a.png', 'image', png, 'image/png')] })] }),
+    ).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringContaining('one video only'),
+    });
+    expect(posts()).toEqual([]);
+  });
+
   it("refuses what LinkedIn's processing fails (a WebP image, a 301-page document), with the reason, and more than 20 images up front", async () => {
     const webp = await makeImage({ format: 'webp', width: 400, height: 300 });
     const refused = await connector()
@@ -109,7 +136,7 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('refuses in preflight what would be lost: media on a later part (a comment), a video not uploaded first, more than 20 images', async () => {
+  it('refuses in preflight what would be lost: media on a later part (a comment), more than 20 images', async () => {
     const png = await makeImage({ format: 'png', width: 64, height: 64 });
     const image = item('a.png', 'image', png, 'image/png');
     await expect(connector().preflight!({ target: org, parts: [part('one'), part('two', { position: 1, media: [image] })] })).rejects.toMatchObject({
@@ -144,8 +171,6 @@ describe('LinkedIn connector against the Posts API stand-in', () => {
       .catch((e: unknown) => e);
     expect((rejected as ConnectorError).kind).toBe('rejected');
     expect((rejected as ConnectorError).status).toBe(400);
-    const video = { r2Key: 'ws/1/v.mp4', type: 'video' as const, url: 'http://media/v.mp4', read: async () => ({ bytes: await paddedVideo(3, 80 * 1024), contentType: 'video/mp4' }) };
-    await expect(connector().publish({ target: org, parts: [part('clip', { contentType: 'video', media: [video] })] })).rejects.toMatchObject({ kind: 'rejected' });
     await expect(connector().publish({ target: { ...org, credentials: { access_token: 'sandbox-acme' } }, parts: [part('no author')] })).rejects.toMatchObject({ kind: 'auth' });
     expect(posts().map((p) => p.text)).toEqual(['fault drop\\_after\\_accept']);
   });

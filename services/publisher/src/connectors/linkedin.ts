@@ -18,12 +18,10 @@ const POLL_DURATIONS: Array<[number, string]> = [
 ];
 const pollDuration = (minutes: number) => POLL_DURATIONS.find(([max]) => minutes <= max)?.[1] ?? 'FOURTEEN_DAYS';
 
-/** What a post's media can be: images (2–20 as a multi-image post) or one document; a video only as an uploaded asset. */
+/** What a post's media can be: images (2–20 as a multi-image post), one video or one document. */
 function checkMedia(part: Pick<ContentPart, 'media' | 'assetUrn'>): void {
   if (part.assetUrn) return;
-  if (part.media.some((m) => m.type === 'video')) {
-    throw new ConnectorError('rejected', 'linkedin: a video must be uploaded first (POST /linkedin/video_uploads) and given as metadata.asset_urn');
-  }
+  if (part.media.some((m) => m.type === 'video') && part.media.length > 1) throw new ConnectorError('rejected', 'linkedin: a video post carries that one video only (no images, no second video)');
   const documents = part.media.filter((m) => m.type === 'document');
   if (documents.length && part.media.length > 1) throw new ConnectorError('rejected', 'linkedin: a document post carries that one document only (no images, no second document)');
   if (part.media.length > LINKEDIN_MAX_IMAGES) throw new ConnectorError('rejected', `linkedin: a multi-image post takes at most ${LINKEDIN_MAX_IMAGES} images (${part.media.length} given)`);
@@ -52,7 +50,9 @@ const NO_RECORDS: LinkedInAssetRecords = { uploaderOf: async () => undefined };
  * validateCredentials reads `/v2/userinfo` (scope openid).
  *
  * - The post URN comes back in the `x-restli-id` header of the 201 (empty body).
- * - Images and a document referenced by r2_key are uploaded at publish time (linkedin-uploads.ts). An
+ * - Images, a video and a document referenced by r2_key are uploaded at publish time (linkedin-uploads.ts);
+ *   a video is posted once GET /rest/videos/{urn} says AVAILABLE (polled every `videoIntervalMs` for at
+ *   most `videoWaitMs`; PROCESSING_FAILED is rejected with LinkedIn's reason). An
  *   asset uploaded beforehand through the API (`POST /linkedin/image_uploads` or `/linkedin/video_uploads`)
  *   is given as `part.assetUrn` (`content.media.id`); it is scoped to the social account that uploaded
  *   it (the media service's record, asked through `assets`): any other account's target is refused.
@@ -63,7 +63,16 @@ const NO_RECORDS: LinkedInAssetRecords = { uploaderOf: async () => undefined };
  * - Metrics: organization posts read `organizationalEntityShareStatistics`; member posts only have
  *   like and comment counts (`/rest/socialActions/{urn}`).
  */
-export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: LinkedInAssetRecords = NO_RECORDS): Connector {
+export interface LinkedInOptions {
+  /** How long to wait for an uploaded video to finish processing (GET /rest/videos/{urn} polled), ms. */
+  videoWaitMs: number;
+  videoIntervalMs: number;
+}
+
+const DEFAULTS: LinkedInOptions = { videoWaitMs: 10 * 60_000, videoIntervalMs: 5000 };
+
+export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: LinkedInAssetRecords = NO_RECORDS, overrides: Partial<LinkedInOptions> = {}): Connector {
+  const options = { ...DEFAULTS, ...overrides };
   const enc = encodeURIComponent;
   const uploads = linkedinUploads(baseUrl);
   const permalink = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
@@ -81,6 +90,23 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
     return { media: { id: urn } };
   }
 
+  /**
+   * Waits until LinkedIn has processed an uploaded video (status AVAILABLE): a post with a video still
+   * PROCESSING is refused. PROCESSING_FAILED is LinkedIn refusing the file (rejected, with its reason);
+   * still processing after `videoWaitMs` is worth another try later (transient).
+   */
+  async function videoReady(target: TargetAccount, urn: string): Promise<void> {
+    const deadline = Date.now() + options.videoWaitMs;
+    for (;;) {
+      const answer = await callPlatform(`${baseUrl}/rest/videos/${enc(urn)}`, { headers: headers(target) });
+      const video = answer.body as { status?: string; processingFailureReason?: string };
+      if (video.status === 'AVAILABLE') return;
+      if (video.status === 'PROCESSING_FAILED') throw new ConnectorError('rejected', `linkedin: video ${urn} PROCESSING_FAILED: ${video.processingFailureReason ?? 'no reason given'}`);
+      if (Date.now() >= deadline) throw new ConnectorError('transient', `linkedin: video ${urn} is still ${video.status ?? 'processing'} after ${options.videoWaitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, options.videoIntervalMs));
+    }
+  }
+
   async function content(target: TargetAccount, part: ContentPart): Promise<Record<string, unknown> | undefined> {
     if (part.poll) {
       return {
@@ -93,6 +119,12 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
     }
     if (part.assetUrn) return assetContent(target, part.assetUrn);
     checkMedia(part);
+    const video = part.media.find((m) => m.type === 'video');
+    if (video) {
+      const { urn } = await uploads.upload(target, 'video', (await video.read()).bytes);
+      await videoReady(target, urn);
+      return { media: { id: urn } };
+    }
     const document = part.media.find((m) => m.type === 'document');
     if (document) return { media: { id: (await uploads.upload(target, 'document', (await document.read()).bytes)).urn, title: title(document.r2Key) } };
     const images: string[] = [];
