@@ -131,6 +131,55 @@ describe('Slack connector against the Slack Web API stand-in', () => {
     expect(rejected).toMatchObject({ kind: 'rejected', message: 'chat.postMessage: no_text' });
   });
 
+  it('fails as rejected when the upload URL refuses the bytes (expired), and never completes the upload', async () => {
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    const calls: string[] = [];
+    const server = http.createServer((req, res) => {
+      calls.push(req.url ?? '');
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      if (req.url === '/files.getUploadURLExternal') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, upload_url: `${base}/upload/F1`, file_id: 'F1' }));
+      else if (req.url === '/upload/F1') res.writeHead(410).end('upload URL expired');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, files: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const real = slackConnector(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      await expect(real.publish({ target, parts: [part('late', { media: [media('a.png', 'image', png, 'image/png')] })] })).rejects.toMatchObject({ kind: 'rejected', status: 410 });
+      expect(calls).toEqual(['/files.getUploadURLExternal', '/upload/F1']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('reads the message ts from files.info while Slack is still sharing the files, within a bounded wait', async () => {
+    const png = await makeImage({ format: 'png', width: 64, height: 64 });
+    let infoReads = 0;
+    const server = http.createServer((req, res) => {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url === '/files.getUploadURLExternal') json({ ok: true, upload_url: `${base}/upload/F1`, file_id: 'F1' });
+      else if (req.url === '/upload/F1') res.writeHead(200).end('OK');
+      else if (req.url === '/files.completeUploadExternal') json({ ok: true, files: [{ id: 'F1', shares: {} }] });
+      else if (req.url?.startsWith('/files.info')) json({ ok: true, file: { id: 'F1', shares: ++infoReads < 3 ? {} : { public: { C0123: [{ ts: '1700000000.000100' }] } } } });
+      else json({ ok: true, permalink: 'https://acme.slack.com/archives/C0123/p1700000000000100' });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const result = await slackConnector(url, { shareWaitMs: 1000, shareIntervalMs: 10 }).publish({ target, parts: [part('x', { media: [media('a.png', 'image', png, 'image/png')] })] });
+      expect(result.platformPostId).toBe('1700000000.000100');
+      expect(infoReads).toBe(3);
+      infoReads = -1000;
+      await expect(slackConnector(url, { shareWaitMs: 50, shareIntervalMs: 10 }).publish({ target, parts: [part('x', { media: [media('a.png', 'image', png, 'image/png')] })] })).rejects.toMatchObject(
+        {
+          kind: 'unknown_outcome',
+        },
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('maps ok:false answers at HTTP 200: ratelimited with Retry-After, token_revoked and account_inactive as auth', async () => {
     const errors = ['ratelimited', 'token_revoked', 'account_inactive'];
     const server = http.createServer((_req, res) => {
