@@ -17,6 +17,7 @@ import { benchWebhooks } from './webhooks.js';
 import { cpuPerUnit, cpuSnapshot } from './cpu.js';
 import { benchGeneration } from './generation.js';
 import { benchMedia } from './media.js';
+import { benchMediaConversion } from './media-conversion.js';
 import { benchImageWeek } from './image-week.js';
 import { benchAnalytics } from './analytics.js';
 import { benchLists } from './lists.js';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   if (wanted('publishing')) await benchPublishing();
   if (wanted('generation')) await benchGeneration();
   if (wanted('media')) await benchMedia();
+  if (wanted('conversion')) await benchMediaConversion();
   if (wanted('image-week')) await benchImageWeek();
   if (wanted('analytics')) await benchAnalytics();
   if (wanted('lists')) await benchLists();
@@ -56,8 +58,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing,media,generation,image-week,analytics,lists picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'generation' | 'image-week' | 'analytics' | 'lists'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,conversion,generation,image-week,analytics,lists picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'conversion' | 'generation' | 'image-week' | 'analytics' | 'lists'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }
