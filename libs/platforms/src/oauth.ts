@@ -232,7 +232,9 @@ export const OAUTH_PLATFORMS: Readonly<Partial<Record<Platform, OAuthPlatformFac
     tokenUrl: 'https://slack.com/api/oauth.v2.access',
     revokeUrl: 'https://slack.com/api/auth.revoke',
     apiBase: 'https://slack.com/api',
-    scopes: ['chat:write', 'chat:write.customize', 'channels:join', 'incoming-webhook'],
+    // files:write: images and videos go through the external upload; channels:/groups:read and :history:
+    // conversations.info, .list and .history (channel check, channel choice, reconciliation and metrics).
+    scopes: ['chat:write', 'chat:write.customize', 'channels:join', 'files:write', 'channels:read', 'groups:read', 'channels:history', 'groups:history', 'incoming-webhook'],
     scopeSeparator: ',',
     pkce: 'none',
     clientIdParam: 'client_id',

@@ -180,6 +180,20 @@ describe('Slack connector against the Slack Web API stand-in', () => {
     }
   });
 
+  it('lets a dry run through when an older install cannot read the channel (missing_scope), but not when the token is dead', async () => {
+    const answers = [{ ok: true }, { ok: false, error: 'missing_scope' }, { ok: false, error: 'invalid_auth' }];
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.shift())));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const real = slackConnector(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      await expect(real.validateCredentials(target)).resolves.toBe(true);
+      await expect(real.preflight!({ target, parts: [part('x')] })).resolves.toBeUndefined();
+      await expect(real.preflight!({ target, parts: [part('x')] })).rejects.toMatchObject({ kind: 'auth' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('maps ok:false answers at HTTP 200: ratelimited with Retry-After, token_revoked and account_inactive as auth', async () => {
     const errors = ['ratelimited', 'token_revoked', 'account_inactive'];
     const server = http.createServer((_req, res) => {

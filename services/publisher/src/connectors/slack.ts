@@ -178,8 +178,12 @@ export function slackConnector(baseUrl = 'https://slack.com/api', overrides: Par
     /** conversations.info (read-only): the bot must be a member of the channel, or Slack answers not_in_channel at publish. */
     async preflight({ target, parts }: PublishRequest): Promise<void> {
       if (parts.some((p) => p.poll)) throw new ConnectorError('rejected', 'Slack has no polls');
-      const { channel } = await call<{ channel: { is_member?: boolean } }>(target, 'conversations.info', { channel: channelOf(target) });
-      if (channel.is_member === false) throw new ConnectorError('rejected', `conversations.info: not_in_channel (the app is not a member of ${channelOf(target)}: invite it)`);
+      const info = await call<{ channel: { is_member?: boolean } }>(target, 'conversations.info', { channel: channelOf(target) }).catch((err: unknown) => {
+        // An install from before the read scopes cannot be asked: the publish itself will tell.
+        if (err instanceof ConnectorError && err.message.endsWith(': missing_scope')) return undefined;
+        throw err;
+      });
+      if (info?.channel.is_member === false) throw new ConnectorError('rejected', `conversations.info: not_in_channel (the app is not a member of ${channelOf(target)}: invite it)`);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {
