@@ -67,7 +67,7 @@ class UploadState {
     const rules = uploadRules(this.platform);
     const rule = this.sniffed && rules[this.sniffed.kind];
     // An image is re-encoded under the platform's byte limit when it is published, so a larger one is taken, up to the absolute cap.
-    if (rule && this.sniffed!.kind === 'image' && this.maxImageBytes > rule.max_bytes) return { bytes: this.maxImageBytes, what: 'images to be converted' };
+    if (rule && this.sniffed!.kind === 'image' && this.maxImageBytes > rule.max_bytes) return { bytes: this.maxImageBytes, what: `${this.platform} images (converted to fit at publish)` };
     if (rule) return { bytes: rule.max_bytes, what: `${this.platform} ${this.sniffed!.kind}s` };
     return { bytes: maxUploadBytes(this.platform), what: this.platform };
   }

@@ -280,7 +280,7 @@ describe('a publish job', () => {
   });
 });
 
-describe('media made to fit the platform inside the attempt', () => {
+describe('media made to fit the platform before the attempt', () => {
   const creates = () => sandbox.state.requests.filter((r) => r.creates);
   const original = (bytes: Buffer) => ({
     r2Key: 'ws/1/2026/01/original.gif',
@@ -330,22 +330,50 @@ describe('media made to fit the platform inside the attempt', () => {
     expect(await deps.attempts.attempts(nextTarget)).toHaveLength(1);
   });
 
-  it('a media service that cannot answer now leaves the target to a retry, never published without its media', async () => {
+  it('a media service that cannot answer now leaves the target to a later try, claiming nothing and never publishing without its media', async () => {
     let calls = 0;
     const jpeg = await makeImage({ format: 'jpeg', width: 320, height: 320 });
     const flaky: MediaPort = {
       prepare: async (item, platform, fit) => {
         calls += 1;
-        if (calls === 1) throw new ConnectorError('transient', 'twitter: media could not be prepared now');
+        if (calls === 1) throw new ConnectorError('transient', 'telegram: media could not be prepared now');
         return mediaFitting(jpeg, []).prepare(item, platform, fit);
       },
     };
     const req = request('telegram', 'after a retry');
     req.parts[0]!.media = [original(Buffer.alloc(10))];
+    expect(await publishTarget({ ...deps, media: flaky }, nextTarget, req)).toBeNull();
+    expect(await deps.attempts.attempts(nextTarget)).toEqual([]);
+    expect(creates()).toEqual([]);
+    // Telegram cannot be reconciled: had the attempt been claimed before preparing, this target could never be retried.
     const outcome = await publishTarget({ ...deps, media: flaky }, nextTarget, req);
     expect(outcome?.platformStatus).toBe('posted');
     expect(calls).toBe(2);
     expect(sandbox.state.postsOf('telegram').map((p) => p.media.map((m) => m.content_type))).toEqual([['image/jpeg']]);
+  });
+
+  it('a job prepares every target before claiming any, and a refused target ends without holding back the others', async () => {
+    const jpeg = await makeImage({ format: 'jpeg', width: 320, height: 320 });
+    const byPlatform: MediaPort = {
+      prepare: async (item, platform, fit) => {
+        if (platform === 'twitter') throw new ConnectorError('rejected', 'twitter: media is image/gif; accepted: nothing (test rule)');
+        return mediaFitting(jpeg, []).prepare(item, platform, fit);
+      },
+    };
+    const withMedia = (platform: 'twitter' | 'telegram') => {
+      const req = request(platform, `job ${platform}`);
+      req.parts[0]!.media = [original(Buffer.alloc(10))];
+      return req;
+    };
+    const ids = [nextTarget, ++nextTarget];
+    const outcomes = await publishTargets({ ...deps, media: byPlatform }, [
+      { postAccountId: ids[0]!, request: withMedia('twitter') },
+      { postAccountId: ids[1]!, request: withMedia('telegram') },
+    ]);
+    expect(outcomes.map((o) => o?.platformStatus)).toEqual(['failed', 'posted']);
+    expect(outcomes[0]?.platformError).toContain('test rule');
+    expect(sandbox.state.postsOf('twitter')).toEqual([]);
+    expect(sandbox.state.postsOf('telegram')).toHaveLength(1);
   });
 
   it('the dry run checks the prepared facts against every bound of the platform rule', async () => {

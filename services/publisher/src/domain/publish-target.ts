@@ -35,17 +35,29 @@ function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
 }
 
 /**
- * The platform call of a claimed attempt (the connector's preflight in a dry run), as the attempt records it.
- * Its media are first made to fit the platform (inside the attempt: a publisher that dies after preparing
- * leaves an attempt that is reconciled like any other, and the next try prepares again, reusing the variants),
- * so a dry run and a publish see the same files and give the same verdict.
+ * A target's request with its media made to fit its platform (`prepareRequest`), done before any attempt is
+ * claimed: a publisher that dies while preparing (a long video conversion) or right after has sent nothing and
+ * claimed nothing, and the next try prepares again, reusing the variants. A file that cannot be made to fit is a
+ * `refusal`, recorded as the attempt's final outcome like any platform refusal (so a dry run and a publish give
+ * the same verdict, and an earlier attempt's outcome still wins); null when the media service cannot answer now
+ * (the target is tried again later, never published without its media).
  */
-function callOnce(deps: PublisherDeps, connector: Connector, request: PublishRequest, mode: Mode): Promise<Outcome> {
-  const call: Promise<Outcome> = prepareRequest(deps.media, request).then((prepared) =>
+async function readyRequest(deps: PublisherDeps, request: PublishRequest): Promise<{ request: PublishRequest; refusal?: string | undefined } | null> {
+  try {
+    return { request: await prepareRequest(deps.media, request) };
+  } catch (err) {
+    if (err instanceof ConnectorError && err.kind === 'rejected') return { request, refusal: err.message };
+    return null;
+  }
+}
+
+/** The platform call of a claimed attempt (the connector's preflight in a dry run), as the attempt records it. */
+function callOnce(connector: Connector, request: PublishRequest, mode: Mode, refusal: string | undefined): Promise<Outcome> {
+  if (refusal !== undefined) return Promise.resolve({ kind: 'failed', error: refusal, final: true, disconnected: false });
+  const call: Promise<Outcome> =
     mode === 'dry_run'
-      ? preflight(connector, prepared).then((): Outcome => ({ kind: 'dry_run' }))
-      : connector.publish(prepared).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink })),
-  );
+      ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
+      : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
   return call.catch((err: unknown): Outcome => {
     const o = outcomeOf(err);
     // A preflight sent nothing that could have been published: an unanswered check is just retried.
@@ -56,7 +68,10 @@ function callOnce(deps: PublisherDeps, connector: Connector, request: PublishReq
 interface ClaimedTry {
   attempt: Attempt;
   connector: Connector;
+  /** What is sent: the request with its media prepared. */
   request: PublishRequest;
+  /** Why its media cannot be published (the attempt then ends refused, with nothing sent). */
+  refusal?: string | undefined;
 }
 
 /**
@@ -74,7 +89,7 @@ async function runClaimed(deps: PublisherDeps, tries: ClaimedTry[], mode: Mode):
     },
     Math.max(deps.attemptLeaseMs / 4, 250),
   );
-  const outcomes = await Promise.all(tries.map((t) => callOnce(deps, t.connector, t.request, mode))).finally(() => clearInterval(renew));
+  const outcomes = await Promise.all(tries.map((t) => callOnce(t.connector, t.request, mode, t.refusal))).finally(() => clearInterval(renew));
   await touching; // never let a late renewal land after (and over) an outcome
   await deps.attempts.record(keys.map((k, i) => ({ ...k, outcome: outcomes[i]! })));
   return outcomes;
@@ -92,7 +107,8 @@ const unsupported = (postAccountId: number, platform: string): TargetOutcome => 
  * document; before a new try, an earlier try whose outcome is unknown (no answer, or its publisher
  * died mid-call) is reconciled with the platform, and if the post is there it counts as published.
  * Transient failures and rate limits are retried (honouring the platform's hint, capped at 30 s)
- * up to `maxAttempts`; auth failures and refusals are final.
+ * up to `maxAttempts`; auth failures and refusals are final. Before an attempt is claimed, the request's
+ * media are made to fit the platform (`readyRequest`); a file that cannot be is the attempt's final refusal.
  *
  * `dry_run` mode runs the connector's preflight (credentials, media, text) in place of its publish:
  * the same attempts, retries and final refusals, but nothing is ever sent to the platform's
@@ -101,6 +117,7 @@ const unsupported = (postAccountId: number, platform: string): TargetOutcome => 
 export async function publishTarget(deps: PublisherDeps, postAccountId: number, request: PublishRequest, mode: Mode = 'publish'): Promise<TargetOutcome | null> {
   const connector = deps.connectors[request.target.platform];
   if (!connector) return unsupported(postAccountId, request.target.platform);
+  let ready: Awaited<ReturnType<typeof readyRequest>> | undefined;
   for (;;) {
     const attempts = await deps.attempts.attempts(postAccountId);
     const last = attempts.at(-1);
@@ -132,9 +149,11 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
       const elapsed = deps.clock.now().getTime() - last.startedAt.getTime();
       if (wait > elapsed) await deps.sleep(wait - elapsed);
     }
+    ready ??= await readyRequest(deps, request);
+    if (!ready) return null; // The media could not be prepared now: the job is retried later.
     const attempt: Attempt = { postAccountId, n: attempts.length + 1, startedAt: deps.clock.now() };
     if (!(await deps.attempts.claim([attempt]))[0]) return null;
-    const [outcome] = await runClaimed(deps, [{ attempt, connector, request }], mode);
+    const [outcome] = await runClaimed(deps, [{ attempt, connector, request: ready.request, refusal: ready.refusal }], mode);
     // A final outcome is the answer: reading the attempts back would only find it again.
     if (isFinal(outcome!)) return toResult(postAccountId, outcome!);
   }
@@ -157,25 +176,28 @@ export interface TargetRequest {
  */
 export async function publishTargets(deps: PublisherDeps, targets: TargetRequest[], mode: Mode = 'publish'): Promise<Array<TargetOutcome | null>> {
   const results: Array<TargetOutcome | null> = targets.map(() => null);
+  // Media first, for every target at once (a target whose media cannot be prepared now waits for a later try).
+  const ready = await Promise.all(targets.map(({ request }) => (deps.connectors[request.target.platform] ? readyRequest(deps, request) : null)));
   const now = deps.clock.now();
-  const first: Array<ClaimedTry & { index: number }> = [];
+  const first: Array<ClaimedTry & { index: number; original: PublishRequest }> = [];
   targets.forEach(({ postAccountId, request }, index) => {
     const connector = deps.connectors[request.target.platform];
+    const prepared = ready[index];
     if (!connector) results[index] = unsupported(postAccountId, request.target.platform);
-    else first.push({ index, connector, request, attempt: { postAccountId, n: 1, startedAt: now } });
+    else if (prepared) first.push({ index, connector, original: request, ...prepared, attempt: { postAccountId, n: 1, startedAt: now } });
   });
   const claimed = first.length ? await deps.attempts.claim(first.map((f) => f.attempt)) : [];
   const mine = first.filter((_, i) => claimed[i]);
   const known = first.filter((_, i) => !claimed[i]);
   await Promise.all([
-    ...known.map(async (k) => (results[k.index] = await publishTarget(deps, k.attempt.postAccountId, k.request, mode))),
+    ...known.map(async (k) => (results[k.index] = await publishTarget(deps, k.attempt.postAccountId, k.original, mode))),
     (async () => {
       if (!mine.length) return;
       const outcomes = await runClaimed(deps, mine, mode);
       await Promise.all(
         mine.map(async (m, i) => {
           const outcome = outcomes[i]!;
-          results[m.index] = isFinal(outcome) ? toResult(m.attempt.postAccountId, outcome) : await publishTarget(deps, m.attempt.postAccountId, m.request, mode);
+          results[m.index] = isFinal(outcome) ? toResult(m.attempt.postAccountId, outcome) : await publishTarget(deps, m.attempt.postAccountId, m.original, mode);
         }),
       );
     })(),
