@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
+import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { CAPABILITIES, checkMediaFacts, ruleAccepts, type MediaFacts, type MediaRule } from '@spa/platforms';
 import { makeImage, makeVideo } from '@spa/testing/media';
@@ -11,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaTools } from '../convert/index.js';
 import { MongoMediaStore } from '../data/mongo-store.js';
 import { LocalDiskStorage } from '../storage/local-disk.js';
+import { createMediaHttpServer } from '../http/server.js';
 import { detectType } from './inspect.js';
+import { deleteMedia } from './manage-media.js';
 import type { MediaDeps, MediaTools } from './ports.js';
 import { prepareMedia, type PreparedMedia } from './prepare-media.js';
 import { uploadMedia } from './upload-media.js';
@@ -113,6 +117,26 @@ describe('images made to fit a platform', () => {
     expect(stored.bytes.length).toBeLessThanOrEqual(limit);
     expect(stored.bytes.length).toBe(prepared.facts.bytes);
     fits('instagram', prepared.facts);
+  });
+
+  it('a variant is served by key like its original (platforms that pull media fetch it), and removed with it', async () => {
+    const key = await upload(await makeImage({ format: 'webp', width: 640, height: 640 }), 'image/webp');
+    const prepared = await prepareMedia(deps, { key, platform: 'instagram', fit: '' });
+    const server = createMediaHttpServer(deps, { signingKey: 'k'.repeat(32), logger: createLogger('media-test', 'silent') });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/`;
+      const res = await fetch(base + prepared.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await res.arrayBuffer()).equals((await readBack(prepared)).bytes)).toBe(true);
+      await deleteMedia(deps, 7, key, undefined);
+      expect((await fetch(base + prepared.key)).status).toBe(404);
+      expect(await deps.store.variantsOf(key)).toEqual([]);
+      expect(await deps.storage.head(prepared.key)).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('an image that already fits is used as it is, with no variant', async () => {
