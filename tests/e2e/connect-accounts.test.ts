@@ -140,7 +140,7 @@ describe('connect → list → publish → token expires → refreshed → publi
     const id = await connect(platform, user);
     const list = (await call('/social_accounts')).json.social_accounts as Array<{ id: number; platform: string }>;
     expect(list.find((a) => a.id === id)?.platform).toBe(platform);
-    const file = kind === 'image' ? { content_type: 'image/jpeg', media: (await jpeg(640, 640)).toString('base64') } : { content_type: 'video/mp4', media: mp4(200_000).toString('base64') };
+    const file = kind === 'image' ? { content_type: 'image/jpeg', media: (await jpeg(640, 640)).toString('base64') } : { content_type: 'video/mp4', media: (await mp4(200_000)).toString('base64') };
     // The upload's platform only selects its limits; the publisher reads the bytes by r2_key for any target.
     const upload = await call('/media/uploads', { body: { platform: kind === 'image' ? platform : 'tiktok', ...file } });
     expect(upload.status, upload.text).toBe(201);

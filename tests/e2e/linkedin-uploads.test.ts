@@ -82,7 +82,7 @@ describe('POST /linkedin/image_uploads and /linkedin/video_uploads, then a post 
   it('uploads a video in LinkedIn parts (initialize, PUT each range, finalize) and publishes a video post with it', async () => {
     const other = await createWorkspace(stack);
     const account = await connect(other.workspaceId, 'li_video');
-    const video = mp4(9 * 1024 * 1024 + 123); // three 4 MiB parts at LinkedIn
+    const video = await mp4(9 * 1024 * 1024 + 123); // three 4 MiB parts at LinkedIn
     const res = await upload('video', { content_type: 'video/mp4', media: video.toString('base64') }, other.apiKey);
     expect(res.status, res.text).toBe(201);
     expect(res.json).toEqual({ asset_urn: expect.stringMatching(/^urn:li:video:\w+$/), social_account_id: account });
@@ -228,7 +228,7 @@ describe('bad input: a clear 4xx, nothing uploaded to LinkedIn, nothing recorded
     const readOnly = await createWorkspace(stack, { scopes: ['posts:read'] });
     expectError(await upload('image', { content_type: 'image/png', media: (await png()).toString('base64') }, readOnly.apiKey), 403, 'INSUFFICIENT_SCOPE');
     const lapsed = await createWorkspace(stack, { tier: 'starter', status: 'past_due' });
-    expectError(await upload('video', { content_type: 'video/mp4', media: mp4().toString('base64') }, lapsed.apiKey), 403, 'NO_ACTIVE_SUBSCRIPTION');
+    expectError(await upload('video', { content_type: 'video/mp4', media: (await mp4()).toString('base64') }, lapsed.apiKey), 403, 'NO_ACTIVE_SUBSCRIPTION');
   });
 });
 
@@ -236,7 +236,7 @@ describe('POST /linkedin/video_uploads rate limit', () => {
   it('takes 10 uploads per hour per token, then 429 with Retry-After; images are not limited by it', async () => {
     const busy = await createWorkspace(stack, { tier: 'starter' });
     await connect(busy.workspaceId, 'li_busy');
-    const media = mp4(64 * 1024).toString('base64');
+    const media = (await mp4(64 * 1024)).toString('base64');
     for (let i = 0; i < 10; i++) {
       const res = await upload('video', { content_type: 'video/mp4', media }, busy.apiKey);
       expect(res.status, res.text).toBe(201);
@@ -264,7 +264,7 @@ describe("LinkedIn's own refusals", () => {
     expect([limited.json.error.retry_after, limited.headers['retry-after']]).toEqual([1, '1']);
 
     await fault('auth');
-    const refused = await upload('video', { content_type: 'video/mp4', media: mp4().toString('base64') }, w.apiKey);
+    const refused = await upload('video', { content_type: 'video/mp4', media: (await mp4()).toString('base64') }, w.apiKey);
     expectError(refused, 422, 'INVALID_PARAMETERS');
     expect(refused.json.error.details[0]).toMatch(/^social_account_id: /);
     const listed = (await call('/social_accounts', { token: w.apiKey })).json.social_accounts as Array<{ id: number; disconnected: boolean }>;
@@ -345,7 +345,7 @@ describe('videos beyond one gRPC message, streamed end to end', () => {
   it('uploads an 80 MiB video: LinkedIn received every byte, in order, in 4 MiB parts, and the asset is recorded', async () => {
     const big = await createWorkspace(stack);
     const account = await connect(big.workspaceId, 'li_big');
-    const video = mp4(80 * 1024 * 1024 + 777); // more than the 64 MiB a gRPC message may carry
+    const video = await mp4(80 * 1024 * 1024 + 777); // more than the 64 MiB a gRPC message may carry
     const res = await streamUpload('video', big.apiKey, base64Body({ content_type: 'video/mp4' }, video));
     expect(res, JSON.stringify(res)).toMatchObject({ status: 201, json: { asset_urn: expect.stringMatching(/^urn:li:video:/), social_account_id: account } });
     const urn = (res as { json: Record<string, unknown> }).json.asset_urn as string;
@@ -369,7 +369,7 @@ describe('videos beyond one gRPC message, streamed end to end', () => {
     const before = await upload('image', { content_type: 'image/png', media: image }, w.apiKey);
     expect(before.status, before.text).toBe(201);
 
-    const video = mp4(20 * 1024 * 1024);
+    const video = await mp4(20 * 1024 * 1024);
     const base64Length = Math.ceil(video.length / 3) * 4;
     const corrupt = await streamUpload('video', w.apiKey, base64Body({ content_type: 'video/mp4' }, video, { corrupt: base64Length - 10 }));
     expect(corrupt).toMatchObject({ status: 422, json: { error: { code: 'INVALID_PARAMETERS', details: [`media: invalid base64 character "!" at position ${base64Length - 10}`] } } });

@@ -63,7 +63,7 @@ describe('media on S3 storage', () => {
   });
 
   it('presigned Facebook video: the client PUTs straight to S3, bound to size and type', async () => {
-    const video = mp4(100_000);
+    const video = await mp4(100_000);
     const res = await call(`/facebook/uploads/presign?content_type=video/mp4&file_size=${video.length}`);
     expect(res.status, res.text).toBe(200);
     const { upload_url: url, r2_key: key } = res.json;

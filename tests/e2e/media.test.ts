@@ -97,7 +97,7 @@ describe('POST /media/uploads', () => {
         'INVALID_PARAMETERS',
         /declares more than the 100000000 pixels/,
       ],
-      ['a video for an images-only platform', async () => ({ platform: 'threads', content_type: 'video/mp4', media: mp4().toString('base64') }), 422, 'INVALID_PARAMETERS', /images only/],
+      ['a video for an images-only platform', async () => ({ platform: 'threads', content_type: 'video/mp4', media: (await mp4()).toString('base64') }), 422, 'INVALID_PARAMETERS', /images only/],
       [
         'a type the platform does not take',
         async () => ({ platform: 'instagram', content_type: 'image/png', media: (await png()).toString('base64') }),
@@ -145,14 +145,14 @@ describe('platform-scoped uploads', () => {
   it('facebook takes JPEG and PNG images only', async () => {
     const ok = await upload('/facebook/media_uploads', { content_type: 'image/png', media: (await png()).toString('base64') });
     expect(ok.status, ok.text).toBe(201);
-    expectError(await upload('/facebook/media_uploads', { content_type: 'video/mp4', media: mp4().toString('base64') }), 422, 'INVALID_PARAMETERS');
+    expectError(await upload('/facebook/media_uploads', { content_type: 'video/mp4', media: (await mp4()).toString('base64') }), 422, 'INVALID_PARAMETERS');
     expectError(await upload('/facebook/media_uploads', { content_type: 'image/png', platform: 'facebook', media: 'AAAA' }), 422, 'INVALID_PARAMETERS');
   });
 
   it('instagram takes a JPEG image or an MP4 video', async () => {
     const image = await upload('/instagram/media_uploads', { content_type: 'image/jpeg', media: (await jpeg()).toString('base64') });
     expect(image.status, image.text).toBe(201);
-    const video = mp4(300_000);
+    const video = await mp4(300_000);
     const res = await upload('/instagram/media_uploads', { content_type: 'video/mp4', media: video.toString('base64') });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ content_type: 'video/mp4', size_bytes: video.length, width: null, height: null });
@@ -196,7 +196,7 @@ describe('GET /facebook/uploads/presign', () => {
   const put = (url: string, body: Buffer, headers: Record<string, string>) => fetch(url, { method: 'PUT', body, headers });
 
   it('answers a URL that takes one PUT of exactly that size and type, relayed to storage', async () => {
-    const video = mp4(200_000);
+    const video = await mp4(200_000);
     const res = await call(`/facebook/uploads/presign?content_type=video/mp4&file_size=${video.length}`);
     expect(res.status, res.text).toBe(200);
     const { upload_url: url, r2_key: key, expires_at: expiresAt } = res.json;

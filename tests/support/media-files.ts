@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { makeVideo } from '@spa/testing/media';
 import sharp from 'sharp';
 
 /** A real PNG of the given size (random pixels, so it does not compress away). */
@@ -21,13 +22,18 @@ export async function bigJpeg(total: number): Promise<Buffer> {
   return Buffer.concat([head, randomBytes(Math.max(0, total - head.length))]);
 }
 
-/** An MP4 as far as its magic goes: an `ftyp` box (isom) followed by filler. */
-export function mp4(total = 64 * 1024): Buffer {
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
-  const mdatSize = total - ftyp.length;
-  const mdat = Buffer.concat([Buffer.alloc(4), Buffer.from('mdat'), randomBytes(mdatSize - 8)]);
-  mdat.writeUInt32BE(mdatSize, 0);
-  return Buffer.concat([ftyp, mdat]);
+/**
+ * A real MP4 (H.264 and AAC, 3 s, made by ffmpeg) of at least `total` bytes: a larger size is reached with a
+ * trailing `free` box, which every MP4 reader skips, so the sizes upload tests need cost no encoding time.
+ */
+export async function mp4(total = 64 * 1024): Promise<Buffer> {
+  const video = await makeVideo({ container: 'mp4', codec: 'h264', width: 256, height: 144, seconds: 3, fps: 30 });
+  const pad = total - video.length;
+  if (pad < 8) return video;
+  const free = Buffer.alloc(pad);
+  free.writeUInt32BE(pad, 0);
+  free.write('free', 4, 'ascii');
+  return Buffer.concat([video, free]);
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -2,7 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTML, jpeg, mp4, png, pngBomb, SVG } from '../../../../tests/support/media-files.js';
+import { HTML, jpeg, png, pngBomb, SVG } from '../../../../tests/support/media-files.js';
+
+/** The first box of an MP4 (`ftyp`, brand isom): all that sniffing reads. */
+const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2')]);
 import { imageSize, sniffType } from './inspect.js';
 
 let dir: string;
@@ -22,7 +25,7 @@ describe('sniffType', () => {
   it('finds the real type from the bytes', async () => {
     expect(await sniffType(await png())).toEqual({ contentType: 'image/png', ext: 'png', kind: 'image' });
     expect(await sniffType(await jpeg())).toEqual({ contentType: 'image/jpeg', ext: 'jpg', kind: 'image' });
-    expect(await sniffType(mp4())).toMatchObject({ contentType: 'video/mp4', kind: 'video' });
+    expect(await sniffType(MP4_HEAD)).toMatchObject({ contentType: 'video/mp4', kind: 'video' });
   });
 
   it('refuses SVG, HTML and unknown bytes', async () => {
