@@ -39,6 +39,8 @@ export const configSchema = z
     MEDIA_PROBE_TIMEOUT_MS: env.millis(30_000),
     /** Bound of one conversion (sharp or ffmpeg) to a platform's preset. */
     MEDIA_CONVERT_TIMEOUT_MS: env.millis(15 * 60_000),
+    /** Conversions run at once per replica (each CPU-bound); the others wait their turn. */
+    MEDIA_CONVERT_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** A variant being converted whose maker has not renewed its claim for this long is taken over (its maker died). */
     MEDIA_VARIANT_LEASE_MS: env.millis(30_000),
     MEDIA_STORAGE: z.enum(['local', 's3']).default('local'),

@@ -29,7 +29,12 @@ runMain(async () => {
     store,
     storage: createStorage(config),
     accounts,
-    tools: mediaTools({ maxImagePixels: config.MEDIA_MAX_IMAGE_PIXELS, probeTimeoutMs: config.MEDIA_PROBE_TIMEOUT_MS, convertTimeoutMs: config.MEDIA_CONVERT_TIMEOUT_MS }),
+    tools: mediaTools({
+      maxImagePixels: config.MEDIA_MAX_IMAGE_PIXELS,
+      probeTimeoutMs: config.MEDIA_PROBE_TIMEOUT_MS,
+      convertTimeoutMs: config.MEDIA_CONVERT_TIMEOUT_MS,
+      convertConcurrency: config.MEDIA_CONVERT_CONCURRENCY,
+    }),
     clock: { now: () => new Date() },
     newId: randomUUID,
     stagingDir: config.MEDIA_STAGING_DIR,

@@ -82,9 +82,13 @@ describe('images made to fit a platform', () => {
     fits('instagram', prepared.facts);
   });
 
-  it('WebP becomes JPEG, and an animated GIF its first frame, where the platform takes neither', async () => {
-    const webp = await prepareMedia(deps, { key: await upload(await makeImage({ format: 'webp', width: 800, height: 800 }), 'image/webp'), platform: 'instagram', fit: '' });
-    expect(webp.facts).toMatchObject({ content_type: 'image/jpeg', width: 800, height: 800 });
+  it('WebP, AVIF and TIFF become JPEG, and an animated GIF its first frame, where the platform takes none of them', async () => {
+    for (const format of ['webp', 'avif', 'tiff'] as const) {
+      const key = await upload(await makeImage({ format, width: 800, height: 800 }), `image/${format}`);
+      const prepared = await prepareMedia(deps, { key, platform: 'instagram', fit: '' });
+      expect(prepared.facts).toMatchObject({ content_type: 'image/jpeg', width: 800, height: 800 });
+      expect((await readBack(prepared)).type).toBe('image/jpeg');
+    }
     const gifKey = await upload(await makeImage({ format: 'gif', width: 300, height: 300, frames: 6 }), 'image/gif');
     expect((await deps.store.find(gifKey))?.facts?.frames).toBe(6);
     const gif = await prepareMedia(deps, { key: gifKey, platform: 'instagram', fit: '' });
@@ -217,7 +221,10 @@ describe('one variant per file and preset', () => {
   it('a failed conversion leaves nothing behind, and the next call converts again', async () => {
     const key = await upload(await makeImage({ format: 'png', width: 600, height: 600 }), 'image/png');
     const failing: MediaDeps = { ...deps, tools: { ...deps.tools, convert: async () => Promise.reject(new Error('ffmpeg: killed')) } };
-    await expect(prepareMedia(failing, { key, platform: 'instagram', fit: '' })).rejects.toThrow('killed');
+    await expect(prepareMedia(failing, { key, platform: 'instagram', fit: '' })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETERS',
+      message: expect.stringContaining('could not be converted to image/jpeg (ffmpeg: killed)'),
+    });
     expect(await deps.store.variantsOf(key)).toEqual([]);
     expect((await prepareMedia(deps, { key, platform: 'instagram', fit: '' })).converted).toBe(true);
   });

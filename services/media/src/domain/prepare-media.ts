@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { invalidParameters, notFound } from '@spa/errors';
+import { AppError, invalidParameters, notFound } from '@spa/errors';
 import { CAPABILITIES, checkMediaFacts, type MediaFacts } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { detectType, headOf, SNIFF_BYTES, sniffType } from './inspect.js';
@@ -75,7 +75,11 @@ async function convertClaimed(deps: MediaDeps, record: MediaRecord, source: Medi
       const input = path.join(dir, 'source');
       const output = path.join(dir, `variant.${presetExt(preset)}`);
       await download(deps, record.key, input);
-      await deps.tools.convert(input, source, preset, output);
+      await deps.tools.convert(input, source, preset, output).catch((err: unknown) => {
+        // The file itself could not be converted (its decoder failed, or it ran past the bound): a refusal, not a retry.
+        if (err instanceof AppError) throw err;
+        throw invalidParameters([`media ${record.key} could not be converted to ${preset.to} (${err instanceof Error ? err.message : String(err)})`]);
+      });
       const made = await factsOfFile(deps, output);
       await deps.storage.put(key, createReadStream(output), made.bytes, made.content_type);
       return made;
