@@ -48,6 +48,7 @@ export const INTEGRATION_TESTS = [
   'services/publisher/src/**/credential-changes.test.ts',
   'services/publisher/src/connectors/{pinterest,tiktok,youtube,instagram,facebook}.test.ts',
   'services/publisher/src/connectors/{slack,tumblr,discord,telegram,linkedin,google-business}.test.ts',
+  'services/publisher/src/connectors/{twitter,bluesky,mastodon,threads}.test.ts',
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',

@@ -1,28 +1,18 @@
 import { callPlatform, field } from './http.js';
 import { findInPages } from './recent-posts.js';
-import type { Connector, ContentPart, PostMetrics, Published, PublishRequest, TargetAccount } from './types.js';
+import { uploadXMedia, type XMediaOptions } from './twitter-media.js';
+import { ConnectorError, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+
+const count = (value: number | undefined): number | null => (typeof value === 'number' ? value : null);
 
 /**
  * X (API v2, OAuth 2.0 user-context bearer token): a thread is a chain of replies
- * (`reply.in_reply_to_tweet_id`), a first comment is one more reply, images go through
- * `POST /2/media/upload` first, polls are `poll.options` + `poll.duration_minutes`.
+ * (`reply.in_reply_to_tweet_id`), a first comment is one more reply, every media item of a part is uploaded
+ * first (images in one request, videos and GIFs chunked and processed: see twitter-media.ts), polls are
+ * `poll.options` + `poll.duration_minutes`.
  */
-export function twitterConnector(baseUrl = 'https://api.x.com'): Connector {
+export function twitterConnector(baseUrl = 'https://api.x.com', options: XMediaOptions = {}): Connector {
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
-
-  async function uploadImages(target: TargetAccount, part: ContentPart): Promise<string[]> {
-    const ids: string[] = [];
-    for (const item of part.media.filter((m) => m.type === 'image')) {
-      const { bytes } = await item.read();
-      const answer = await callPlatform(`${baseUrl}/2/media/upload`, {
-        method: 'POST',
-        headers: auth(target),
-        body: { media: bytes.toString('base64'), media_category: 'tweet_image' },
-      });
-      ids.push(field<string>(answer.body, 'data.id'));
-    }
-    return ids;
-  }
 
   async function tweet(target: TargetAccount, text: string, extra: Record<string, unknown>): Promise<string> {
     const answer = await callPlatform(`${baseUrl}/2/tweets`, { method: 'POST', headers: auth(target), body: { text, ...extra } });
@@ -43,7 +33,7 @@ export function twitterConnector(baseUrl = 'https://api.x.com'): Connector {
       let firstId: string | undefined;
       let previous: string | undefined;
       for (const part of parts) {
-        const mediaIds = await uploadImages(target, part);
+        const mediaIds = part.media.length ? await uploadXMedia(baseUrl, auth(target), part.media, options) : [];
         const id = await tweet(target, part.body, {
           ...(previous ? { reply: { in_reply_to_tweet_id: previous } } : {}),
           ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
@@ -79,9 +69,14 @@ export function twitterConnector(baseUrl = 'https://api.x.com'): Connector {
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const answer = await callPlatform(`${baseUrl}/2/tweets/${encodeURIComponent(platformPostId)}?tweet.fields=public_metrics,non_public_metrics`, { headers: auth(target) });
-      const m = field<Record<string, number>>(answer.body, 'data.public_metrics');
-      const clicks = (answer.body as { data?: { non_public_metrics?: { url_link_clicks?: number } } }).data?.non_public_metrics?.url_link_clicks ?? 0;
-      return { impressions: m.impression_count ?? 0, likes: m.like_count ?? 0, replies: m.reply_count ?? 0, reposts: (m.retweet_count ?? 0) + (m.quote_count ?? 0), clicks };
+      const body = answer.body as { data?: unknown; errors?: Array<{ type?: string; detail?: string }> };
+      // X answers a post that no longer exists with 200 and a resource-not-found error instead of data.
+      const missing = body.errors?.find((e) => e.type?.endsWith('/resource-not-found'));
+      if (!body.data && missing) throw new ConnectorError('rejected', `X no longer has post ${platformPostId}: ${missing.detail ?? 'not found'}`, undefined, 404);
+      const m = field<Record<string, number | undefined>>(answer.body, 'data.public_metrics');
+      const clicks = (answer.body as { data?: { non_public_metrics?: { url_link_clicks?: number } } }).data?.non_public_metrics?.url_link_clicks;
+      const reposts = m.retweet_count === undefined && m.quote_count === undefined ? null : (m.retweet_count ?? 0) + (m.quote_count ?? 0);
+      return { impressions: count(m.impression_count), likes: count(m.like_count), replies: count(m.reply_count), reposts, clicks: count(clicks) };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -1,32 +1,63 @@
-import type { SandboxPlatform } from '../router.js';
+import twitterText from 'twitter-text';
+import type { InspectedMedia } from '../media/inspect.js';
+import type { SandboxPlatform, SandboxResponse } from '../router.js';
+import type { SandboxState } from '../state.js';
+import { expired, mediaRoutes } from './twitter/media.js';
+import { invalidRequest, MAX_WEIGHTED_LENGTH, X_RULES } from './twitter/rules.js';
+
+export { X_GIF, X_IMAGE, X_RULES, X_VIDEO } from './twitter/rules.js';
+
+/** The post's media as X reads them, or X's refusal: known, own, unexpired, processed ids; 4 images or 1 video or 1 GIF. */
+function postMedia(state: SandboxState, account: string | undefined, ids: string[]): InspectedMedia[] | SandboxResponse {
+  const media: InspectedMedia[] = [];
+  const categories: string[] = [];
+  for (const id of ids) {
+    const upload = state.media.get(id);
+    if (!upload || upload.platform !== 'twitter' || upload.account !== account || expired(upload)) return invalidRequest(`Your media IDs are invalid: ${id} is unknown or expired.`);
+    if (upload.status !== 'succeeded' || !upload.facts) return invalidRequest(`Your media IDs are invalid: ${id} has not finished processing (${upload.status}).`);
+    media.push(upload.facts);
+    categories.push(String(upload.extra?.category));
+  }
+  const timed = categories.filter((c) => c !== 'tweet_image').length;
+  if (timed > 1 || (timed === 1 && categories.length > 1)) return invalidRequest('A post may carry 4 images, or 1 video, or 1 GIF: media cannot be mixed.');
+  if (categories.length > 4) return invalidRequest('A post may carry at most 4 images.');
+  return media;
+}
 
 /**
- * X API v2: POST /2/tweets (text, reply.in_reply_to_tweet_id, media.media_ids, poll), DELETE /2/tweets/:id,
- * GET /2/tweets/:id (public_metrics), GET /2/users/me, GET /2/users/:id/tweets (start_time),
- * POST /2/media/upload (JSON: media base64, media_category).
+ * X API v2: POST /2/tweets (text counted as twitter-text weighs it, reply.in_reply_to_tweet_id, media.media_ids
+ * checked and recorded as X read them, poll), DELETE /2/tweets/:id, GET /2/tweets/:id (public_metrics; a post that
+ * no longer exists answers 200 with a resource-not-found error, as X does), GET /2/users/me, GET /2/users/:id/tweets
+ * (start_time), and the media upload (see twitter/media.ts).
  */
 export const twitter: SandboxPlatform = {
   name: 'twitter',
   unauthorized: () => ({ status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } }),
+  rules: X_RULES,
   routes: [
+    ...mediaRoutes,
     {
       method: 'POST',
       path: '/2/tweets',
       creates: true,
       handle: (req, state) => {
         const body = req.body as { text?: string; reply?: { in_reply_to_tweet_id?: string }; media?: { media_ids?: string[] }; poll?: { options?: string[]; duration_minutes?: number } };
-        if (typeof body?.text !== 'string' || !body.text) return { status: 400, body: { errors: [{ message: 'text is required' }], title: 'Invalid Request' } };
-        if (body.poll && body.media) return { status: 400, body: { errors: [{ message: 'poll and media cannot be combined' }], title: 'Invalid Request' } };
-        if (body.reply?.in_reply_to_tweet_id && !state.find('twitter', body.reply.in_reply_to_tweet_id)) {
-          return { status: 400, body: { errors: [{ message: 'reply target not found' }], title: 'Invalid Request' } };
-        }
-        for (const id of body.media?.media_ids ?? []) if (!state.media.has(id)) return { status: 400, body: { errors: [{ message: `unknown media id ${id}` }] } };
+        const text = typeof body?.text === 'string' ? body.text : '';
+        const ids = body?.media?.media_ids ?? [];
+        if (!text && !ids.length) return invalidRequest('text is required when the post has no media');
+        const weighted = twitterText.parseTweet(text).weightedLength;
+        if (weighted > MAX_WEIGHTED_LENGTH) return invalidRequest(`text is ${weighted} weighted characters; at most ${MAX_WEIGHTED_LENGTH}`);
+        if (body.poll && ids.length) return invalidRequest('poll and media cannot be combined');
+        if (body.reply?.in_reply_to_tweet_id && !state.find('twitter', body.reply.in_reply_to_tweet_id)) return invalidRequest('reply target not found');
+        const media = postMedia(state, req.account, ids);
+        if (!Array.isArray(media)) return media;
         const post = state.createPost(
           'twitter',
           req.account!,
-          body.text,
+          text,
           { reply: body.reply, media: body.media, poll: body.poll },
           String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'),
+          media,
         );
         return { status: 201, body: { data: { id: post.id, text: post.text, edit_history_tweet_ids: [post.id] } } };
       },
@@ -42,7 +73,11 @@ export const twitter: SandboxPlatform = {
       metrics: true,
       handle: (req, state) => {
         const post = state.find('twitter', req.params.id!);
-        if (!post) return { status: 404, body: { errors: [{ message: 'Not Found' }] } };
+        if (!post) {
+          const id = req.params.id!;
+          const error = { value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet', parameter: 'id', resource_id: id };
+          return { status: 200, body: { errors: [{ ...error, type: 'https://api.twitter.com/2/problems/resource-not-found' }] } };
+        }
         return {
           status: 200,
           body: {
@@ -80,17 +115,6 @@ export const twitter: SandboxPlatform = {
         const data = items.map((p) => ({ id: p.id, text: p.text, created_at: p.createdAt.toISOString() }));
         const meta = { result_count: data.length, ...(next ? { next_token: next } : {}) };
         return { status: 200, body: data.length ? { data, meta } : { meta } };
-      },
-    },
-    {
-      method: 'POST',
-      path: '/2/media/upload',
-      handle: (req, state) => {
-        const body = req.body as { media?: string; media_category?: string };
-        if (!body?.media || !body.media_category) return { status: 400, body: { errors: [{ message: 'media and media_category are required' }] } };
-        const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
-        state.media.set(id, { platform: 'twitter', bytes: Buffer.from(body.media, 'base64').length, contentType: body.media_category });
-        return { status: 200, body: { data: { id, media_key: `3_${id}`, size: Buffer.from(body.media, 'base64').length, expires_after_secs: 86400 } } };
       },
     },
   ],
