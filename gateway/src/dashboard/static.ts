@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '@spa/errors';
+import compression from 'compression';
 import express, { type Request, type Response, type NextFunction } from 'express';
 
 /** Where the web app's build lands (dashboard/dist), seen from gateway/dist/dashboard. */
@@ -25,6 +26,8 @@ export function staticBundle(dir: string): express.Router {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     next();
   });
+  // The bundle is text (scripts, styles, the page): compressed for any browser that accepts it.
+  router.use(compression());
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false }));
   router.use('/assets', (req: Request) => {
     throw new AppError('NOT_FOUND', `No such dashboard asset: ${req.path}`);
