@@ -53,11 +53,21 @@ export const overviewRoutes: DashboardRoute[] = [
     handle: async (ctx) => {
       const list = (statuses: readonly PostStatus[], sort: PostSort, direction: SortDirection) =>
         ctx.clients.posts.listPosts(listPostsRequest({ workspaceId: ctx.workspace.id, statuses, sort, direction, limit: 25, offset: 0 }));
-      const [queue, recent] = await Promise.all([list(QUEUE_STATUSES, 'scheduled_at', 'asc'), list(OUTCOME_STATUSES, 'created_at', 'desc')]);
+      const [queue, recent, accounts] = await Promise.all([
+        list(QUEUE_STATUSES, 'scheduled_at', 'asc'),
+        list(OUTCOME_STATUSES, 'created_at', 'desc'),
+        ctx.clients.accounts.listSocialAccounts({ workspaceId: ctx.workspace.id, ids: [] }),
+      ]);
+      // Each target says whether its account is still connected, so that the page offers to reconnect it.
+      const connected = new Map(accounts.socialAccounts.map((a) => [a.id, !a.disconnected]));
+      const present = (p: Parameters<typeof presentPost>[0]) => {
+        const post = presentPost(p);
+        return { ...post, post_accounts: post.post_accounts.map((a) => ({ ...a, account_connected: connected.get(a.social_account_id) ?? false })) };
+      };
       return {
-        queue: queue.posts.map(presentPost),
+        queue: queue.posts.map(present),
         queue_total: queue.totalCount,
-        recent: recent.posts.map(presentPost),
+        recent: recent.posts.map(present),
         counts: { ...queue.statusCounts, ...recent.statusCounts },
       };
     },

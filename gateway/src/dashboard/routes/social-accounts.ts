@@ -19,6 +19,12 @@ const CredentialBody = z.discriminatedUnion('platform', [
   z.object({ platform: z.literal('telegram'), bot_token: z.string().max(200), chat_id: z.union([z.string().max(40), z.number().int()]) }).strict(),
 ]);
 
+/**
+ * The accounts service records every manual disconnect as an operator's, whoever did it (a member here, the
+ * API, or an operator): the page does not claim who.
+ */
+const disconnectedReason = (reason: string) => (reason.startsWith('Disconnected by an operator') ? 'Disconnected by hand: reconnect the account to publish again.' : reason || null);
+
 const accountJson = (a: SocialAccount) => ({
   id: a.id,
   platform: a.platform,
@@ -27,7 +33,7 @@ const accountJson = (a: SocialAccount) => ({
   status: a.disconnected ? 'disconnected' : 'connected',
   display_name: a.displayName || null,
   avatar_url: a.avatarUrl || null,
-  disconnected_reason: a.disconnectedReason || null,
+  disconnected_reason: disconnectedReason(a.disconnectedReason),
   created_at: a.createdAt,
   connected_at: a.connectedAt || a.createdAt,
 });

@@ -17,13 +17,19 @@ const IdParams = z.object({ id: idParam });
 const DeliveryParams = z.object({ id: z.uuid() });
 const DeliveriesQuery = z.object({ status: z.enum(DELIVERY_STATUSES).optional(), event: z.string().min(1).max(100).optional() }).strict();
 
+/**
+ * The webhooks service records every manual disable as an operator's, whoever did it (a member here, the
+ * API, or an operator): the page does not claim who, only that it was turned off by hand.
+ */
+const disabledReason = (reason: string | undefined) => (!reason ? null : reason === 'disabled by an operator' ? 'turned off by hand; enable it to receive events again' : reason);
+
 const webhookJson = (w: Webhook | undefined) =>
   w && {
     id: w.id,
     url: w.url,
     events: w.events,
     enabled: w.enabled,
-    disabled_reason: w.disabledReason ?? null,
+    disabled_reason: disabledReason(w.disabledReason),
     created_at: w.createdAt,
     previous_secret_expires_at: w.previousSecretExpiresAt ?? null,
   };
