@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { RequestFailed, call, setCsrfToken, type SessionInfo } from './api';
-import { ErrorAlert, asApiError } from './components/ui';
+import { RequestFailed, call, onOtherTab, onSessionEnded, setCsrfToken, tellOtherTabs, type SessionInfo } from './api';
+import { Outcome, SendButton, useSend } from './components/send';
+import { asApiError } from './components/ui';
+import { BASE, currentPath, isPlainClick, navigate } from './nav';
 import { AccountsPage } from './pages/accounts';
 import { ApiKeyPage } from './pages/api-key';
 import { BillingPage } from './pages/billing';
@@ -18,58 +20,98 @@ const PAGES = [
   { path: 'billing', title: 'Billing', Page: BillingPage },
 ] as const;
 
-const BASE = '/dashboard/';
-const currentPath = () => location.pathname.slice(BASE.length).replace(/\/$/, '') || 'api-key';
-
 export function App() {
   const [session, setSession] = useState<SessionInfo | null | undefined>(undefined);
+  const [bootError, setBootError] = useState<ReturnType<typeof asApiError> | null>(null);
   const [path, setPath] = useState(currentPath());
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<ReturnType<typeof asApiError> | null>(null);
+  const switching = useSend();
 
   const adopt = (s: SessionInfo | null) => {
     setCsrfToken(s?.csrf_token ?? '');
     setSession(s);
   };
+  /** Asks the server who is signed in: a 401 means nobody (the sign-in form); anything else can be retried. */
+  const check = () => {
+    setBootError(null);
+    call<SessionInfo>('GET', '/session').then(adopt, (err: unknown) => {
+      if (err instanceof RequestFailed && err.error.status === 401) adopt(null);
+      else setBootError(asApiError(err));
+    });
+  };
   useEffect(() => {
-    call<SessionInfo>('GET', '/session').then(adopt, () => adopt(null));
+    check();
     const onPop = () => setPath(currentPath());
     addEventListener('popstate', onPop);
-    return () => removeEventListener('popstate', onPop);
+    // The session ended (signed out in another tab, expired): the sign-in form, then back to this page.
+    const offEnded = onSessionEnded(() => {
+      setNotice('Your session has ended: sign in again to continue where you were.');
+      adopt(null);
+    });
+    const offTabs = onOtherTab((event) => {
+      if (event === 'signed-out') {
+        setNotice('You signed out in another tab.');
+        adopt(null);
+      } else check();
+    });
+    return () => {
+      removeEventListener('popstate', onPop);
+      offEnded();
+      offTabs();
+    };
   }, []);
-  const page = PAGES.find((p) => p.path === path) ?? PAGES[0];
+  const page = PAGES.find((p) => p.path === path.split('#')[0]) ?? PAGES[0];
   useEffect(() => {
     document.title = session ? `${page.title} · Dashboard` : 'Sign in · Dashboard';
   }, [page, session]);
 
   const go = (e: MouseEvent, to: string) => {
-    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    if (!isPlainClick(e)) return;
     e.preventDefault();
-    history.pushState(null, '', BASE + to);
-    setPath(to);
+    navigate(to);
     document.getElementById('main')?.focus();
   };
   const signOut = async (everywhere: boolean) => {
     try {
       await call(everywhere ? 'POST' : 'DELETE', everywhere ? '/session/sign-out-everywhere' : '/session');
-      setNotice(everywhere ? 'You are signed out on every device.' : 'You are signed out.');
-      adopt(null);
     } catch (err) {
       // A session that already ended is as good as signed out.
-      if (err instanceof RequestFailed && err.error.status === 401) adopt(null);
-      else setError(asApiError(err));
+      if (!(err instanceof RequestFailed && err.error.status === 401)) throw err;
     }
+    tellOtherTabs('signed-out');
+    setNotice(everywhere ? 'You are signed out on every device.' : 'You are signed out.');
+    adopt(null);
   };
   const switchWorkspace = async (workspaceId: number) => {
-    try {
-      adopt(await call<SessionInfo>('PUT', '/session/workspace', { workspace_id: workspaceId }));
-    } catch (err) {
-      setError(asApiError(err));
-    }
+    adopt(await call<SessionInfo>('PUT', '/session/workspace', { workspace_id: workspaceId }));
   };
 
-  if (session === undefined) return <p class="loading" aria-busy="true">Loading…</p>;
-  if (session === null) return <SignIn onSignedIn={(s) => { setNotice(undefined); adopt(s); }} notice={notice} />;
+  if (session === undefined)
+    return bootError ? (
+      <main id="main" class="sign-in">
+        <div class="alert alert-error" role="alert">
+          <strong>{bootError.message}</strong>{' '}
+          <button type="button" class="button button-small" onClick={check}>
+            Try again
+          </button>
+        </div>
+      </main>
+    ) : (
+      <p class="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (session === null)
+    return (
+      <SignIn
+        onSignedIn={(s) => {
+          setNotice(undefined);
+          tellOtherTabs('signed-in');
+          adopt(s);
+        }}
+        notice={notice}
+      />
+    );
   const workspace = session.workspaces.find((w) => w.id === session.workspace_id);
   return (
     <>
@@ -80,7 +122,7 @@ export function App() {
         <span class="brand">Social Publishing</span>
         <label class="workspace-switch">
           <span>Workspace</span>
-          <select value={session.workspace_id} onChange={(e) => void switchWorkspace(Number(e.currentTarget.value))} aria-label="Workspace">
+          <select value={session.workspace_id} disabled={switching.pending} onChange={(e) => void switching.send(() => switchWorkspace(Number(e.currentTarget.value)))} aria-label="Workspace">
             {session.workspaces.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name} ({w.tier})
@@ -92,12 +134,8 @@ export function App() {
           {session.user.email}
         </span>
         <div class="signout">
-          <button type="button" class="button button-small" onClick={() => void signOut(false)}>
-            Sign out
-          </button>
-          <button type="button" class="button button-small" onClick={() => void signOut(true)}>
-            Sign out everywhere
-          </button>
+          <SendButton run={() => signOut(false)}>Sign out</SendButton>
+          <SendButton run={() => signOut(true)}>Sign out everywhere</SendButton>
         </div>
       </header>
       <nav class="nav" aria-label="Dashboard">
@@ -112,7 +150,7 @@ export function App() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1} class="main">
-        <ErrorAlert error={error} />
+        <Outcome error={switching.error} done="" />
         <p class="workspace-line">
           {workspace?.name} · {workspace?.tier} plan
         </p>

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PlatformStatus, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
 import { createWorkspace, startStack, type Stack } from '@spa/testing';
@@ -13,13 +15,23 @@ import { dash, inviteUser, signIn } from '../support/dashboard.js';
  */
 let stack: Stack;
 let browser: Browser;
+let receiver: http.Server;
+let receiverUrl: string;
 beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   stack = await startStack({ webhooks: true });
   browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 250 });
@@ -62,18 +74,29 @@ describe('dashboard edge states in Chromium', () => {
     await context.close();
   });
 
-  it('after a sign-out in another tab, leads to the sign-in form and back to the page the user was on', async () => {
+  it('follows a sign-out in another tab at once, and after a session ended elsewhere leads to the sign-in form and back to the page', async () => {
     const { context, page: first, user } = await signedIn();
     const second = await context.newPage();
     await second.goto(`${stack.baseUrl}/dashboard/webhooks`);
     await poll(() => second.getByRole('heading', { name: 'Webhooks', level: 1 }).isVisible()).toBe(true);
-
     await first.getByRole('button', { name: 'Sign out', exact: true }).click();
     await poll(() => first.getByRole('heading', { name: 'Sign in to the dashboard' }).isVisible()).toBe(true);
+    await poll(() => second.getByRole('heading', { name: 'Sign in to the dashboard' }).isVisible()).toBe(true);
+    expect(await second.getByText('Loading…').count()).toBe(0);
+
+    // Signed in again here; then signed out everywhere from another device: the next page this tab opens asks to sign in.
+    await second.getByLabel('Email').fill(user.email);
+    await second.getByLabel('Password').fill(user.password);
+    await second.getByRole('button', { name: 'Sign in' }).click();
+    await poll(() => second.getByRole('heading', { name: 'Webhooks', level: 1 }).isVisible()).toBe(true);
+    await poll(() => first.getByRole('heading', { name: 'API key', level: 1 }).isVisible()).toBe(true);
+    const device = await signIn(stack, user.email, user.password);
+    expect((await dash(stack, device, 'POST', '/session/sign-out-everywhere')).status).toBe(200);
 
     await nav(second, 'Sites');
     await poll(() => second.getByRole('heading', { name: 'Sign in to the dashboard' }).isVisible()).toBe(true);
     expect(await second.getByText('Loading…').count()).toBe(0);
+    expect(await second.getByRole('status').filter({ hasText: 'session has ended' }).count()).toBe(1);
     await screenshot(second, 'states-01-session-ended');
     await second.getByLabel('Email').fill(user.email);
     await second.getByLabel('Password').fill(user.password);
@@ -130,7 +153,11 @@ describe('dashboard edge states in Chromium', () => {
     await page.route('**/redeliver', (route) =>
       route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'INVALID_STATE', message: 'This delivery is being retried already' } }) }),
     );
-    await page.locator('tr[data-delivery]').last().getByRole('button', { name: /Redeliver/ }).click();
+    await page
+      .locator('tr[data-delivery]')
+      .last()
+      .getByRole('button', { name: /Redeliver/ })
+      .click();
     const alert = page.getByRole('alert').filter({ hasText: 'This delivery is being retried already' });
     await poll(() => alert.count()).toBe(1);
     await screenshot(page, 'states-02-phone-error');
@@ -142,14 +169,19 @@ describe('dashboard edge states in Chromium', () => {
     const { context, page } = await signedIn();
     page.on('dialog', (d) => void d.accept());
     await nav(page, 'Webhooks');
-    await page.getByLabel('Endpoint URL (https)').fill('http://127.0.0.1:9/hooks');
+    await page.getByLabel('Endpoint URL (https)').fill(receiverUrl);
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByRole('button', { name: 'Send test event' }).click();
     const sent = page.getByRole('status').filter({ hasText: 'Test event sent' });
     await poll(() => sent.count()).toBe(1);
     expect(await onScreen(page, sent)).toBe(true);
     await page.getByRole('button', { name: 'Show delivery log' }).click();
-    await page.locator('tr[data-delivery]').first().getByRole('button', { name: /Redeliver/ }).click();
+    const row = page.locator('tr[data-delivery]').first();
+    await poll(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return row.textContent();
+    }).toContain('succeeded');
+    await row.getByRole('button', { name: /Redeliver/ }).click();
     const queued = page.getByRole('status').filter({ hasText: 'queued again' });
     await poll(() => queued.count()).toBe(1);
     expect(await onScreen(page, queued)).toBe(true);
@@ -183,12 +215,22 @@ describe('dashboard edge states in Chromium', () => {
     await posts.publishPost({ workspaceId: ws.workspaceId, postId, toNextSlot: false });
     await poll(async () => (await posts.getPost({ workspaceId: ws.workspaceId, postId })).post?.status).toBe('publishing');
     const targets = (await posts.getPost({ workspaceId: ws.workspaceId, postId })).post!.postAccounts;
-    const failed = (id: number, error: string, disconnected: boolean) => ({ postAccountId: id, platformStatus: 'failed', state: PlatformStatus.PLATFORM_STATUS_FAILED, platformError: error, disconnected });
+    const failed = (id: number, error: string, disconnected: boolean) => ({
+      postAccountId: id,
+      platformStatus: 'failed',
+      state: PlatformStatus.PLATFORM_STATUS_FAILED,
+      platformError: error,
+      disconnected,
+    });
     await posts.recordPublishResults({
       workspaceId: ws.workspaceId,
       postId,
       results: [
-        failed(targets.find((t) => t.socialAccountId === x)!.id, 'POST /2/tweets answered 403: {"detail":"You are not allowed to create a Tweet with duplicate content.","type":"about:blank","title":"Forbidden","status":403}', false),
+        failed(
+          targets.find((t) => t.socialAccountId === x)!.id,
+          'POST /2/tweets answered 403: {"detail":"You are not allowed to create a Tweet with duplicate content.","type":"about:blank","title":"Forbidden","status":403}',
+          false,
+        ),
         failed(targets.find((t) => t.socialAccountId === bsky)!.id, 'POST /xrpc/com.atproto.repo.createRecord answered 401: {"error":"ExpiredToken","message":"Token has expired"}', true),
       ],
     });
@@ -197,9 +239,11 @@ describe('dashboard edge states in Chromium', () => {
     await nav(page, 'Posts');
     const targetsList = page.getByRole('list', { name: `Targets of post ${postId}` });
     await poll(() => targetsList.textContent()).toContain('You are not allowed to create a Tweet with duplicate content.');
-    const shown = (await targetsList.innerText()) ?? '';
+    const row = page.locator('li.post').filter({ hasText: 'Refused twice' });
+    const shown = await row.innerText();
     expect(shown).not.toContain('{"');
-    expect(shown).toContain('Token has expired');
+    expect(await targetsList.innerText()).toContain('X (Twitter) refused the post (403): You are not allowed to create a Tweet with duplicate content.');
+    expect(await targetsList.innerText()).toContain('Bluesky no longer accepts this connection (401): Token has expired');
     await screenshot(page, 'states-04-posts-errors');
     const reconnect = targetsList.getByRole('link', { name: /Reconnect Bluesky/ });
     expect(await reconnect.count()).toBe(1);

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { RequestFailed, type ApiError } from '../api';
+import { BASE, isPlainClick, navigate } from '../nav';
 
 /** An error from the server, announced to screen readers, with each bad field listed. */
 export function ErrorAlert({ error }: { error: ApiError | null }) {
@@ -19,8 +20,7 @@ export function ErrorAlert({ error }: { error: ApiError | null }) {
   );
 }
 
-export const asApiError = (err: unknown): ApiError =>
-  err instanceof RequestFailed ? err.error : { status: 0, code: 'ERROR', message: err instanceof Error ? err.message : String(err) };
+export const asApiError = (err: unknown): ApiError => (err instanceof RequestFailed ? err.error : { status: 0, code: 'ERROR', message: err instanceof Error ? err.message : String(err) });
 
 /** A secret shown once, with a copy button. */
 export function SecretOnce({ label, secret, note }: { label: string; secret: string; note: string }) {
@@ -83,14 +83,21 @@ export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'neutr
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }
 
-/** Loads once (and again when `reload` is called); shows a loading line and the error if any. */
-export function useLoad<T>(load: () => Promise<T>): { data: T | null; error: ApiError | null; reload: () => Promise<void>; set: (d: T) => void } {
+export interface Loaded<T> {
+  data: T | null;
+  error: ApiError | null;
+  reload: () => Promise<void>;
+  set: (d: T) => void;
+}
+
+/** Loads once (and again when `reload` is called); `LoadState` shows the loading line, or the error with a retry. */
+export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const reload = async () => {
+    setError(null);
     try {
       setData(await load());
-      setError(null);
     } catch (err) {
       setError(asApiError(err));
     }
@@ -99,4 +106,36 @@ export function useLoad<T>(load: () => Promise<T>): { data: T | null; error: Api
     void reload();
   }, []);
   return { data, error, reload, set: setData };
+}
+
+/** "Loading…" until the data comes; a load that failed says why and offers to try again (never an endless "Loading…"). */
+export function LoadState({ load }: { load: Pick<Loaded<unknown>, 'data' | 'error' | 'reload'> }) {
+  if (load.error)
+    return (
+      <div class="alert alert-error" role="alert">
+        <strong>{load.error.message}</strong>{' '}
+        <button type="button" class="button button-small" onClick={() => void load.reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  if (load.data === null) return <p aria-busy="true">Loading…</p>;
+  return null;
+}
+
+/** A link to another dashboard page, followed without reloading the app. */
+export function Link({ to, children, label }: { to: string; children: ComponentChildren; label?: string }) {
+  return (
+    <a
+      href={BASE + to}
+      aria-label={label}
+      onClick={(e) => {
+        if (!isPlainClick(e)) return;
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
 }

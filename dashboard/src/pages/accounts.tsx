@@ -1,9 +1,20 @@
-import { useState } from 'preact/hooks';
-import { call, type ApiError } from '../api';
-import { Badge, Card, Empty, ErrorAlert, When, asApiError, useLoad } from '../components/ui';
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../api';
+import { SendButton, SendForm } from '../components/send';
+import { Badge, Card, Empty, LoadState, When, useLoad } from '../components/ui';
 
+interface Account {
+  id: number;
+  platform: string;
+  username: string;
+  display_name: string | null;
+  sandbox: boolean;
+  status: string;
+  disconnected_reason: string | null;
+  created_at: string;
+}
 interface AccountsPage {
-  social_accounts: Array<{ id: number; platform: string; username: string; display_name: string | null; sandbox: boolean; status: string; disconnected_reason: string | null; created_at: string }>;
+  social_accounts: Account[];
   platforms: Array<{ platform: string; connect: 'oauth' | 'credentials' | null }>;
   sandbox_connect: boolean;
 }
@@ -28,26 +39,33 @@ const LABELS: Record<string, string> = {
 export const platformLabel = (p: string): string => LABELS[p] ?? p;
 
 /** Bluesky (handle + app password) and Telegram (bot token + chat): checked with the platform before anything is stored. */
-function CredentialForms({ act }: { act: (run: () => Promise<AccountsPage>, message: string) => Promise<boolean> }) {
+function CredentialForms({ act }: { act: (run: () => Promise<AccountsPage>, message: string) => Promise<string> }) {
   const [bsky, setBsky] = useState({ identifier: '', app_password: '', pds_url: '' });
   const [tg, setTg] = useState({ bot_token: '', chat_id: '' });
   return (
     <>
       <Card title="Connect Bluesky">
         <p class="hint">Use an app password (Bluesky → Settings → Privacy and security → App passwords), never your account password.</p>
-        <form
+        <SendForm
           class="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
+          run={async () => {
             const body = { platform: 'bluesky', identifier: bsky.identifier, app_password: bsky.app_password, ...(bsky.pds_url ? { pds_url: bsky.pds_url } : {}) };
-            void act(() => call<AccountsPage>('POST', '/social-accounts/credentials', body), `Connected Bluesky ${bsky.identifier}`).then(
-              (ok) => ok && setBsky({ identifier: '', app_password: '', pds_url: '' }),
-            );
+            const done = await act(() => call<AccountsPage>('POST', '/social-accounts/credentials', body), `Connected Bluesky ${bsky.identifier}`);
+            setBsky({ identifier: '', app_password: '', pds_url: '' });
+            return done;
           }}
         >
           <label>
             Handle
-            <input required maxLength={253} autoComplete="username" placeholder="alice.bsky.social" value={bsky.identifier} onInput={(e) => setBsky({ ...bsky, identifier: e.currentTarget.value })} />
+            <input
+              id="connect-bluesky"
+              required
+              maxLength={253}
+              autoComplete="username"
+              placeholder="alice.bsky.social"
+              value={bsky.identifier}
+              onInput={(e) => setBsky({ ...bsky, identifier: e.currentTarget.value })}
+            />
           </label>
           <label>
             App password
@@ -60,22 +78,21 @@ function CredentialForms({ act }: { act: (run: () => Promise<AccountsPage>, mess
           <button type="submit" class="button button-primary">
             Connect Bluesky
           </button>
-        </form>
+        </SendForm>
       </Card>
       <Card title="Connect Telegram">
         <p class="hint">Create a bot with @BotFather, make it an administrator of your channel (allowed to post), then enter its token and the channel.</p>
-        <form
+        <SendForm
           class="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void act(() => call<AccountsPage>('POST', '/social-accounts/credentials', { platform: 'telegram', ...tg }), `Connected Telegram ${tg.chat_id}`).then(
-              (ok) => ok && setTg({ bot_token: '', chat_id: '' }),
-            );
+          run={async () => {
+            const done = await act(() => call<AccountsPage>('POST', '/social-accounts/credentials', { platform: 'telegram', ...tg }), `Connected Telegram ${tg.chat_id}`);
+            setTg({ bot_token: '', chat_id: '' });
+            return done;
           }}
         >
           <label>
             Bot token
-            <input required type="password" maxLength={200} autoComplete="off" value={tg.bot_token} onInput={(e) => setTg({ ...tg, bot_token: e.currentTarget.value })} />
+            <input id="connect-telegram" required type="password" maxLength={200} autoComplete="off" value={tg.bot_token} onInput={(e) => setTg({ ...tg, bot_token: e.currentTarget.value })} />
           </label>
           <label>
             Chat
@@ -84,7 +101,7 @@ function CredentialForms({ act }: { act: (run: () => Promise<AccountsPage>, mess
           <button type="submit" class="button button-primary">
             Connect Telegram
           </button>
-        </form>
+        </SendForm>
       </Card>
     </>
   );
@@ -94,79 +111,71 @@ export function AccountsPage() {
   const page = useLoad(() => call<AccountsPage>('GET', '/social-accounts'));
   const [platform, setPlatform] = useState('twitter');
   const [username, setUsername] = useState('');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [announce, setAnnounce] = useState('');
-  const act = async (run: () => Promise<AccountsPage>, message: string): Promise<boolean> => {
-    try {
-      page.set(await run());
-      setError(null);
-      setAnnounce(message);
-      return true;
-    } catch (err) {
-      setError(asApiError(err));
-      return false;
-    }
+  const act = async (run: () => Promise<AccountsPage>, message: string): Promise<string> => {
+    page.set(await run());
+    return message;
   };
   const data = page.data;
   const flows = data?.platforms.filter((p) => p.connect === 'oauth' && p.platform !== 'mastodon') ?? [];
   const [instance, setInstance] = useState('');
   /** Starts the platform's OAuth flow for this workspace, then hands the browser to the platform. */
   const startConnect = async (platform: string, instanceUrl?: string) => {
-    try {
-      const r = await call<{ authorization_url: string }>('POST', '/social-accounts/connect', { platform, ...(instanceUrl ? { instance_url: instanceUrl } : {}) });
-      setAnnounce(`Opening ${platformLabel(platform)}…`);
-      window.location.assign(r.authorization_url);
-    } catch (err) {
-      setError(asApiError(err));
-    }
+    const r = await call<{ authorization_url: string }>('POST', '/social-accounts/connect', { platform, ...(instanceUrl ? { instance_url: instanceUrl } : {}) });
+    window.location.assign(r.authorization_url);
+    return `Opening ${platformLabel(platform)}: approve the connection there to come back here`;
   };
+  /** Reconnecting an account: the way it connects, ready to use (the sandbox form filled in, the platform's button or form focused). */
+  const reconnect = (a: Account) => {
+    if (a.sandbox && data?.sandbox_connect) {
+      setPlatform(a.platform);
+      setUsername(a.username);
+    }
+    const target = document.getElementById(a.sandbox ? 'connect-sandbox' : `connect-${a.platform}`);
+    target?.scrollIntoView({ block: 'center' });
+    target?.focus();
+  };
+  // Arriving with #reconnect-<id> (the Posts page's Reconnect): that account's way to connect.
+  useEffect(() => {
+    const id = /^#reconnect-(\d+)$/.exec(location.hash)?.[1];
+    const account = id ? data?.social_accounts.find((a) => a.id === Number(id)) : undefined;
+    if (account) reconnect(account);
+  }, [data !== null]);
   return (
     <>
       <h1>Connected accounts</h1>
-      <p class="sr-only" role="status">
-        {announce}
-      </p>
-      <ErrorAlert error={page.error ?? error} />
       {data && flows.length > 0 && (
         <Card title="Connect an account">
           <ul class="connect-grid">
             {flows.map((p) => (
               <li key={p.platform}>
-                <button type="button" class="button" onClick={() => void startConnect(p.platform)}>
+                <SendButton run={() => startConnect(p.platform)} id={`connect-${p.platform}`}>
                   Connect {platformLabel(p.platform)}
-                </button>
+                </SendButton>
               </li>
             ))}
           </ul>
           <p class="hint">You sign in on the platform and come back here; nothing is connected until you approve there.</p>
-          <form
-            class="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void startConnect('mastodon', instance);
-            }}
-          >
+          <SendForm class="inline-form" run={() => startConnect('mastodon', instance)}>
             <label>
               Mastodon instance
-              <input required type="url" maxLength={2048} placeholder="https://mastodon.social" value={instance} onInput={(e) => setInstance(e.currentTarget.value)} />
+              <input id="connect-mastodon" required type="url" maxLength={2048} placeholder="https://mastodon.social" value={instance} onInput={(e) => setInstance(e.currentTarget.value)} />
             </label>
             <button type="submit" class="button">
               Connect Mastodon
             </button>
-          </form>
+          </SendForm>
         </Card>
       )}
       {data && <CredentialForms act={act} />}
       {data?.sandbox_connect && (
         <Card title="Connect a sandbox account">
           <p class="hint">A sandbox account publishes to the platform sandbox, never to the real network: use it to try posting end to end.</p>
-          <form
+          <SendForm
             class="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void act(() => call<AccountsPage>('POST', '/social-accounts/sandbox', { platform, username }), `Connected sandbox ${platformLabel(platform)} account ${username}`).then(() =>
-                setUsername(''),
-              );
+            run={async () => {
+              const done = await act(() => call<AccountsPage>('POST', '/social-accounts/sandbox', { platform, username }), `Connected sandbox ${platformLabel(platform)} account @${username}`);
+              setUsername('');
+              return done;
             }}
           >
             <label>
@@ -181,18 +190,17 @@ export function AccountsPage() {
             </label>
             <label>
               Username
-              <input required maxLength={100} value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+              <input id="connect-sandbox" required maxLength={100} value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
             </label>
             <button type="submit" class="button button-primary">
               Connect sandbox account
             </button>
-          </form>
+          </SendForm>
         </Card>
       )}
       <Card title="Accounts">
-        {!data ? (
-          <p aria-busy="true">Loading…</p>
-        ) : data.social_accounts.length === 0 ? (
+        <LoadState load={page} />
+        {!data ? null : data.social_accounts.length === 0 ? (
           <Empty>No connected accounts yet.</Empty>
         ) : (
           <ul class="rows" aria-label="Connected accounts">
@@ -209,17 +217,17 @@ export function AccountsPage() {
                 <div class="row-end">
                   {a.sandbox && <Badge tone="neutral">sandbox</Badge>}
                   <Badge tone={a.status === 'connected' ? 'ok' : 'bad'}>{a.status}</Badge>
-                  {a.status === 'connected' && (
-                    <button
-                      type="button"
-                      class="button button-small"
-                      aria-label={`Disconnect ${platformLabel(a.platform)} @${a.username}`}
-                      onClick={() => {
-                        if (window.confirm(`Disconnect ${platformLabel(a.platform)} @${a.username}? Its scheduled posts will not publish.`))
-                          void act(() => call<AccountsPage>('DELETE', `/social-accounts/${a.id}`), `Disconnected @${a.username}`);
-                      }}
+                  {a.status === 'connected' ? (
+                    <SendButton
+                      label={`Disconnect ${platformLabel(a.platform)} @${a.username}`}
+                      confirm={`Disconnect ${platformLabel(a.platform)} @${a.username}? Its scheduled posts will not publish.`}
+                      run={() => act(() => call<AccountsPage>('DELETE', `/social-accounts/${a.id}`), `Disconnected @${a.username}`)}
                     >
                       Disconnect
+                    </SendButton>
+                  ) : (
+                    <button type="button" class="button button-small" aria-label={`Reconnect ${platformLabel(a.platform)} @${a.username}`} onClick={() => reconnect(a)}>
+                      Reconnect
                     </button>
                   )}
                 </div>

@@ -1,5 +1,5 @@
 import { call } from '../api';
-import { Badge, Card, ErrorAlert, When, useLoad } from '../components/ui';
+import { Badge, Card, LoadState, When, useLoad } from '../components/ui';
 
 interface Billing {
   tier: string;
@@ -24,10 +24,8 @@ export function BillingPage() {
   return (
     <>
       <h1>Billing</h1>
-      <ErrorAlert error={page.error} />
-      {!b ? (
-        <p aria-busy="true">Loading…</p>
-      ) : (
+      <LoadState load={page} />
+      {!b ? null : (
         <>
           <Card title="Plan">
             <dl class="facts">

@@ -1,8 +1,12 @@
 import { call } from '../api';
-import { Badge, Card, Empty, ErrorAlert, When, useLoad } from '../components/ui';
+import { Badge, Card, Empty, LoadState, Link, When, useLoad } from '../components/ui';
 import { platformLabel } from './accounts';
+import { platformReason } from './platform-error';
 
 interface PostAccount {
+  social_account_id: number;
+  /** The account's connection now (the dashboard's addition): false when it must be reconnected to publish. */
+  account_connected?: boolean;
   platform: string;
   platform_status?: string | null;
   platform_error?: string | null;
@@ -29,6 +33,22 @@ interface PostsPage {
 const TONE: Record<string, 'ok' | 'warn' | 'bad' | 'neutral'> = { posted: 'ok', partial: 'warn', failed: 'bad', scheduled: 'neutral', publishing: 'warn' };
 const text = (p: Post) => p.body || p.post_contents?.[0]?.body || '';
 
+/** A target's failure: the platform's reason in words, the raw record folded away for support. */
+function TargetError({ error, platform }: { error: string; platform: string }) {
+  const reason = platformReason(error, platformLabel(platform));
+  return (
+    <div class="error-text">
+      {reason.text}
+      {reason.raw && (
+        <details class="raw-error">
+          <summary>Technical details</summary>
+          <code>{reason.raw}</code>
+        </details>
+      )}
+    </div>
+  );
+}
+
 function PostRow({ post }: { post: Post }) {
   return (
     <li class="row post">
@@ -50,7 +70,8 @@ function PostRow({ post }: { post: Post }) {
           )}
         </div>
         <p class="post-text">{text(post).slice(0, 280) || <span class="muted">(no text)</span>}</p>
-        {post.post_error && <p class="error-text">{post.post_error}</p>}
+        {/* The post's error joins its targets' (each said in words beside its platform); shown alone when no target has one. */}
+        {post.post_error && !post.post_accounts.some((a) => a.platform_error) && <p class="error-text">{platformReason(post.post_error).text}</p>}
       </div>
       <ul class="targets" aria-label={`Targets of post ${post.id}`}>
         {post.post_accounts.map((a, i) => (
@@ -66,7 +87,15 @@ function PostRow({ post }: { post: Post }) {
                 </a>
               </>
             )}
-            {a.platform_error && <div class="error-text">{a.platform_error}</div>}
+            {a.platform_error && <TargetError error={a.platform_error} platform={a.platform} />}
+            {a.account_connected === false && (
+              <div>
+                <span class="muted">The connection to this account ended.</span>{' '}
+                <Link to={`accounts#reconnect-${a.social_account_id}`} label={`Reconnect ${platformLabel(a.platform)}${a.username ? ` @${a.username}` : ''}`}>
+                  Reconnect
+                </Link>
+              </div>
+            )}
           </li>
         ))}
       </ul>
@@ -80,10 +109,8 @@ export function PostsPage() {
   return (
     <>
       <h1>Posts at a glance</h1>
-      <ErrorAlert error={page.error} />
-      {!d ? (
-        <p aria-busy="true">Loading…</p>
-      ) : (
+      <LoadState load={page} />
+      {!d ? null : (
         <>
           <Card title={`Queue (${d.queue_total})`}>
             {d.queue.length === 0 ? (

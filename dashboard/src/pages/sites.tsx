@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { call, type ApiError } from '../api';
-import { Badge, Card, Empty, ErrorAlert, SecretOnce, When, asApiError, useLoad } from '../components/ui';
+import { call } from '../api';
+import { SendButton, SendForm } from '../components/send';
+import { Badge, Card, Empty, LoadState, SecretOnce, When, useLoad } from '../components/ui';
 
 interface Site {
   id: number;
@@ -39,22 +40,11 @@ interface SitesData {
 function SiteDetails({ site, platforms, onChange }: { site: Site; platforms: string[]; onChange: (d: SitesData) => void }) {
   const [platform, setPlatform] = useState(platforms[0] ?? 'twitter');
   const [mode, setMode] = useState('draft');
-  const [error, setError] = useState<ApiError | null>(null);
   const run = async (method: 'POST' | 'DELETE', path: string, body?: unknown) => {
-    try {
-      onChange(await call<SitesData>(method, path, body));
-      setError(null);
-    } catch (err) {
-      setError(asApiError(err));
-    }
-  };
-  const add = (e: Event) => {
-    e.preventDefault();
-    void run('POST', `/sites/${site.id}/rules`, { platform, schedule_mode: mode });
+    onChange(await call<SitesData>(method, path, body));
   };
   return (
     <div class="stack site-details" data-site={site.id}>
-      <ErrorAlert error={error} />
       <h3>Rules</h3>
       {site.rules.length === 0 ? (
         <Empty>No rules: pushed articles make no posts (they count as unmatched).</Empty>
@@ -70,23 +60,18 @@ function SiteDetails({ site, platforms, onChange }: { site: Site; platforms: str
                 <Badge tone={r.enabled ? 'ok' : 'neutral'}>{r.enabled ? 'enabled' : 'disabled'}</Badge>
               </div>
               <div>
-                <button
-                  type="button"
-                  class="button button-small"
-                  onClick={() => void run('POST', `/site-rules/${r.id}/${r.enabled ? 'disable' : 'enable'}`)}
-                  aria-label={`${r.enabled ? 'Disable' : 'Enable'} the ${r.platform} rule of ${site.name}`}
-                >
+                <SendButton run={() => run('POST', `/site-rules/${r.id}/${r.enabled ? 'disable' : 'enable'}`)} label={`${r.enabled ? 'Disable' : 'Enable'} the ${r.platform} rule of ${site.name}`}>
                   {r.enabled ? 'Disable' : 'Enable'}
-                </button>{' '}
-                <button type="button" class="button button-small" onClick={() => void run('DELETE', `/site-rules/${r.id}`)} aria-label={`Remove the ${r.platform} rule of ${site.name}`}>
+                </SendButton>{' '}
+                <SendButton run={() => run('DELETE', `/site-rules/${r.id}`)} label={`Remove the ${r.platform} rule of ${site.name}`}>
                   Remove
-                </button>
+                </SendButton>
               </div>
             </li>
           ))}
         </ul>
       )}
-      <form class="inline-form" onSubmit={add} aria-label={`Add a rule to ${site.name}`}>
+      <SendForm class="inline-form" run={() => run('POST', `/sites/${site.id}/rules`, { platform, schedule_mode: mode })} label={`Add a rule to ${site.name}`}>
         <label>
           Platform
           <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
@@ -107,7 +92,7 @@ function SiteDetails({ site, platforms, onChange }: { site: Site; platforms: str
         <button type="submit" class="button button-small">
           Add rule
         </button>
-      </form>
+      </SendForm>
       <h3>Recent pushes</h3>
       {site.recent_pushes.length === 0 ? (
         <Empty>No article pushed yet.</Empty>
@@ -150,26 +135,19 @@ export function SitesPage() {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const create = async (e: Event) => {
-    e.preventDefault();
-    try {
-      const r = await call<SitesData & { token: string }>('POST', '/sites', { name, url, cms });
-      page.set(r);
-      setToken(r.token);
-      setName('');
-      setUrl('');
-      setError(null);
-    } catch (err) {
-      setError(asApiError(err));
-    }
+  const create = async () => {
+    const r = await call<SitesData & { token: string }>('POST', '/sites', { name, url, cms });
+    page.set(r);
+    setToken(r.token);
+    setName('');
+    setUrl('');
+    return `Registered ${name}: copy its token below.`;
   };
   return (
     <>
       <h1>Sites</h1>
       <Card title="Register a site">
-        <form class="stack" onSubmit={create}>
-          <ErrorAlert error={error} />
+        <SendForm class="stack" run={create}>
           <label for="site-name">Name</label>
           <input id="site-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <label for="site-url">URL</label>
@@ -185,7 +163,7 @@ export function SitesPage() {
           <button type="submit" class="button button-primary">
             Register site
           </button>
-        </form>
+        </SendForm>
         {token && (
           <SecretOnce
             label="Site Connection token"
@@ -194,11 +172,9 @@ export function SitesPage() {
           />
         )}
       </Card>
-      <ErrorAlert error={page.error} />
       <Card title="Connected sites">
-        {!page.data ? (
-          <p aria-busy="true">Loading…</p>
-        ) : page.data.sites.length === 0 ? (
+        <LoadState load={page} />
+        {!page.data ? null : page.data.sites.length === 0 ? (
           <Empty>No sites yet.</Empty>
         ) : (
           <ul class="rows" aria-label="Sites">

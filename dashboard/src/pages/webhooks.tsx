@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { call, type ApiError } from '../api';
-import { Badge, Card, Empty, ErrorAlert, SecretOnce, When, asApiError, useLoad } from '../components/ui';
+import { call } from '../api';
+import { SendButton, SendForm } from '../components/send';
+import { Badge, Card, Empty, LoadState, SecretOnce, When, useLoad } from '../components/ui';
 
 interface Webhook {
   id: number;
@@ -26,7 +27,7 @@ interface Delivery {
 const EVENTS = ['post.published', 'post.failed', 'post.partial_failure'];
 const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'neutral'> = { succeeded: 'ok', scheduled: 'warn', failed: 'bad', canceled: 'neutral' };
 
-function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiError | null) => void }) {
+function DeliveryLog({ webhook }: { webhook: Webhook }) {
   const [status, setStatus] = useState('');
   const [event, setEvent] = useState('');
   const query = () => {
@@ -36,16 +37,10 @@ function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiE
     return q.size ? `?${q}` : '';
   };
   const log = useLoad(() => call<{ deliveries: Delivery[]; events: string[]; statuses: string[] }>('GET', `/webhooks/${webhook.id}/deliveries${query()}`));
-  const [announce, setAnnounce] = useState('');
   const redeliver = async (d: Delivery) => {
-    try {
-      await call('POST', `/deliveries/${d.id}/redeliver`);
-      setAnnounce(`Delivery ${d.id} queued again`);
-      onError(null);
-      await log.reload();
-    } catch (err) {
-      onError(asApiError(err));
-    }
+    await call('POST', `/deliveries/${d.id}/redeliver`);
+    await log.reload();
+    return `${d.event} queued again: it is sent within seconds`;
   };
   return (
     <div class="log">
@@ -82,13 +77,8 @@ function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiE
           Refresh
         </button>
       </form>
-      <p class="sr-only" role="status">
-        {announce}
-      </p>
-      <ErrorAlert error={log.error} />
-      {!log.data ? (
-        <p aria-busy="true">Loading…</p>
-      ) : log.data.deliveries.length === 0 ? (
+      <LoadState load={log} />
+      {!log.data ? null : log.data.deliveries.length === 0 ? (
         <Empty>No deliveries{status || event ? ' match these filters' : ' yet'}.</Empty>
       ) : (
         <div class="table-wrap">
@@ -125,9 +115,9 @@ function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiE
                     <When at={d.created_at} />
                   </td>
                   <td>
-                    <button type="button" class="button button-small" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.event} delivery ${d.id}`}>
+                    <SendButton run={() => redeliver(d)} label={`Redeliver ${d.event} delivery ${d.id}`}>
                       Redeliver
-                    </button>
+                    </SendButton>
                   </td>
                 </tr>
               ))}
@@ -141,19 +131,14 @@ function DeliveryLog({ webhook, onError }: { webhook: Webhook; onError: (e: ApiE
 
 function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () => Promise<void> }) {
   const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
   const [showLog, setShowLog] = useState(false);
   const [logKey, setLogKey] = useState(0);
-  const run = async (action: string, then?: (r: { secret?: string }) => void) => {
-    try {
-      const r = await call<{ secret?: string }>('POST', `/webhooks/${webhook.id}/${action}`);
-      setError(null);
-      then?.(r);
-      await onChanged();
-      setLogKey((k) => k + 1);
-    } catch (err) {
-      setError(asApiError(err));
-    }
+  const run = async (action: string, done: string, then?: (r: { secret?: string }) => void) => {
+    const r = await call<{ secret?: string }>('POST', `/webhooks/${webhook.id}/${action}`);
+    then?.(r);
+    await onChanged();
+    setLogKey((k) => k + 1);
+    return done;
   };
   return (
     <li class="card webhook">
@@ -171,23 +156,18 @@ function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () =
           </>
         )}
       </p>
-      <ErrorAlert error={error} />
       {secret && <SecretOnce label="New signing secret" secret={secret} note="Shown once. The previous secret keeps signing for 24 hours, so you can switch over." />}
       <div class="actions">
-        <button type="button" class="button button-small" onClick={() => void run(webhook.enabled ? 'disable' : 'enable')}>
+        <SendButton run={() => (webhook.enabled ? run('disable', 'Disabled: no events are sent to it until you enable it') : run('enable', 'Enabled: events are sent to it again'))}>
           {webhook.enabled ? 'Disable' : 'Enable'}
-        </button>
-        <button type="button" class="button button-small" onClick={() => void run('rotate-secret', (r) => setSecret(r.secret ?? null))}>
-          Rotate secret
-        </button>
-        <button type="button" class="button button-small" onClick={() => void run('test')}>
-          Send test event
-        </button>
+        </SendButton>
+        <SendButton run={() => run('rotate-secret', 'Secret rotated', (r) => setSecret(r.secret ?? null))}>Rotate secret</SendButton>
+        <SendButton run={() => run('test', 'Test event sent: its delivery shows in the delivery log')}>Send test event</SendButton>
         <button type="button" class="button button-small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide delivery log' : 'Show delivery log'}
         </button>
       </div>
-      {showLog && <DeliveryLog key={logKey} webhook={webhook} onError={setError} />}
+      {showLog && <DeliveryLog key={logKey} webhook={webhook} />}
     </li>
   );
 }
@@ -197,25 +177,18 @@ export function WebhooksPage() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<string | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const create = async (e: Event) => {
-    e.preventDefault();
-    try {
-      const r = await call<{ secret: string }>('POST', '/webhooks', { url, events: [...events] });
-      setCreated(r.secret);
-      setUrl('');
-      setError(null);
-      await list.reload();
-    } catch (err) {
-      setError(asApiError(err));
-    }
+  const create = async () => {
+    const r = await call<{ secret: string }>('POST', '/webhooks', { url, events: [...events] });
+    setCreated(r.secret);
+    setUrl('');
+    await list.reload();
+    return `Added ${url}: copy its signing secret below.`;
   };
   return (
     <>
       <h1>Webhooks</h1>
       <Card title="Add a webhook">
-        <form onSubmit={create} class="stack">
-          <ErrorAlert error={error} />
+        <SendForm run={create} class="stack">
           <label for="webhook-url">Endpoint URL (https)</label>
           <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/social" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
           <fieldset>
@@ -239,13 +212,11 @@ export function WebhooksPage() {
           <button type="submit" class="button button-primary">
             Add webhook
           </button>
-        </form>
+        </SendForm>
         {created && <SecretOnce label="Signing secret" secret={created} note="Shown once: verify the X-Service-Signature header of each delivery with it." />}
       </Card>
-      <ErrorAlert error={list.error} />
-      {!list.data ? (
-        <p aria-busy="true">Loading…</p>
-      ) : list.data.webhooks.length === 0 ? (
+      <LoadState load={list} />
+      {!list.data ? null : list.data.webhooks.length === 0 ? (
         <Empty>No webhooks yet.</Empty>
       ) : (
         <ul class="list" aria-label="Webhooks">
