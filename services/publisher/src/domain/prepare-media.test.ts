@@ -34,6 +34,11 @@ describe('preparing a request’s media for its platform', () => {
     expect(request.parts[0]!.media[0]!.r2Key).toBe('a.png');
   });
 
+  it('refuses an item given as one kind whose bytes are another', async () => {
+    const asVideo: PublishRequest = { ...request, parts: [{ ...request.parts[0]!, media: [item('a.png', 'video')] }] };
+    await expect(prepareRequest(media, asVideo)).rejects.toMatchObject({ kind: 'rejected', message: 'instagram: media a.png is given as a video but is an image' });
+  });
+
   it('leaves the request as it is without a media pipeline', async () => {
     expect(await prepareRequest(undefined, request)).toBe(request);
   });

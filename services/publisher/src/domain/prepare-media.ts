@@ -1,11 +1,21 @@
-import type { MediaItem, PublishRequest } from '../connectors/types.js';
+import { ConnectorError, type MediaItem, type PublishRequest } from '../connectors/types.js';
 import type { MediaPort } from './ports.js';
 
 /**
  * The request with every image and video of its parts as the target's platform takes it (`MediaPort.prepare`):
  * converted where needed, each carrying its facts. Documents go as they are. An item used twice with the same
- * fit is prepared once. A refusal (ConnectorError `rejected`) ends the target, naming the rule.
+ * fit is prepared once. A refusal (ConnectorError `rejected`) ends the target, naming the rule; so does an item
+ * given as one kind that is another (an "image" whose bytes are a video), which no connector could publish as given.
  */
+const noun = (kind: string) => (kind === 'image' ? 'an image' : `a ${kind}`);
+
+function checkedKind(prepared: MediaItem, item: MediaItem, platform: string): MediaItem {
+  if (prepared.facts && prepared.facts.kind !== item.type) {
+    throw new ConnectorError('rejected', `${platform}: media ${item.r2Key} is given as ${noun(item.type)} but is ${noun(prepared.facts.kind)}`);
+  }
+  return prepared;
+}
+
 export async function prepareRequest(media: MediaPort | undefined, request: PublishRequest): Promise<PublishRequest> {
   if (!media) return request;
   const { platform } = request.target;
@@ -14,7 +24,7 @@ export async function prepareRequest(media: MediaPort | undefined, request: Publ
     if (item.type === 'document') return Promise.resolve(item);
     const key = `${fit}:${item.r2Key}`;
     let prepared = asked.get(key);
-    if (!prepared) asked.set(key, (prepared = media.prepare(item, platform, fit)));
+    if (!prepared) asked.set(key, (prepared = media.prepare(item, platform, fit).then((m) => checkedKind(m, item, platform))));
     return prepared;
   };
   const parts = await Promise.all(
