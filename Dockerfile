@@ -113,6 +113,12 @@ ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 
+# Debian's ffmpeg (ffmpeg and ffprobe): the media service probes uploaded videos and converts media to each
+# platform's preset with them, as child processes. From the distribution, never a downloaded binary.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
+
 # Files stay owned by root (read-only for the process); the process runs as `node` (uid 1000).
 # node_modules and the manifests from prod-deps; compiled output and the proto files (gRPC reflection)
 # from build.
@@ -146,12 +152,6 @@ if (mode === 'grpc' && target) {
   done(false, 'usage: node healthcheck.mjs grpc HOST:PORT | http URL');
 }
 EOF
-
-# Debian's ffmpeg (ffmpeg and ffprobe): the media service probes uploaded videos and converts media to each
-# platform's preset with them, as child processes. From the distribution, never a downloaded binary.
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg \
- && rm -rf /var/lib/apt/lists/*
 
 # The media service's local storage and staging (a volume in docker compose; an emptyDir on Kubernetes).
 RUN mkdir -p /var/lib/spa-media && chown node:node /var/lib/spa-media
