@@ -1,9 +1,12 @@
 import type { PlatformCapability } from '../types.js';
-import { MB, MP4 } from './units.js';
+import { MP4 } from './units.js';
 
-// 300 graphemes / 3000 bytes, 4 images [local]. The lexicon in @atproto/api 0.21.0 allows
-// 2,000,000-byte images [local], but older PDSes validate against the historical 1,000,000 (which
-// Postiz also targets [code]), so 1 MB is used. Video MP4, lexicon max 300 MB [local]; reply records [local].
+// 300 graphemes / 3000 bytes (https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/feed/post.json);
+// 4 images, each blob ≤2,000,000 bytes, any image type
+// (https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/embed/images.json; the lexicon our
+// PDS dependency validates with). One video per post through the video service, MP4 ≤100 MB and ≤3 minutes
+// (https://bsky.app/profile/bsky.app/post/3lk26lxn6sk2u; the embed's lexicon allows 300 MB, the service 100 MB);
+// Bluesky transcodes it, so no codec or frame-rate bound. Reply records [local].
 export const bluesky: PlatformCapability = {
   platform: 'bluesky',
   display_name: 'Bluesky',
@@ -13,7 +16,7 @@ export const bluesky: PlatformCapability = {
   content_types: ['text', 'image', 'video'],
   media_required: false,
   max_images: 4,
-  media: { image: { content_types: ['image/*'], max_bytes: 1 * MB }, video: { content_types: [MP4], max_bytes: 300 * MB } },
+  media: { image: { content_types: ['image/*'], max_bytes: 2_000_000 }, video: { content_types: [MP4], max_bytes: 100_000_000, max_duration_s: 180 } },
   first_comment: true,
   threads: true,
 };

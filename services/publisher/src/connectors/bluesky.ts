@@ -1,3 +1,4 @@
+import { blueskyEmbed, type BlueskyMediaOptions } from './bluesky-media.js';
 import { findInPages } from './recent-posts.js';
 import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
@@ -8,9 +9,10 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * (the repo posts are written to) and `handle` (for permalinks; `TargetAccount.username` when absent); optional
  * `pds_url` (the account's PDS; the connector's base URL when absent).
  * A post is an `app.bsky.feed.post` record: links become facets with UTF-8 byte offsets, images are uploaded
- * with `uploadBlob` and embedded as `app.bsky.embed.images` (video needs the separate video service: not
- * supported), thread parts and the first comment are replies `{root, parent}`. The platform post id is the
- * record's `at://` URI. Metrics come from `app.bsky.feed.getPosts`; Bluesky has no impressions or clicks.
+ * with `uploadBlob` and embedded as `app.bsky.embed.images`, a video goes through the video service into
+ * `app.bsky.embed.video` (see bluesky-media.ts), thread parts and the first comment are replies `{root, parent}`.
+ * The platform post id is the record's `at://` URI. Metrics come from `app.bsky.feed.getPosts`; Bluesky reports
+ * no impressions or clicks (null), and a post it no longer has is gone (404).
  */
 const POST = 'app.bsky.feed.post';
 
@@ -31,7 +33,10 @@ export function linkFacets(text: string): Array<{ index: { byteStart: number; by
   return facets;
 }
 
-export function blueskyConnector(baseUrl = 'https://bsky.social'): Connector {
+const DEFAULT_PDS = 'https://bsky.social';
+
+export function blueskyConnector(baseUrl = DEFAULT_PDS, options: BlueskyMediaOptions = {}): Connector {
+  const media: BlueskyMediaOptions = { ...options, videoServiceUrl: options.videoServiceUrl ?? (baseUrl === DEFAULT_PDS ? 'https://video.bsky.app' : baseUrl) };
   const pds = (t: TargetAccount) => (t.credentials.pds_url ?? baseUrl).replace(/\/+$/, '');
   const repo = (t: TargetAccount) => {
     if (!t.credentials.did) throw new ConnectorError('rejected', 'bluesky: the account has no did');
@@ -52,16 +57,7 @@ export function blueskyConnector(baseUrl = 'https://bsky.social'): Connector {
     }
   }
 
-  async function embed(target: TargetAccount, part: ContentPart): Promise<Record<string, unknown> | undefined> {
-    if (part.media.some((m) => m.type !== 'image')) throw new ConnectorError('rejected', 'bluesky: only images are supported');
-    const images = [];
-    for (const item of part.media) {
-      const { bytes, contentType } = await item.read();
-      const answer = await xrpc(target, 'com.atproto.repo.uploadBlob', { method: 'POST', headers: { 'content-type': contentType }, body: bytes, timeoutMs: 60_000 });
-      images.push({ alt: '', image: field<unknown>(answer.body, 'blob') });
-    }
-    return images.length ? { $type: 'app.bsky.embed.images', images } : undefined;
-  }
+  const embed = (target: TargetAccount, part: ContentPart) => blueskyEmbed((method, o) => xrpc(target, method, o), pds(target), repo(target), part, media);
 
   async function createPost(target: TargetAccount, text: string, extra: { embed?: Record<string, unknown> | undefined; reply?: { root: StrongRef; parent: StrongRef } }): Promise<StrongRef> {
     const facets = linkFacets(text);
@@ -115,9 +111,12 @@ export function blueskyConnector(baseUrl = 'https://bsky.social'): Connector {
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const answer = await xrpc(target, `app.bsky.feed.getPosts?${new URLSearchParams({ uris: platformPostId })}`);
-      const post = (answer.body as { posts?: Array<Record<string, number>> }).posts?.[0];
-      if (!post) throw new ConnectorError('rejected', `bluesky: post ${platformPostId} not found`);
-      return { impressions: 0, likes: post.likeCount ?? 0, replies: post.replyCount ?? 0, reposts: (post.repostCount ?? 0) + (post.quoteCount ?? 0), clicks: 0 };
+      const post = (answer.body as { posts?: Array<Record<string, number | undefined>> }).posts?.[0];
+      // getPosts leaves out a post that no longer exists: gone, as a 404 is for the other platforms.
+      if (!post) throw new ConnectorError('rejected', `bluesky: post ${platformPostId} no longer exists`, undefined, 404);
+      const count = (n: number | undefined) => (typeof n === 'number' ? n : null);
+      const reposts = post.repostCount === undefined && post.quoteCount === undefined ? null : (post.repostCount ?? 0) + (post.quoteCount ?? 0);
+      return { impressions: null, likes: count(post.likeCount), replies: count(post.replyCount), reposts, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {
