@@ -11,8 +11,18 @@ import { ConnectorError, type Connector, type ContentPart, type PublishRequest }
  * ConnectorErrors classified like a real publish's (`auth`, `rejected`, `transient`…).
  */
 export async function preflight(connector: Connector, request: PublishRequest): Promise<void> {
-  const { platform } = request.target;
   await connector.validateCredentials(request.target);
+  await recheck(connector, request);
+}
+
+/**
+ * The checks a publish runs again when the post's time comes, before the platform's publishing call: a
+ * post approved or scheduled long ago meets today's rules (the account's creator settings, a deleted
+ * board, the media as prepared for the platform). The same checks as the dry run's, less the credentials
+ * call (the publish itself proves them); a refusal names the rule.
+ */
+export async function recheck(connector: Connector, request: PublishRequest): Promise<void> {
+  const { platform } = request.target;
   const problems: string[] = [];
   for (const part of request.parts) problems.push(...(await checkPart(platform, part)));
   if (problems.length) throw new ConnectorError('rejected', `${platform}: ${problems.join('; ')}`);

@@ -387,4 +387,20 @@ describe('media made to fit the platform before the attempt', () => {
     expect(outcome?.platformError).toContain('is image/bmp; accepted:');
     expect(outcome?.platformError).toContain('is 6000000 bytes; the limit is');
   });
+
+  it('a publish checks again when its time comes: media that no longer fits is refused naming the rule, and nothing reaches the platform', async () => {
+    const tooLong: MediaPort = {
+      prepare: async (item) => ({
+        ...item,
+        facts: { kind: 'video', content_type: 'video/mp4', bytes: 2_000_000, width: 1280, height: 720, duration_s: 200, fps: 30, video_codec: 'h264', audio_codec: 'aac' },
+      }),
+    };
+    const req = request('twitter', 'scheduled long ago');
+    req.parts[0]!.media = [{ ...original(Buffer.alloc(10)), type: 'video' }];
+    const outcome = await publishTarget({ ...deps, media: tooLong }, nextTarget, req, 'publish');
+    expect(outcome?.platformStatus).toBe('failed');
+    expect(outcome?.platformError).toContain('lasts 200 s; the maximum is');
+    expect(sandbox.state.requests.filter((r) => r.creates || r.method === 'POST')).toEqual([]);
+    expect(sandbox.state.posts).toEqual([]);
+  });
 });

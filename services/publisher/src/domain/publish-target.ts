@@ -1,4 +1,4 @@
-import { preflight } from '../connectors/preflight.js';
+import { preflight, recheck } from '../connectors/preflight.js';
 import { ConnectorError, type Connector, type PublishRequest } from '../connectors/types.js';
 import type { Attempt, PublisherDeps, TargetOutcome } from './ports.js';
 import { prepareRequest } from './prepare-media.js';
@@ -57,7 +57,9 @@ function callOnce(connector: Connector, request: PublishRequest, mode: Mode, ref
   const call: Promise<Outcome> =
     mode === 'dry_run'
       ? preflight(connector, request).then((): Outcome => ({ kind: 'dry_run' }))
-      : connector.publish(request).then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
+      : recheck(connector, request)
+          .then(() => connector.publish(request))
+          .then((p): Outcome => ({ kind: 'posted', platformPostId: p.platformPostId, permalink: p.permalink }));
   return call.catch((err: unknown): Outcome => {
     const o = outcomeOf(err);
     // A preflight sent nothing that could have been published: an unanswered check is just retried.
