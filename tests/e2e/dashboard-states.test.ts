@@ -250,6 +250,11 @@ describe('dashboard edge states in Chromium', () => {
     expect(await targetsList.getByRole('link', { name: /Reconnect X/ }).count()).toBe(0);
     await reconnect.click();
     await poll(() => page.getByRole('heading', { name: 'Connected accounts', level: 1 }).isVisible()).toBe(true);
+    // The account's way to connect, ready: here the sandbox form, filled in with it.
+    const form = page.getByRole('form', { name: 'Connect a sandbox account' });
+    await poll(() => form.getByLabel('Username').inputValue()).toBe('expired.bsky.social');
+    expect(await form.getByLabel('Platform').inputValue()).toBe('bluesky');
+    expect(await form.getByLabel('Username').evaluate((el) => el === document.activeElement)).toBe(true);
     await context.close();
   });
 });

@@ -171,6 +171,7 @@ export function AccountsPage() {
         <Card title="Connect a sandbox account">
           <p class="hint">A sandbox account publishes to the platform sandbox, never to the real network: use it to try posting end to end.</p>
           <SendForm
+            label="Connect a sandbox account"
             class="inline-form"
             run={async () => {
               const done = await act(() => call<AccountsPage>('POST', '/social-accounts/sandbox', { platform, username }), `Connected sandbox ${platformLabel(platform)} account @${username}`);

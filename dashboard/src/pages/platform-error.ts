@@ -65,6 +65,7 @@ export function platformReason(error: string, platform = 'The platform'): Platfo
     .slice(0, match.index)
     .replace(/\s*(POST|GET|PUT|PATCH|DELETE)\s+\S+\s*$/, '')
     .trim();
-  const text = `${prefix ? `${prefix} ` : ''}${platform} ${what} (${status})${message ? `: ${message}` : '.'}`;
+  const lead = prefix ? `${prefix[0]!.toUpperCase()}${prefix.slice(1)} ` : '';
+  const text = `${lead}${platform} ${what} (${status})${message ? `: ${message}` : '.'}`;
   return { text, raw: error };
 }

@@ -1,23 +1,16 @@
 import { useState } from 'preact/hooks';
-import { call, type ApiError, type SessionInfo } from '../api';
-import { ErrorAlert, asApiError } from '../components/ui';
+import { call, type SessionInfo } from '../api';
+import { useSend } from '../components/send';
+import { ErrorAlert } from '../components/ui';
 
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) => void; notice?: string | undefined }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const submit = async (e: Event) => {
+  const signing = useSend();
+  const busy = signing.pending;
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await call<SessionInfo>('POST', '/session', { email, password }));
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
+    void signing.send(async () => onSignedIn(await call<SessionInfo>('POST', '/session', { email, password })));
   };
   return (
     <main id="main" class="sign-in">
@@ -28,7 +21,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) =>
             {notice}
           </p>
         )}
-        <ErrorAlert error={error} />
+        <ErrorAlert error={signing.error} />
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <label for="password">Password</label>
