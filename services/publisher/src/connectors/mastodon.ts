@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findInPages } from './recent-posts.js';
 import { callPlatform, field } from './http.js';
+import { checkAgainstInstance, checkMediaShape, type InstanceLimits } from './mastodon-limits.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
@@ -11,19 +12,21 @@ import { ConnectorError, type Connector, type ContentPart, type PostMetrics, typ
  * Media go through `POST /api/v2/media` (waiting on `GET /api/v1/media/{id}` while it answers 206), statuses are
  * form-encoded `POST /api/v1/statuses` (`media_ids[]`, `poll[options][]`, `poll[expires_in]`, `in_reply_to_id`
  * for thread parts and the first comment) with an `Idempotency-Key` derived from the account and the request,
- * so a retried create within Mastodon's one-hour key window answers the status already made. Metrics: the
- * Status counters; Mastodon has no impressions or clicks.
+ * so a retried create within Mastodon's one-hour key window answers the status already made. The dry run's
+ * preflight reads the instance's limits (`GET /api/v2/instance` configuration) and checks every part against
+ * them. Metrics: the Status counters; Mastodon reports no impressions or clicks (null); a deleted status is 404 (gone).
  */
 export function mastodonConnector(baseUrl = 'https://mastodon.social', options: { mediaPollMs?: number; mediaPolls?: number } = {}): Connector {
   const instance = (t: TargetAccount) => (t.credentials.instance_url ?? baseUrl).replace(/\/+$/, '');
   const auth = (t: TargetAccount) => ({ authorization: `Bearer ${t.credentials.access_token}` });
 
   async function uploadMedia(target: TargetAccount, part: ContentPart): Promise<string[]> {
+    checkMediaShape(part);
     const ids: string[] = [];
     for (const item of part.media) {
       const { bytes, contentType } = await item.read();
       const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), item.r2Key.split('/').pop() ?? 'media');
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: item.facts?.content_type ?? contentType }), item.r2Key.split('/').pop() ?? 'media');
       const answer = await callPlatform(`${instance(target)}/api/v2/media`, { method: 'POST', headers: auth(target), body: form, timeoutMs: 60_000 });
       const id = field<string>(answer.body, 'id');
       if (answer.status === 202) await untilProcessed(target, id);
@@ -113,7 +116,13 @@ export function mastodonConnector(baseUrl = 'https://mastodon.social', options: 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const answer = await callPlatform(`${instance(target)}/api/v1/statuses/${encodeURIComponent(platformPostId)}`, { headers: auth(target) });
       const s = answer.body as { favourites_count?: number; replies_count?: number; reblogs_count?: number };
-      return { impressions: 0, likes: s.favourites_count ?? 0, replies: s.replies_count ?? 0, reposts: s.reblogs_count ?? 0, clicks: 0 };
+      const count = (n: number | undefined) => (typeof n === 'number' ? n : null);
+      return { impressions: null, likes: count(s.favourites_count), replies: count(s.replies_count), reposts: count(s.reblogs_count), clicks: null };
+    },
+
+    async preflight({ target, parts }: PublishRequest): Promise<void> {
+      const answer = await callPlatform(`${instance(target)}/api/v2/instance`);
+      checkAgainstInstance(parts, (answer.body as { configuration?: InstanceLimits }).configuration ?? {});
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

@@ -1,10 +1,16 @@
+import { inspectMedia, type InspectedMedia } from '../media/inspect.js';
+import { formFile, readForm } from '../media/receive.js';
 import type { SandboxPlatform, SandboxRequest, SandboxResponse } from '../router.js';
-import type { SandboxPost } from '../state.js';
-import { graphemeLength } from './text.js';
+import type { SandboxPost, SandboxState } from '../state.js';
+import { INSTANCE_CONFIGURATION, MASTODON_RULES, statusLength, uploadProblem } from './mastodon/instance.js';
+
+export { INSTANCE_CONFIGURATION, MASTODON_IMAGE, MASTODON_RULES, MASTODON_VIDEO } from './mastodon/instance.js';
 
 /**
- * A Mastodon instance: POST /api/v2/media (multipart `file`; 200 for images, 202 while a video is processed,
- * then GET /api/v1/media/:id answers 206 once and 200), POST /api/v1/statuses (form or JSON: status,
+ * A Mastodon instance: GET /api/v2/instance (its `configuration`: every limit below comes from it),
+ * POST /api/v2/media (multipart `file`, read from its bytes and refused past the instance's limits; 200 for images,
+ * 202 while a video is processed, then GET /api/v1/media/:id answers 206 once and 200, or 422 when processing
+ * failed), POST /api/v1/statuses (form or JSON: status,
  * media_ids[], poll[options][], poll[expires_in], in_reply_to_id; honours `Idempotency-Key`),
  * GET/DELETE /api/v1/statuses/:id, GET /api/v1/accounts/verify_credentials, GET /api/v1/accounts/:id/statuses.
  * Validation errors are 422 `{error: 'Validation failed: …'}`, as Mastodon answers them.
@@ -34,7 +40,13 @@ function render(text: string): string {
     .join('');
 }
 
-const processing = new Map<string, number>();
+const config = INSTANCE_CONFIGURATION;
+/** Mastodon's attachment type of a file: `gifv` for animated GIFs (it makes them videos). */
+const typeOf = (m: InspectedMedia | undefined) => (m?.kind === 'video' ? 'video' : m?.kind === 'image' && (m.frames ?? 1) > 1 ? 'gifv' : 'image');
+const mastodonMedia = (state: SandboxState, id: string, account: string | undefined) => {
+  const upload = state.media.get(id);
+  return upload?.platform === 'mastodon' && upload.account === account ? upload : undefined;
+};
 
 function status(req: SandboxRequest, post: SandboxPost) {
   return {
@@ -48,7 +60,7 @@ function status(req: SandboxRequest, post: SandboxPost) {
     replies_count: 4,
     reblogs_count: 3,
     favourites_count: 11,
-    media_attachments: ((post.details.media_ids as string[] | undefined) ?? []).map((id) => ({ id, type: 'image' })),
+    media_attachments: ((post.details.media_ids as string[] | undefined) ?? []).map((id, i) => ({ id, type: typeOf(post.media[i]) })),
     poll: post.details.poll ?? null,
     account: { id: accountId(post.account), username: post.account, acct: post.account },
   };
@@ -74,40 +86,49 @@ function statusParams(req: SandboxRequest) {
 export const mastodon: SandboxPlatform = {
   name: 'mastodon',
   unauthorized: () => failure(401, 'The access token is invalid'),
+  rules: MASTODON_RULES,
   routes: [
+    {
+      method: 'GET',
+      path: '/api/v2/instance',
+      auth: false,
+      handle: (req) => ({ status: 200, body: { domain: String(req.headers.host), title: 'Sandbox', version: '4.3.0', configuration: config } }),
+    },
     {
       method: 'POST',
       path: '/api/v2/media',
       handle: async (req, state) => {
-        const form = await new Request('http://sandbox/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: new Uint8Array(req.raw) })
-          .formData()
-          .catch(() => undefined);
-        const file = form?.get('file');
-        if (!file || typeof file === 'string') return validation("File can't be blank");
+        const form = await readForm(req);
+        const bytes = await formFile(form, 'file');
+        if (!bytes) return validation("File can't be blank");
+        const facts = await inspectMedia(bytes);
+        const problem = uploadProblem(facts);
+        if (problem) return failure(422, problem);
         const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-        state.media.set(id, { platform: 'mastodon', bytes: file.size, contentType: file.type });
-        const type = file.type.startsWith('video/') ? 'video' : 'image';
+        const type = typeOf(facts);
+        // Videos and GIFs are transcoded after the answer; a video ffprobe cannot read fails there.
+        const failed = facts.kind === 'video' && (facts.duration_s === undefined || !facts.video_codec);
+        const status = type === 'image' ? 'ready' : failed ? 'failing' : 'processing';
+        state.media.set(id, { platform: 'mastodon', bytes: bytes.length, contentType: facts.content_type, account: req.account, facts, status });
         const url = `http://${req.headers.host}/mastodon/media/${id}`;
-        if (type === 'video') {
-          processing.set(id, 1);
-          return { status: 202, body: { id, type, url: null, preview_url: null, description: form?.get('description') ?? null } };
-        }
-        return { status: 200, body: { id, type, url, preview_url: url, description: form?.get('description') ?? null } };
+        const description = form?.get('description') ?? null;
+        if (type !== 'image') return { status: 202, body: { id, type, url: null, preview_url: null, description } };
+        return { status: 200, body: { id, type, url, preview_url: url, description } };
       },
     },
     {
       method: 'GET',
       path: '/api/v1/media/:id',
       handle: (req, state) => {
-        const media = state.media.get(req.params.id!);
-        if (!media || media.platform !== 'mastodon') return failure(404, 'Record not found');
-        const left = processing.get(req.params.id!) ?? 0;
-        if (left > 0) {
-          processing.set(req.params.id!, left - 1);
-          return { status: 206, body: { id: req.params.id, type: 'video', url: null } };
+        const media = mastodonMedia(state, req.params.id!, req.account);
+        if (!media) return failure(404, 'Record not found');
+        const type = typeOf(media.facts);
+        if (media.status === 'processing' || media.status === 'failing') {
+          media.status = media.status === 'processing' ? 'ready' : 'failed';
+          return { status: 206, body: { id: req.params.id, type, url: null } };
         }
-        processing.delete(req.params.id!);
-        return { status: 200, body: { id: req.params.id, type: media.contentType.startsWith('video/') ? 'video' : 'image', url: `http://${req.headers.host}/mastodon/media/${req.params.id}` } };
+        if (media.status === 'failed') return failure(422, 'Error processing thumbnail for uploaded media');
+        return { status: 200, body: { id: req.params.id, type, url: `http://${req.headers.host}/mastodon/media/${req.params.id}` } };
       },
     },
     {
@@ -120,15 +141,23 @@ export const mastodon: SandboxPlatform = {
         const replay = typeof key === 'string' ? state.postByIdempotencyKey('mastodon', req.account, key) : undefined;
         if (replay) return { status: 200, body: status(req, replay) };
         if (!p.status && p.mediaIds.length === 0) return validation("Text can't be blank");
-        if (graphemeLength(p.status) > 500) return validation('Text character limit of 500 exceeded');
-        if (p.mediaIds.length > 4) return validation('Media attachments limit of 4 exceeded');
+        const { max_characters, max_media_attachments } = config.statuses;
+        if (statusLength(p.status) > max_characters) return validation(`Text character limit of ${max_characters} exceeded`);
+        if (p.mediaIds.length > max_media_attachments) return failure(422, `Cannot attach more than ${max_media_attachments} files`);
+        const media: InspectedMedia[] = [];
         for (const id of p.mediaIds) {
-          if (state.media.get(id)?.platform !== 'mastodon') return validation(`unknown media id ${id}`);
-          if (processing.has(id)) return failure(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
+          const upload = mastodonMedia(state, id, req.account);
+          if (!upload) return validation(`unknown media id ${id}`);
+          if (upload.status !== 'ready') return failure(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
+          media.push(upload.facts!);
         }
+        if (media.length > 1 && media.some((m) => typeOf(m) !== 'image')) return failure(422, 'Cannot attach a video to a post that already contains images');
         if (p.options.length) {
+          const { max_options, max_characters_per_option, min_expiration, max_expiration } = config.polls;
           if (p.mediaIds.length) return validation('Cannot attach both media and a poll');
-          if (p.options.length < 2 || p.options.length > 4 || !p.expiresIn) return validation('Poll must have 2 to 4 options and an expiry');
+          if (p.options.length < 2 || p.options.length > max_options) return validation(`Poll must have between 2 and ${max_options} options`);
+          if (p.options.some((o) => statusLength(o) > max_characters_per_option)) return validation(`Poll options cannot be longer than ${max_characters_per_option} characters`);
+          if (!p.expiresIn || p.expiresIn < min_expiration || p.expiresIn > max_expiration) return validation('Poll duration is outside the instance bounds');
         }
         if (p.inReplyTo && !state.find('mastodon', p.inReplyTo)) return failure(404, 'Record not found');
         const poll = p.options.length ? { options: p.options, expires_in: p.expiresIn } : undefined;
@@ -138,6 +167,7 @@ export const mastodon: SandboxPlatform = {
           p.status,
           { media_ids: p.mediaIds, in_reply_to_id: p.inReplyTo ?? null, poll, idempotencyKey: key },
           String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0'),
+          media,
         );
         return { status: 200, body: status(req, post) };
       },
