@@ -48,8 +48,8 @@ export async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: s
   const json = parseJson(await res.text());
   if (!res.ok) {
     const e = (json as { error?: { code?: string; message?: string; details?: string[] } }).error ?? {};
-    // A 401 on anything but the sign-in itself: the session ended (here or in another tab).
-    if (res.status === 401 && !(method === 'POST' && path === '/session')) for (const listener of sessionEndedListeners) listener();
+    // A 401 on anything but the session itself (signing in, asking who is signed in, signing out): the session ended.
+    if (res.status === 401 && path !== '/session') for (const listener of sessionEndedListeners) listener();
     throw new RequestFailed({ status: res.status, code: e.code ?? 'ERROR', message: e.message ?? `Request failed (${res.status})`, ...(e.details ? { details: e.details } : {}) });
   }
   return json as T;

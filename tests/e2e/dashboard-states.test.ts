@@ -69,6 +69,8 @@ describe('dashboard edge states in Chromium', () => {
     });
     await page.goto(`${stack.baseUrl}/dashboard/`);
     await poll(() => page.getByRole('heading', { name: 'Sign in to the dashboard' }).isVisible()).toBe(true);
+    // A first visit is not an ended session.
+    expect(await page.getByRole('status').count()).toBe(0);
     expect(assets.map((a) => a.url.split('.').pop()).sort()).toEqual(['css', 'js']);
     for (const a of assets) expect(['br', 'gzip'], a.url).toContain(a.encoding);
     await context.close();
