@@ -20,5 +20,19 @@ export {
   type LineBreakStyle,
   type PlatformStyle,
 } from './styles.js';
-export { PLATFORM_OPTION_FIELDS, POST_OPTION_KEYS, postOptionsOf } from './options.js';
+export {
+  BOARD_ID_PATTERN,
+  MAX_BOARD_ID_LENGTH,
+  MEDIA_FITS,
+  PLATFORM_OPTION_FIELDS,
+  POST_OPTION_KEYS,
+  REQUIRED_POST_OPTIONS,
+  TIKTOK_PRIVACY_LEVELS,
+  YOUTUBE_PRIVACY_STATUSES,
+  checkPostOptions,
+  postOptionProblems,
+  postOptionsOf,
+  type OptionProblem,
+  type PostOptionKey,
+} from './options.js';
 export { CONVERTIBLE_IMAGE_TYPES, CONVERTIBLE_VIDEO_TYPES, mediaHandling, type MediaHandling } from './media-handling.js';
