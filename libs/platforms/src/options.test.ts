@@ -5,7 +5,7 @@ import { checkPostOptions, PLATFORM_OPTION_FIELDS, postOptionProblems, postOptio
 const at = 'post_contents[0].metadata';
 
 describe('checkPostOptions: which platform reads which option', () => {
-  it("refuses an option of another platform, naming the field and who reads it", () => {
+  it('refuses an option of another platform, naming the field and who reads it', () => {
     expect(checkPostOptions('twitter', { board_id: '123' }, at)).toEqual([`${at}.board_id: only pinterest reads board_id; twitter does not`]);
     expect(checkPostOptions('pinterest', { privacy_level: 'SELF_ONLY' }, at)).toEqual([`${at}.privacy_level: only tiktok reads privacy_level; pinterest does not`]);
     expect(checkPostOptions('linkedin', { title: 'Hi' }, at)).toEqual([`${at}.title: only youtube and pinterest read title; linkedin does not`]);
@@ -37,7 +37,9 @@ describe('checkPostOptions: values', () => {
   it('requires a Pinterest board id of digits, at most 64', () => {
     expect(checkPostOptions('pinterest', { board_id: '1'.repeat(64) }, at)).toEqual([]);
     for (const bad of ['', 'board-1', ' 123', '1'.repeat(65), 123, true]) {
-      expect(checkPostOptions('pinterest', { board_id: bad }, at), String(bad)).toEqual([`${at}.board_id: must be a Pinterest board id: 1 to 64 digits (GET /pinterest/boards lists an account's boards)`]);
+      expect(checkPostOptions('pinterest', { board_id: bad }, at), String(bad)).toEqual([
+        `${at}.board_id: must be a Pinterest board id: 1 to 64 digits (GET /pinterest/boards lists an account's boards)`,
+      ]);
     }
   });
 
