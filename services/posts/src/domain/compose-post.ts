@@ -1,4 +1,4 @@
-import { checkPostContent } from '@spa/platforms';
+import { checkPostContent, checkPostOptions } from '@spa/platforms';
 import type { ContentType, Platform } from '@spa/vocabulary';
 import type { Post, PostAccount, PostContent } from './model.js';
 import type { PostsDeps, TargetAccount, WorkspaceSettings } from './ports.js';
@@ -40,7 +40,8 @@ export interface ComposeContext {
 
 /**
  * Media and poll references in a content's metadata: `media: [{r2_key, type: image|video|document}]`
- * (uploaded through the media endpoints), `poll: {options: string[], duration_minutes}`.
+ * (uploaded through the media endpoints), `poll: {options: string[], duration_minutes}`. The per-platform options
+ * beside them (board_id, privacy_level, …) are checked by checkPostOptions.
  */
 interface Attachments {
   images: number;
@@ -148,6 +149,8 @@ export function validatePost(input: PostInput, ctx: ComposeContext): string[] {
         },
         where,
       ),
+      // Per-platform choices (board, link, title, privacy, media fit): read by that platform only, values checked.
+      ...checkPostOptions(c.platform, c.metadata, `${where}.metadata`),
     );
   });
   return problems;
