@@ -123,3 +123,14 @@ export function metaGraph(baseUrl: string, statusField: 'status_code' | 'status'
 
 /** A count from an insights or fields answer (Meta sends numbers; absent means 0). */
 export const count = (value: unknown): number => (typeof value === 'number' ? value : Number(value ?? 0) || 0);
+
+/**
+ * Graph answers a read of an object that no longer exists with 400, code 100, subcode 33 ("does not exist"):
+ * that error as `rejected` with status 404, so the post is reported gone like a 404 on other platforms.
+ * Any other error is answered unchanged.
+ */
+export function goneWhenMissing(err: unknown): unknown {
+  if (err instanceof ConnectorError && err.kind === 'rejected' && (/"error_subcode":33\b/.test(err.message) || /Object with ID '[^']*' does not exist/.test(err.message)))
+    return new ConnectorError('rejected', err.message, undefined, 404);
+  return err;
+}

@@ -1,26 +1,37 @@
 // From source, like the platform object (dist's SandboxState is a different class to the type checker).
 import { startSandbox, type Sandbox } from '../../../../tools/sandbox/src/server.js';
+import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { threads } from '../../../../tools/sandbox/src/platforms/threads.js';
+import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { threadsConnector } from './threads.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
 
 let sandbox: Sandbox;
+let host: MediaHost;
 beforeAll(async () => {
   sandbox = await startSandbox([threads]);
+  const video = (spec: Parameters<typeof makeVideo>[0] = {}) => makeVideo({ container: 'mp4', codec: 'h264', width: 320, height: 240, seconds: 1, fps: 30, ...spec });
+  host = await hostMedia({
+    'a.jpg': await makeImage({ format: 'jpeg', width: 800, height: 600 }),
+    'b.png': await makeImage({ format: 'png', width: 400, height: 400 }),
+    'v.mp4': await video({ seconds: 2 }),
+    'mov.mov': await makeVideo({ container: 'mov', codec: 'hevc', width: 320, height: 240, seconds: 1, fps: 30 }),
+    'banner.png': await makeImage({ format: 'png', width: 1200, height: 100 }),
+    'a.webp': await makeImage({ format: 'webp', width: 400, height: 300 }),
+    'slow-fps.mp4': await video({ fps: 15 }),
+    'long.mp4': await video({ seconds: 301, width: 64, height: 48, fps: 24, audio: false }),
+    'wide.mp4': await video({ width: 2560, height: 1440 }),
+  });
 });
 afterAll(async () => {
   await sandbox.close();
+  await host.close();
 });
 beforeEach(() => sandbox.state.reset());
 
 const target: TargetAccount = { socialAccountId: 1, platform: 'threads', username: 'acme', credentials: { access_token: 'sandbox-acme', threads_user_id: '25000000000000001' } };
-const media = (type: 'image' | 'video', url: string): MediaItem => ({
-  r2Key: `ws/1/${url}`,
-  type,
-  url: `https://cdn.example/${url}`,
-  read: async () => ({ bytes: Buffer.from(url), contentType: 'application/octet-stream' }),
-});
+const media = (type: 'image' | 'video', name: string): MediaItem => host.item(name, type);
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'text', position: 0, media: [], ...extra });
 const connector = (attempts = 3) => threadsConnector(`${sandbox.url}/threads`, { intervalMs: 1, attempts });
 const posts = () => sandbox.state.postsOf('threads', 'acme');
@@ -44,18 +55,49 @@ describe('Threads connector against the Threads API stand-in', () => {
     await connector().publish({ target, parts: [part('carousel', { contentType: 'image', media: [media('image', 'a.jpg'), media('video', 'v.mp4')] })] });
     await connector().publish({ target, parts: [part('Which?', { contentType: 'poll', poll: { options: ['red', 'blue', 'green'], durationMinutes: 1440 } })] });
     const [image, video, carousel, poll] = posts();
-    expect(image?.details.container).toEqual({ media_type: 'IMAGE', image_url: 'https://cdn.example/a.jpg' });
-    expect(video?.details.container).toEqual({ media_type: 'VIDEO', video_url: 'https://cdn.example/v.mp4' });
+    expect(image?.details.container).toEqual({ media_type: 'IMAGE', image_url: host.url('a.jpg') });
+    expect(image?.media).toEqual([expect.objectContaining({ kind: 'image', content_type: 'image/jpeg', width: 800, height: 600 })]);
+    expect(video?.details.container).toEqual({ media_type: 'VIDEO', video_url: host.url('v.mp4') });
+    expect(video?.media).toEqual([expect.objectContaining({ kind: 'video', content_type: 'video/mp4', width: 320, video_codec: 'h264', audio_codec: 'aac', fps: 30 })]);
+    expect((video?.media[0] as { duration_s: number }).duration_s).toBeCloseTo(2, 0);
     expect(carousel?.details.container).toMatchObject({ media_type: 'CAROUSEL' });
     expect(carousel?.details.children).toEqual([
-      { media_type: 'IMAGE', image_url: 'https://cdn.example/a.jpg', is_carousel_item: 'true' },
-      { media_type: 'VIDEO', video_url: 'https://cdn.example/v.mp4', is_carousel_item: 'true' },
+      { media_type: 'IMAGE', image_url: host.url('a.jpg'), is_carousel_item: 'true' },
+      { media_type: 'VIDEO', video_url: host.url('v.mp4'), is_carousel_item: 'true' },
     ]);
+    expect(carousel?.media.map((m) => m.content_type)).toEqual(['image/jpeg', 'video/mp4']);
     expect(poll?.details.container).toEqual({ media_type: 'TEXT', poll_attachment: JSON.stringify({ option_a: 'red', option_b: 'blue', option_c: 'green' }) });
   });
 
+  it('publishes a PNG and a MOV with HEVC, as Threads takes them', async () => {
+    await connector().publish({ target, parts: [part('carousel', { media: [media('image', 'b.png'), media('video', 'mov.mov')] })] });
+    expect(posts()[0]?.media).toEqual([expect.objectContaining({ content_type: 'image/png', width: 400 }), expect.objectContaining({ content_type: 'video/quicktime', video_codec: 'hevc' })]);
+  });
+
+  it('refuses what Threads refuses: images at container creation with the Graph error, videos by container ERROR with error_message', async () => {
+    const refused: Array<[string, MediaItem[], RegExp]> = [
+      ['webp', [media('image', 'a.webp')], /unsupported media type image\/webp/],
+      ['banner', [media('image', 'banner.png')], /aspect ratio 12\.000 exceeds the maximum of 10/],
+      ['slow fps', [media('video', 'slow-fps.mp4')], /is ERROR: INVALID_FRAME_RATE/],
+      ['too long', [media('video', 'long.mp4')], /is ERROR: INVALID_DURATION/],
+      ['too wide', [media('video', 'wide.mp4')], /is ERROR: FAILED_PROCESSING_VIDEO/],
+      ['missing', [media('video', 'nowhere.mp4')], /is ERROR: FAILED_DOWNLOADING_VIDEO/],
+      ['document', [{ ...media('image', 'a.jpg'), type: 'document' }], /not a document/],
+      ['21 items', Array.from({ length: 21 }, () => media('image', 'a.jpg')), /at most 20 items/],
+    ];
+    for (const [name, items, reason] of refused) {
+      const error = await connector()
+        .publish({ target, parts: [part(name, { media: items })] })
+        .catch((e: unknown) => e as ConnectorError);
+      expect(error, name).toBeInstanceOf(ConnectorError);
+      expect(error?.kind, name).toBe('rejected');
+      expect(error?.message, name).toMatch(reason);
+    }
+    expect(posts()).toEqual([]);
+  });
+
   it('stops polling: a container in ERROR is rejected, one never ready is transient; nothing is published', async () => {
-    await expect(connector().publish({ target, parts: [part('bad', { media: [media('video', 'broken.mp4')] })] })).rejects.toMatchObject({ kind: 'rejected' });
+    await expect(connector().publish({ target, parts: [part('bad', { media: [media('video', 'nowhere.mp4')] })] })).rejects.toMatchObject({ kind: 'rejected' });
     await expect(connector(1).publish({ target, parts: [part('slow', { media: [media('video', 'v.mp4')] })] })).rejects.toMatchObject({ kind: 'transient' });
     expect(posts()).toEqual([]);
   });
@@ -97,9 +139,11 @@ describe('Threads connector against the Threads API stand-in', () => {
 
   it('deletes, reads metrics and validates credentials', async () => {
     const { platformPostId } = await connector().publish({ target, parts: [part('metrics', { firstComment: 'first' })] });
-    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 480, likes: 33, replies: 1, reposts: 7, clicks: 0 });
+    expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: 480, likes: 33, replies: 1, reposts: 7, clicks: null });
     await connector().delete(target, platformPostId);
     expect(posts().map((p) => p.text)).toEqual(['first']);
+    // Graph answers 400 code 100 subcode 33 for a post that no longer exists: gone (404), not a retry.
+    await expect(connector().fetchMetrics(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected', status: 404 });
     await expect(connector().delete(target, platformPostId)).rejects.toMatchObject({ kind: 'rejected' });
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });

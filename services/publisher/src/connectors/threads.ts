@@ -1,5 +1,5 @@
-import { count, credential, metaGraph, type ContainerPolling } from './meta-graph.js';
-import type { Connector, ContentPart, MediaItem, PostMetrics, Published, PublishRequest, TargetAccount } from './types.js';
+import { credential, goneWhenMissing, metaGraph, type ContainerPolling } from './meta-graph.js';
+import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * Threads API (graph.threads.net; scopes threads_basic, threads_content_publish, threads_manage_replies,
@@ -13,9 +13,13 @@ import type { Connector, ContentPart, MediaItem, PostMetrics, Published, Publish
  * - A thread is a chain of replies (`reply_to_id` = the previous part); the first comment replies to the
  *   first post. A poll is a TEXT post with `poll_attachment` (option_a … option_d; Threads fixes its
  *   duration).
- * - Metrics: `/{id}/insights?metric=views,likes,replies,reposts,quotes` (reposts + quotes = reposts); no clicks.
+ * - A post with more than 20 media, or media other than images and videos, is refused (nothing is dropped).
+ * - Metrics: `/{id}/insights?metric=views,likes,replies,reposts,quotes` (reposts + quotes = reposts); Threads
+ *   reports no clicks (null); a post Threads no longer has is gone (404).
  */
 const OPTION_KEYS = ['option_a', 'option_b', 'option_c', 'option_d'];
+const MAX_CAROUSEL = 20;
+const reported = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', polling?: ContainerPolling): Connector {
   const graph = metaGraph(baseUrl, 'status', polling);
@@ -25,11 +29,14 @@ export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', pol
 
   async function post(target: TargetAccount, part: Pick<ContentPart, 'body' | 'media' | 'poll'>, replyTo?: string): Promise<string> {
     const path = `${user(target)}/threads`;
-    const media = part.media.filter((m) => m.type === 'image' || m.type === 'video');
+    const media = part.media;
+    const other = media.find((m) => m.type !== 'image' && m.type !== 'video');
+    if (other) throw new ConnectorError('rejected', `Threads posts carry images and videos, not a ${other.type}`);
+    if (media.length > MAX_CAROUSEL) throw new ConnectorError('rejected', `a Threads carousel has at most ${MAX_CAROUSEL} items; this post has ${media.length}`);
     let kind: Record<string, string>;
     if (media.length > 1) {
       const children: string[] = [];
-      for (const item of media.slice(0, 20)) children.push(await graph.container(target, path, { ...source(item), is_carousel_item: 'true' }));
+      for (const item of media) children.push(await graph.container(target, path, { ...source(item), is_carousel_item: 'true' }));
       kind = { media_type: 'CAROUSEL', children: children.join(',') };
     } else if (media[0]) {
       kind = source(media[0]);
@@ -63,8 +70,11 @@ export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', pol
     },
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
-      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'replies', 'reposts', 'quotes']);
-      return { impressions: count(m.views), likes: count(m.likes), replies: count(m.replies), reposts: count(m.reposts) + count(m.quotes), clicks: 0 };
+      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'replies', 'reposts', 'quotes']).catch((err: unknown) => {
+        throw goneWhenMissing(err);
+      });
+      const reposts = reported(m.reposts) === null && reported(m.quotes) === null ? null : (reported(m.reposts) ?? 0) + (reported(m.quotes) ?? 0);
+      return { impressions: reported(m.views), likes: reported(m.likes), replies: reported(m.replies), reposts, clicks: null };
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

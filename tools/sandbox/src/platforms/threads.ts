@@ -1,3 +1,4 @@
+import type { InspectedMedia } from '../media/inspect.js';
 import type { SandboxPlatform } from '../router.js';
 import {
   carouselChildren,
@@ -14,19 +15,25 @@ import {
   requested,
   withToken,
 } from './meta-graph.js';
+import { withTokenAsync } from './meta-graph-async.js';
+import { mediaContainer, mediaInfo, THREADS_LIMITS, THREADS_RULES } from './threads/media.js';
+
+export { THREADS_IMAGE, THREADS_RULES, THREADS_VIDEO } from './threads/media.js';
 
 /**
  * Threads API: POST /:user/threads (containers: TEXT with optional poll_attachment, IMAGE image_url,
  * VIDEO video_url, CAROUSEL children; reply_to_id), GET /:id (container `status`, post fields, the user),
  * POST /:user/threads_publish, GET /:user/threads (recent posts, `since`), GET /:id/insights,
- * DELETE /:id. Video containers read IN_PROGRESS once; a media URL containing `broken` ends in ERROR.
+ * DELETE /:id. Media are pulled from their URLs and read from their bytes (threads/media.ts): an image Threads
+ * refuses is refused at once, a video container reads IN_PROGRESS once, then FINISHED or ERROR with its
+ * `error_message`. A published post records the media it carried, in order.
  */
 const code = (id: string) => `C${Buffer.from(id).toString('base64url').slice(0, 10)}`;
 const permalink = (account: string, id: string) => `https://www.threads.net/@${account}/post/${code(id)}`;
 
 function invalid(params: Record<string, string>): string | undefined {
   const type = params.media_type;
-  if ((params.text?.length ?? 0) > 500) return 'Param text must be at most 500 characters long.';
+  if ((params.text?.length ?? 0) > THREADS_LIMITS.text) return `Param text must be at most ${THREADS_LIMITS.text} characters long.`;
   if (type === 'TEXT') {
     if (!params.text) return 'Param text is required for TEXT posts.';
     if (params.poll_attachment) {
@@ -51,18 +58,21 @@ function invalid(params: Record<string, string>): string | undefined {
 export const threads: SandboxPlatform = {
   name: 'threads',
   unauthorized: graphUnauthorized,
+  rules: THREADS_RULES,
   routes: [
     {
       method: 'POST',
       path: '/:user/threads',
-      handle: withToken((req, state, params) => {
+      handle: withTokenAsync(async (req, state, params) => {
         const problem = invalid(params);
         if (problem) return graphError(400, problem, 100);
         if (params.media_type === 'CAROUSEL') {
-          const children = carouselChildren(state, req, params.children, 20);
+          const children = carouselChildren(state, req, params.children, THREADS_LIMITS.carouselMax);
           if (typeof children === 'string') return graphError(400, children, 100);
+          if (children.some((c) => c.slow && c.reads < 2)) return graphError(400, '(#100) children must be FINISHED containers', 100);
         }
         if (params.reply_to_id && !state.find('threads', params.reply_to_id)) return graphError(400, 'The reply_to_id post does not exist.', 100);
+        if (params.media_type === 'IMAGE' || params.media_type === 'VIDEO') return mediaContainer(state, req, params);
         return { status: 200, body: { id: createContainer(state, req, params).id } };
       }),
     },
@@ -73,8 +83,10 @@ export const threads: SandboxPlatform = {
       handle: withToken((req, state, params) =>
         publishContainer(state, req, params, (c) => {
           const { text, reply_to_id, ...rest } = c.params;
-          const children = c.params.children?.split(',').map((id) => containersOf(state).get(id)?.params);
-          return state.createPost('threads', c.account, text ?? '', { owner: c.owner, reply_to_id, container: rest, children }, graphId());
+          const childContainers = (c.params.children?.split(',') ?? []).map((id) => containersOf(state).get(id)!);
+          const media = (childContainers.length ? childContainers : [c]).map((x) => mediaInfo(x).media).filter((m): m is InspectedMedia => m !== undefined);
+          const children = childContainers.map((x) => x.params);
+          return state.createPost('threads', c.account, text ?? '', { owner: c.owner, reply_to_id, container: rest, children: c.params.children ? children : undefined }, graphId(), media);
         }),
       ),
     },
@@ -98,7 +110,7 @@ export const threads: SandboxPlatform = {
       handle: withToken((req, state, params) => {
         const id = req.params.id!;
         const container = containersOf(state).get(id);
-        if (container) return { status: 200, body: { id, status: containerStatus(container), ...(container.failed ? { error_message: 'FAILED_DOWNLOADING_VIDEO' } : {}) } };
+        if (container) return { status: 200, body: { id, status: containerStatus(container), ...(container.failed ? { error_message: mediaInfo(container).error ?? 'UNKNOWN' } : {}) } };
         const post = state.find('threads', id);
         if (post) return { status: 200, body: { id, text: post.text, timestamp: graphTime(post.createdAt), permalink: permalink(post.account, id) } };
         if (/^\d+$/.test(id) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
