@@ -1,5 +1,6 @@
 import { CONTENT_TYPES, PLATFORMS, POST_SORTS, POST_STATUSES, SORT_DIRECTIONS, type PostStatus } from '@spa/vocabulary';
 import { z } from 'zod';
+import { ContentMetadataSchema, refinePostOptions } from './content-metadata.js';
 
 /** Public JSON shapes, shared by request validation, response documentation and the OpenAPI document. */
 
@@ -48,7 +49,7 @@ export const PostContentSchema = z.object({
   content_type: z.enum(CONTENT_TYPES),
   position: z.number().int(),
   first_comment: nullable(z.string()),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: ContentMetadataSchema,
 });
 
 export const PostAccountSchema = z.object({
@@ -131,9 +132,12 @@ export const NewPostContentSchema = z
     content_type: z.enum(CONTENT_TYPES).optional().describe('Default text; document only on linkedin; poll only on twitter and linkedin'),
     position: z.number().int().min(0).max(100).optional().describe('0-based order (threads); default 0'),
     first_comment: z.string().max(10_000).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Media references: r2_key, asset_urn'),
+    metadata: ContentMetadataSchema.optional().describe(
+      "Media and this platform's choices (board_id, link, title, privacy_level, disable_*, privacy_status, media_fit); required on tiktok for privacy_level",
+    ),
   })
-  .strict();
+  .strict()
+  .superRefine(refinePostOptions);
 
 const postAccountsSchema = z
   .array(z.object({ social_account_id: z.number().int().positive() }).strict())

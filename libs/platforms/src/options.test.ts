@@ -55,6 +55,8 @@ describe('checkPostOptions: values', () => {
     expect(checkPostOptions('pinterest', { title: 'x'.repeat(101) }, at)).toEqual([`${at}.title: is 101 characters on pinterest; the limit is 100`]);
     expect(checkPostOptions('youtube', { title: 'y'.repeat(101) }, at)).toEqual([`${at}.title: is 101 characters on youtube; the limit is 100`]);
     expect(checkPostOptions('youtube', { title: '  ' }, at)).toEqual([`${at}.title: must be a non-empty string`]);
+    expect(checkPostOptions('youtube', { title: 'a <b> title' }, at)).toEqual([`${at}.title: cannot contain < or > on youtube`]);
+    expect(checkPostOptions('pinterest', { title: 'a <b> title' }, at)).toEqual([]);
   });
 
   it("takes TikTok's privacy levels and booleans, YouTube's privacy statuses and the two media fits", () => {

@@ -73,7 +73,9 @@ function valueProblem(platform: Platform, field: PostOptionKey, value: unknown):
       const limit = CAPABILITIES[platform].title_limit;
       if (typeof value !== 'string' || !value.trim()) return 'must be a non-empty string';
       const length = countCharacters(platform, value);
-      return limit !== undefined && length > limit ? `is ${length} characters on ${platform}; the limit is ${limit}` : undefined;
+      if (limit !== undefined && length > limit) return `is ${length} characters on ${platform}; the limit is ${limit}`;
+      // YouTube refuses a title with angle brackets (invalidTitle).
+      return platform === 'youtube' && /[<>]/.test(value) ? 'cannot contain < or > on youtube' : undefined;
     }
     case 'privacy_level':
       return oneOf(TIKTOK_PRIVACY_LEVELS)(value) ? undefined : `must be one of ${TIKTOK_PRIVACY_LEVELS.join(', ')} (a privacy level the creator's account offers)`;
