@@ -26,8 +26,8 @@ interface JobStatus {
 
 const aspectRatio = (item: MediaItem) => (item.facts?.width && item.facts.height ? { aspectRatio: { width: item.facts.width, height: item.facts.height } } : {});
 
-/** The kinds of a part's media Bluesky can embed: up to 4 images, or one video alone. */
-function checkShape(part: ContentPart): 'images' | 'video' | undefined {
+/** The kinds of a part's media Bluesky can embed: up to 4 images, or one video alone (refused otherwise, naming the rule). */
+export function checkShape(part: ContentPart): 'images' | 'video' | undefined {
   if (!part.media.length) return undefined;
   const other = part.media.find((m) => m.type !== 'image' && m.type !== 'video');
   if (other) throw new ConnectorError('rejected', `Bluesky embeds images or a video, not a ${other.type}`);

@@ -101,6 +101,7 @@ describe('Bluesky connector against a PDS stand-in', () => {
 
   it('refuses what the lexicon refuses: a video beside images, a blob over 2,000,000 bytes, text over 3000 bytes', async () => {
     const video = media('v.mp4', await mp4(), 'video/mp4');
+    await expect(videoConnector().preflight!({ target, parts: [part('mixed', { media: [video, await image('x.png')] })] })).rejects.toMatchObject({ kind: 'rejected' });
     await expect(videoConnector().publish({ target, parts: [part('mixed', { media: [video, await image('x.png')] })] })).rejects.toMatchObject({
       kind: 'rejected',
       message: expect.stringMatching(/one video per post/),

@@ -1,4 +1,4 @@
-import { blueskyEmbed, type BlueskyMediaOptions } from './bluesky-media.js';
+import { blueskyEmbed, checkShape, type BlueskyMediaOptions } from './bluesky-media.js';
 import { findInPages } from './recent-posts.js';
 import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
 import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
@@ -117,6 +117,10 @@ export function blueskyConnector(baseUrl = DEFAULT_PDS, options: BlueskyMediaOpt
       const count = (n: number | undefined) => (typeof n === 'number' ? n : null);
       const reposts = post.repostCount === undefined && post.quoteCount === undefined ? null : (post.repostCount ?? 0) + (post.quoteCount ?? 0);
       return { impressions: null, likes: count(post.likeCount), replies: count(post.replyCount), reposts, clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      for (const part of parts) checkShape(part);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

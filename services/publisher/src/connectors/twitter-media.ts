@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callPlatform, field } from './http.js';
-import { ConnectorError, type MediaItem } from './types.js';
+import { ConnectorError, type ContentPart, type MediaItem } from './types.js';
 
 /** How X media uploads wait for processing: X's `check_after_secs` × `pollScale`, at most `maxWaitMs` in all. */
 export interface XMediaOptions {
@@ -28,18 +28,33 @@ interface ProcessingInfo {
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime']);
 
-/** The upload category of one media item, from its probed facts when it has them (an animated GIF is a `tweet_gif`). */
-async function prepare(item: MediaItem): Promise<Prepared> {
-  const { bytes, contentType: declared } = await item.read();
-  const contentType = item.facts?.content_type ?? declared;
-  if (contentType === 'image/gif') return { category: item.facts?.kind === 'image' && (item.facts.frames ?? 1) === 1 ? 'tweet_image' : 'tweet_gif', bytes, contentType };
-  if (IMAGE_TYPES.has(contentType)) return { category: 'tweet_image', bytes, contentType };
-  if (VIDEO_TYPES.has(contentType)) return { category: 'tweet_video', bytes, contentType };
+/** The upload category of a file: a still image, an animated GIF (`tweet_gif`; a GIF whose frames are unknown counts as one) or a video. */
+function categoryOf(contentType: string, item: MediaItem): Category {
+  if (contentType === 'image/gif') return item.facts?.kind === 'image' && (item.facts.frames ?? 1) === 1 ? 'tweet_image' : 'tweet_gif';
+  if (IMAGE_TYPES.has(contentType)) return 'tweet_image';
+  if (VIDEO_TYPES.has(contentType)) return 'tweet_video';
   throw new ConnectorError('rejected', `X does not take ${contentType} media (images JPEG/PNG/WEBP/GIF, video MP4)`);
 }
 
+/** The upload category of one media item, from its probed facts when it has them. */
+async function prepare(item: MediaItem): Promise<Prepared> {
+  const { bytes, contentType: declared } = await item.read();
+  const contentType = item.facts?.content_type ?? declared;
+  return { category: categoryOf(contentType, item), bytes, contentType };
+}
+
+/**
+ * What X would refuse in a post's shape, checked without uploading: media types, 4 images or 1 video or 1 GIF,
+ * no poll with media. Reads a file only when it has no probed facts.
+ */
+export async function checkXShape(part: ContentPart): Promise<void> {
+  if (part.poll && part.media.length) throw new ConnectorError('rejected', 'X does not take a poll and media in one post');
+  const categories = await Promise.all(part.media.map(async (item) => ({ category: categoryOf(item.facts?.content_type ?? (await item.read()).contentType, item) })));
+  checkMix(categories);
+}
+
 /** X's mixing rule: 4 images, or 1 video, or 1 GIF. */
-function checkMix(prepared: Prepared[]): void {
+function checkMix(prepared: ReadonlyArray<{ category: Category }>): void {
   const timed = prepared.filter((p) => p.category !== 'tweet_image').length;
   if (timed > 1 || (timed === 1 && prepared.length > 1)) throw new ConnectorError('rejected', 'X takes 4 images, or 1 video, or 1 GIF per post: this post mixes them');
   if (prepared.length > 4) throw new ConnectorError('rejected', `X takes at most 4 images per post; this post has ${prepared.length}`);

@@ -94,6 +94,20 @@ describe('X connector against the X API v2 stand-in', () => {
     expect(sandbox.state.postsOf('twitter')).toEqual([]);
   });
 
+  it('the dry run refuses what X would: a video beside an image, a poll with media; a lone video passes', async () => {
+    const video = item(await mp4(), 'video/mp4');
+    const image = item(await makeImage({ format: 'png', width: 64, height: 64 }), 'image/png');
+    await expect(connector().preflight!({ target, parts: [part('mixed', { media: [video, image] })] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(/1 video, or 1 GIF/),
+    });
+    await expect(connector().preflight!({ target, parts: [part('vote', { media: [image], poll: { options: ['a', 'b'], durationMinutes: 60 } })] })).rejects.toMatchObject({
+      message: expect.stringMatching(/poll and media/),
+    });
+    await connector().preflight!({ target, parts: [part('video', { media: [video] })] });
+    expect(sandbox.state.requests).toEqual([]);
+  });
+
   it('stand-in rules: image limits at upload, weighted text, unprocessed and expired media ids', async () => {
     const headers = { authorization: 'Bearer sandbox-acme', 'content-type': 'application/json' };
     const post = (path: string, body: unknown) => fetch(`${sandbox.url}/twitter${path}`, { method: 'POST', headers, body: JSON.stringify(body) });

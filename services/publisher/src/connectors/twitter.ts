@@ -1,6 +1,6 @@
 import { callPlatform, field } from './http.js';
 import { findInPages } from './recent-posts.js';
-import { uploadXMedia, type XMediaOptions } from './twitter-media.js';
+import { checkXShape, uploadXMedia, type XMediaOptions } from './twitter-media.js';
 import { ConnectorError, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 const count = (value: number | undefined): number | null => (typeof value === 'number' ? value : null);
@@ -33,6 +33,7 @@ export function twitterConnector(baseUrl = 'https://api.x.com', options: XMediaO
       let firstId: string | undefined;
       let previous: string | undefined;
       for (const part of parts) {
+        if (part.poll && part.media.length) throw new ConnectorError('rejected', 'X does not take a poll and media in one post');
         const mediaIds = part.media.length ? await uploadXMedia(baseUrl, auth(target), part.media, options) : [];
         const id = await tweet(target, part.body, {
           ...(previous ? { reply: { in_reply_to_tweet_id: previous } } : {}),
@@ -77,6 +78,10 @@ export function twitterConnector(baseUrl = 'https://api.x.com', options: XMediaO
       const clicks = (answer.body as { data?: { non_public_metrics?: { url_link_clicks?: number } } }).data?.non_public_metrics?.url_link_clicks;
       const reposts = m.retweet_count === undefined && m.quote_count === undefined ? null : (m.retweet_count ?? 0) + (m.quote_count ?? 0);
       return { impressions: count(m.impression_count), likes: count(m.like_count), replies: count(m.reply_count), reposts, clicks: count(clicks) };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      for (const part of parts) await checkXShape(part);
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {
