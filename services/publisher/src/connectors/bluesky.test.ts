@@ -99,6 +99,25 @@ describe('Bluesky connector against a PDS stand-in', () => {
     expect(records()).toEqual([]);
   });
 
+  it('the video service takes only a live service token for the PDS, and answers an unknown job 404', async () => {
+    const video = await mp4();
+    const token = async (query: string) =>
+      ((await (await fetch(`${sandbox.url}/bluesky/xrpc/com.atproto.server.getServiceAuth?${query}`, { headers: { authorization: 'Bearer sandbox-acme' } })).json()) as { token: string }).token;
+    const upload = (bearer: string) =>
+      fetch(`${sandbox.url}/bluesky/xrpc/app.bsky.video.uploadVideo?did=did:plc:acme&name=v.mp4`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'video/mp4' },
+        body: new Uint8Array(video),
+      });
+    const expired = await upload(await token(`aud=did:web:127.0.0.1&lxm=com.atproto.repo.uploadBlob&exp=${Math.floor(Date.now() / 1000) - 5}`));
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({ error: 'AuthMissing' });
+    expect((await upload(await token('aud=did:web:video.bsky.app&lxm=app.bsky.video.getUploadLimits'))).status).toBe(401);
+    expect((await upload('sandbox-acme')).status).toBe(401);
+    expect((await upload(await token('aud=did:web:127.0.0.1&lxm=com.atproto.repo.uploadBlob'))).status).toBe(200);
+    expect((await fetch(`${sandbox.url}/bluesky/xrpc/app.bsky.video.getJobStatus?jobId=nope`)).status).toBe(404);
+  });
+
   it('refuses what the lexicon refuses: a video beside images, a blob over 2,000,000 bytes, text over 3000 bytes', async () => {
     const video = media('v.mp4', await mp4(), 'video/mp4');
     await expect(videoConnector().preflight!({ target, parts: [part('mixed', { media: [video, await image('x.png')] })] })).rejects.toMatchObject({ kind: 'rejected' });

@@ -133,6 +133,30 @@ describe('X connector against the X API v2 stand-in', () => {
     expect(await stale.json()).toMatchObject({ errors: [{ message: expect.stringMatching(/unknown or expired/) }] });
   });
 
+  it("stand-in protocol: steps out of order, a short upload and unknown ids are refused with X's problem shape", async () => {
+    const headers = { authorization: 'Bearer sandbox-acme' };
+    const json = (path: string, body?: unknown) =>
+      fetch(`${sandbox.url}/twitter${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const append = (id: string, index: number, bytes: Buffer) => {
+      const form = new FormData();
+      form.set('segment_index', String(index));
+      form.set('media', new Blob([new Uint8Array(bytes)]), 'media');
+      return fetch(`${sandbox.url}/twitter/2/media/upload/${id}/append`, { method: 'POST', headers, body: form });
+    };
+    const video = await mp4();
+    const { data } = (await (await json('/2/media/upload/initialize', { media_type: 'video/mp4', total_bytes: video.length, media_category: 'tweet_video' })).json()) as { data: { id: string } };
+    expect((await fetch(`${sandbox.url}/twitter/2/media/upload?command=STATUS&media_id=${data.id}`, { headers })).status).toBe(400);
+    expect((await append(data.id, 0, video.subarray(0, 1000))).status).toBe(200);
+    const short = await json(`/2/media/upload/${data.id}/finalize`);
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({ title: 'Invalid Request', errors: [{ message: expect.stringMatching(/File size mismatch/) }] });
+    expect((await append(data.id, 1, video.subarray(1000))).status).toBe(200);
+    expect((await json(`/2/media/upload/${data.id}/finalize`)).status).toBe(200);
+    const late = await append(data.id, 2, Buffer.from([1]));
+    expect(await late.json()).toMatchObject({ errors: [{ message: expect.stringMatching(/already finalized/) }] });
+    expect((await append('123', 0, Buffer.from([1]))).status).toBe(400);
+  });
+
   it("fails a video whose processing X fails, with X's error, and gives up waiting within the bound", async () => {
     const broken = Buffer.concat([(await mp4()).subarray(0, 2000)]);
     const error = await failure(connector().publish({ target, parts: [part('broken', { media: [item(broken, 'video/mp4')] })] }));
