@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route } from './route.js';
 import { dateTime } from './schemas.js';
 
-/** Bounds (DESIGN section 7 and the generation service, which checks them again). */
+/** Bounds (plans in docs/architecture.md and the generation service, which checks them again). */
 const topic = z.string().trim().min(1, 'is required').max(500, 'must be at most 500 characters');
 const platform = z.enum(PLATFORMS);
 const angle = z.string().trim().max(200, 'must be at most 200 characters').optional();

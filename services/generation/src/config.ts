@@ -34,7 +34,7 @@ export const configSchema = z.object({
   /** A cached voice profile older than this is learned again from the workspace's posts. */
   VOICE_PROFILE_MAX_AGE_MS: env.millis(10 * 60_000),
   /**
-   * Operator override of the daily AI generation limits per plan (DESIGN section 7: starter 100, pro 500,
+   * Operator override of the daily AI generation limits per plan (plans in docs/architecture.md: starter 100, pro 500,
    * team 2000), `tier:limit[,tier:limit…]`, e.g. `starter:3,pro:5`; tiers not named keep their default.
    */
   DAILY_GENERATION_LIMITS: z

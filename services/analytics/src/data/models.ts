@@ -31,7 +31,7 @@ export function registerModels(connection: Connection) {
   track.index({ workspace_id: 1, post_id: 1 });
   // The dispatcher's read: the tracks with a fetch in a slot (a multikey index; on FerretDB, a GIN companion serves the array's containment).
   track.index({ fetch_slots: 1 });
-  // Fetches stored one document each by versions before 2026-11-28: read by slot until the last is due, never written.
+  // Fetches stored one document each by earlier versions (before fetches lived on the track): read by slot until the last is due, never written.
   const fetch = new Schema(
     { _id: String, post_account_id: { type: Number, required: true }, n: { type: Number, required: true }, due_at: { type: Date, required: true }, slot: { type: Number, required: true } },
     { collection: 'fetches', versionKey: false },

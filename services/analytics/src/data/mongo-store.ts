@@ -89,7 +89,7 @@ function storedDay(d: StoredDay): DayTotals {
   };
 }
 
-/** A fetch stored as its own document, as versions before 2026-11-28 scheduled them (see `fetchesInSlot`). */
+/** A fetch stored as its own document, as earlier versions scheduled them (see `fetchesInSlot`). */
 interface LegacyFetchDoc {
   post_account_id: number;
   n: number;
@@ -126,7 +126,7 @@ export class MongoAnalyticsStore implements AnalyticsStore {
 
   /**
    * The tracks with a fetch in the slot (an equality read on the indexed array of their slots), and the
-   * fetches stored one document each by versions before 2026-11-28 (an equality read on their slot:
+   * fetches stored one document each by earlier versions (an equality read on their slot:
    * nothing writes them any more, so once the last of them is due the read finds nothing).
    */
   async fetchesInSlot(slot: number): Promise<Array<{ track: Track; fetch: ScheduledFetch }>> {

@@ -67,8 +67,8 @@ export interface Track {
   statusReason?: string | undefined;
   /**
    * When its metrics are fetched: the n-th fetch is due at `dueAt` and found by the dispatcher in `slot`.
-   * Kept on the track (one document per target, not one per fetch). Absent on a track stored before
-   * 2026-11-28, whose fetches were stored one document each.
+   * Kept on the track (one document per target, not one per fetch). Absent on a track stored by an
+   * earlier version, whose fetches were stored one document each.
    */
   schedule?: FetchSlot[] | undefined;
 }

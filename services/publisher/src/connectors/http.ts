@@ -90,7 +90,7 @@ async function send(
     return { status: response.status, headers: headersOf(response.headers), text: await response.text().catch(() => '') };
   }
   // undici's `request` (redirects are not followed): the same client as `fetch`, without the WHATWG streams and
-  // objects around it, which were half of the publisher's CPU in the publishing bench (2026-11-28).
+  // objects around it, which were half of the publisher's CPU in the publishing bench.
   const named = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
   const response = await request(url, {
     method,

@@ -249,7 +249,7 @@ describe('daily quota: the local day', () => {
 });
 
 describe('daily limits per plan', () => {
-  it('defaults to DESIGN section 7 and takes an operator override per tier', () => {
+  it('defaults to the plan limits and takes an operator override per tier', () => {
     expect(parseDailyLimits('')).toEqual({ free: 0, starter: 100, pro: 500, team: 2000 });
     expect(parseDailyLimits(' starter:3 , pro:5')).toEqual({ free: 0, starter: 3, pro: 5, team: 2000 });
   });

@@ -3,7 +3,7 @@ import { DAILY_GENERATIONS, TIERS, type Tier } from '@spa/vocabulary';
 export type DailyLimits = Readonly<Record<Tier, number>>;
 
 /**
- * The daily AI generation limits per plan: DESIGN section 7 (`DAILY_GENERATIONS`), with an operator override
+ * The daily AI generation limits per plan: the plans of docs/architecture.md (`DAILY_GENERATIONS`), with an operator override
  * `tier:limit[,tier:limit…]` (e.g. `starter:3,pro:5`) for the tiers it names. Throws naming a bad entry.
  */
 export function parseDailyLimits(override: string): DailyLimits {
