@@ -79,7 +79,7 @@ describe('Quote Week recovery', () => {
       method: 'POST',
       body: {
         topic: 'resilience',
-        platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'b', link: 'https://example.com' } },
+        platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: '1002', link: 'https://example.com' } },
         cutoff_days: 7,
         schedule_mode: 'draft',
       },

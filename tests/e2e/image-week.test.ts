@@ -43,7 +43,7 @@ async function connect(w: TestWorkspace, platform: string, slotsPerDay = 1): Pro
 
 const runBody = (overrides: Record<string, unknown> = {}) => ({
   topic: 'focus and deep work',
-  platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: 'board-1', link: 'https://example.com/focus' } },
+  platform_config: { instagram: { social_account_id: instagram }, pinterest: { social_account_id: pinterest, board_id: '1001', link: 'https://example.com/focus' } },
   cutoff_days: 7,
   schedule_mode: 'scheduled',
   ...overrides,
@@ -98,7 +98,7 @@ describe('Quote Week through the gateway', () => {
       expect(post.status, post.text).toBe(200);
       expect(post.json.post).toMatchObject({ status: 'scheduled', source: 'quote_week', scheduled_at: item.scheduled_at });
       expect(post.json.post.post_contents[0].metadata.media).toEqual([{ r2_key: item.image.r2_key, type: 'image' }]);
-      if (item.platform === 'pinterest') expect(post.json.post.post_contents[0].metadata).toMatchObject({ board_id: 'board-1', link: 'https://example.com/focus' });
+      if (item.platform === 'pinterest') expect(post.json.post.post_contents[0].metadata).toMatchObject({ board_id: '1001', link: 'https://example.com/focus' });
     }
     // Every 2nd card of each account is watermarked.
     for (const platform of ['instagram', 'pinterest']) {
@@ -130,7 +130,7 @@ describe('Quote Week through the gateway', () => {
       'tiktok',
       'platform_config.instagram.social_account_id',
       'board_id',
-      'link must be an http(s) URL',
+      'link: must be an http(s) URL',
       'is a instagram account, not pinterest',
       'cutoff_days',
       'schedule_mode',
@@ -179,7 +179,7 @@ describe('Quote Week through the gateway', () => {
     const pin = await connect(ws, 'pinterest');
     const res = await call(ws, '/image_week_runs', {
       method: 'POST',
-      body: runBody({ schedule_mode: 'draft', platform_config: { instagram: { social_account_id: ig }, pinterest: { social_account_id: pin, board_id: 'b', link: 'https://example.com' } } }),
+      body: runBody({ schedule_mode: 'draft', platform_config: { instagram: { social_account_id: ig }, pinterest: { social_account_id: pin, board_id: '1002', link: 'https://example.com' } } }),
     });
     expect(res.status, res.text).toBe(201);
     const id = res.json.image_week_run.id;

@@ -119,7 +119,7 @@ const CreateBody = z
     platform_config: z
       .record(z.string(), z.unknown())
       .describe(
-        'Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id, link (http(s) URL)} (1000x1500). Accounts must be connected accounts of the workspace on that platform.',
+        "Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id (one of the account's boards, its id of digits: GET /pinterest/boards), link (http(s) URL, at most 2048 characters)} (1000x1500). Each pin's post carries them in its content metadata as board_id and link (checked as a post's are), with the quote as its title (cut to 100 characters). Accounts must be connected accounts of the workspace on that platform.",
       ),
     cutoff_days: z.number().int().optional().describe('1-14, default 7: slots within this many days are planned'),
     schedule_mode: z.string().optional().describe('draft (default) or scheduled (each post scheduled into its planned slot)'),

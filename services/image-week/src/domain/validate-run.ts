@@ -1,5 +1,5 @@
 import { invalidParameters } from '@spa/errors';
-import { isHttpUrl } from '@spa/platforms';
+import { checkPostOptions } from '@spa/platforms';
 import { QUOTE_PLATFORMS, type QuotePlatform, type RunSettings, type ScheduleMode, type Target } from './model.js';
 import type { AccountsPort } from './ports.js';
 
@@ -57,12 +57,13 @@ function parseTargets(config: unknown, problems: string[]): Target[] {
       if (value.aspect !== undefined && value.aspect !== 'portrait' && value.aspect !== 'square') problems.push(`${where}.aspect must be portrait or square`);
       else target.aspect = (value.aspect as 'portrait' | 'square' | undefined) ?? 'portrait';
     } else {
-      if (typeof value.board_id !== 'string' || !value.board_id.trim()) problems.push(`${where}.board_id is required for Pinterest (the board the pins go to)`);
-      else if (value.board_id.length > 200) problems.push(`${where}.board_id is longer than 200 characters`);
-      else target.boardId = value.board_id.trim();
+      // The pins' board and link, checked as a post's metadata.board_id and .link are (they land there).
+      const boardId = typeof value.board_id === 'string' ? value.board_id.trim() : value.board_id;
+      if (boardId === undefined || boardId === '') problems.push(`${where}.board_id is required for Pinterest (the board the pins go to)`);
       if (value.link === undefined) problems.push(`${where}.link is required for Pinterest (an http(s) URL the pins link to)`);
-      else if (!isHttpUrl(value.link)) problems.push(`${where}.link must be an http(s) URL`);
-      else target.link = value.link as string;
+      const wrong = checkPostOptions('pinterest', { board_id: boardId || undefined, link: value.link }, where);
+      problems.push(...wrong);
+      if (!wrong.length && boardId && value.link !== undefined) Object.assign(target, { boardId, link: value.link });
     }
     targets.push(target);
   }

@@ -7,6 +7,7 @@ import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { AppError } from '@spa/errors';
 import { createClient } from '@spa/grpc';
 import type { AccountsPort, MediaPort, PostsPort, QuotesPort } from '../domain/ports.js';
+import { ITEM_MARKER, quotePostContent } from '../domain/quote-post.js';
 
 /** The other services as the Quote Week domain sees them, over gRPC. */
 
@@ -40,9 +41,6 @@ export function accountsPort(address: string, deadlineMs: number): AccountsPort 
   };
 }
 
-/** Marker in a quote post's content metadata: finds the post again after a crash between creating and recording it. */
-const ITEM_MARKER = 'quote_week_item_id';
-
 export function postsPort(address: string, deadlineMs: number): PostsPort & { close(): void } {
   const client = createClient(PostsServiceClient, address, { deadlineMs });
   return {
@@ -67,15 +65,13 @@ export function postsPort(address: string, deadlineMs: number): PostsPort & { cl
       return out;
     },
     async createPost(input) {
-      const metadata: Record<string, unknown> = { media: [{ r2_key: input.r2Key, type: 'image' }], [ITEM_MARKER]: input.itemId, quote_week_run_id: input.runId };
-      if (input.platform === 'pinterest') Object.assign(metadata, { board_id: input.boardId, link: input.link, title: input.caption.slice(0, 100) });
       const { post } = await client.createPost(
         createPostRequest({
           workspaceId: input.workspaceId,
           body: input.caption,
           status: input.scheduledAt ? 'scheduled' : 'draft',
           scheduledAt: input.scheduledAt?.toISOString(),
-          contents: [{ platform: input.platform, body: input.caption, contentType: 'image', metadata }],
+          contents: [quotePostContent(input)],
           socialAccountIds: [input.socialAccountId],
           source: 'quote_week',
         }),
