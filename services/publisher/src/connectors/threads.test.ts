@@ -96,6 +96,18 @@ describe('Threads connector against the Threads API stand-in', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('counts text as Threads does (emojis by UTF-8 bytes, at most 5 links): the stand-in refuses, and so does the dry run', async () => {
+    const emoji = '😀'.repeat(126); // 126 characters, 504 by Threads' count
+    await expect(connector().publish({ target, parts: [part(emoji)] })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/at most 500 characters/) });
+    await expect(connector().preflight!({ target, parts: [part(emoji)] })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringMatching(/counts 504/) });
+    const links = [1, 2, 3, 4, 5, 6].map((n) => `https://example.com/${n}`).join(' ');
+    await expect(connector().publish({ target, parts: [part(links)] })).rejects.toMatchObject({ message: expect.stringMatching(/THREADS_API__LINK_LIMIT_EXCEEDED/) });
+    await expect(connector().preflight!({ target, parts: [part(links)] })).rejects.toMatchObject({ message: expect.stringMatching(/at most 5 links/) });
+    await connector().preflight!({ target, parts: [part('😀'.repeat(125))] });
+    await connector().publish({ target, parts: [part('😀'.repeat(125))] });
+    expect(posts()).toHaveLength(1);
+  });
+
   it('stops polling: a container in ERROR is rejected, one never ready is transient; nothing is published', async () => {
     await expect(connector().publish({ target, parts: [part('bad', { media: [media('video', 'nowhere.mp4')] })] })).rejects.toMatchObject({ kind: 'rejected' });
     await expect(connector(1).publish({ target, parts: [part('slow', { media: [media('video', 'v.mp4')] })] })).rejects.toMatchObject({ kind: 'transient' });

@@ -19,6 +19,22 @@ import { ConnectorError, type Connector, type ContentPart, type MediaItem, type 
  */
 const OPTION_KEYS = ['option_a', 'option_b', 'option_c', 'option_d'];
 const MAX_CAROUSEL = 20;
+const MAX_TEXT = 500;
+const MAX_LINKS = 5;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * What Threads refuses in a post's text: over 500 characters with each emoji counting its UTF-8 bytes
+ * (https://developers.facebook.com/documentation/threads/posts), or more than 5 distinct links.
+ */
+export function threadsTextProblem(text: string): string | undefined {
+  let length = 0;
+  for (const { segment } of graphemes.segment(text)) length += /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(segment) ? Buffer.byteLength(segment) : [...segment].length;
+  if (length > MAX_TEXT) return `Threads takes at most ${MAX_TEXT} characters (emojis count their UTF-8 bytes); this text counts ${length}`;
+  const links = new Set(text.match(/(?:https?:\/\/|www\.)[^\s<>"]+/gi) ?? []).size;
+  if (links > MAX_LINKS) return `Threads takes at most ${MAX_LINKS} links per post; this text has ${links}`;
+  return undefined;
+}
 const reported = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', polling?: ContainerPolling): Connector {
@@ -75,6 +91,18 @@ export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', pol
       });
       const reposts = reported(m.reposts) === null && reported(m.quotes) === null ? null : (reported(m.reposts) ?? 0) + (reported(m.quotes) ?? 0);
       return { impressions: reported(m.views), likes: reported(m.likes), replies: reported(m.replies), reposts, clicks: null };
+    },
+
+    async preflight({ parts }: PublishRequest): Promise<void> {
+      for (const text of [...parts.map((p) => p.body), parts[0]?.firstComment ?? '']) {
+        const problem = threadsTextProblem(text);
+        if (problem) throw new ConnectorError('rejected', problem);
+      }
+      for (const part of parts) {
+        const other = part.media.find((m) => m.type !== 'image' && m.type !== 'video');
+        if (other) throw new ConnectorError('rejected', `Threads posts carry images and videos, not a ${other.type}`);
+        if (part.media.length > MAX_CAROUSEL) throw new ConnectorError('rejected', `a Threads carousel has at most ${MAX_CAROUSEL} items; this post has ${part.media.length}`);
+      }
     },
 
     async validateCredentials(target: TargetAccount): Promise<boolean> {

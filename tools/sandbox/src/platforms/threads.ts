@@ -17,6 +17,7 @@ import {
 } from './meta-graph.js';
 import { withTokenAsync } from './meta-graph-async.js';
 import { mediaContainer, mediaInfo, THREADS_LIMITS, THREADS_RULES } from './threads/media.js';
+import { linksOf, threadsLength } from './threads/text.js';
 
 export { THREADS_IMAGE, THREADS_RULES, THREADS_VIDEO } from './threads/media.js';
 
@@ -33,7 +34,8 @@ const permalink = (account: string, id: string) => `https://www.threads.net/@${a
 
 function invalid(params: Record<string, string>): string | undefined {
   const type = params.media_type;
-  if ((params.text?.length ?? 0) > THREADS_LIMITS.text) return `Param text must be at most ${THREADS_LIMITS.text} characters long.`;
+  if (threadsLength(params.text ?? '') > THREADS_LIMITS.text) return `Param text must be at most ${THREADS_LIMITS.text} characters long (emojis count their UTF-8 bytes).`;
+  if (linksOf(params.text ?? '').size > THREADS_LIMITS.links) return `THREADS_API__LINK_LIMIT_EXCEEDED: a post may contain at most ${THREADS_LIMITS.links} links.`;
   if (type === 'TEXT') {
     if (!params.text) return 'Param text is required for TEXT posts.';
     if (params.poll_attachment) {

@@ -26,12 +26,16 @@ export const THREADS_VIDEO: SandboxMediaRule = {
   source: MEDIA_SPECS,
 };
 
-export const THREADS_LIMITS = { text: 500, carouselMin: 2, carouselMax: 20 } as const;
+export const THREADS_LIMITS = { text: 500, links: 5, carouselMin: 2, carouselMax: 20 } as const;
 
 export const THREADS_RULES: PlatformRules = {
   media: { image: THREADS_IMAGE, video: THREADS_VIDEO },
   other: [
-    { rule: `text at most ${THREADS_LIMITS.text} characters`, source: MEDIA_SPECS },
+    { rule: `text at most ${THREADS_LIMITS.text} characters, each emoji counting its UTF-8 bytes`, source: 'https://developers.facebook.com/documentation/threads/posts' },
+    {
+      rule: `at most ${THREADS_LIMITS.links} distinct links per post (THREADS_API__LINK_LIMIT_EXCEEDED)`,
+      source: 'https://developers.facebook.com/documentation/threads/create-posts/text-attachments',
+    },
     { rule: `a CAROUSEL has ${THREADS_LIMITS.carouselMin} to ${THREADS_LIMITS.carouselMax} FINISHED is_carousel_item containers (images and videos)`, source: POSTS },
     { rule: 'media are pulled from image_url / video_url; an image Threads cannot fetch or take is refused when its container is made', source: POSTS },
     {
