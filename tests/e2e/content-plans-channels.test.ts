@@ -120,7 +120,7 @@ describe('channel rules', () => {
     expectError(range, 422, 'INVALID_PARAMETERS');
     expect(JSON.stringify(range.json.error.details)).toContain('content_plan.channels[0].carousel_every_n');
 
-    const noLink = await createPlan(w, { channels: [{ social_account_id: pin, format: 'quote_card', board_id: 'b-1' }] });
+    const noLink = await createPlan(w, { channels: [{ social_account_id: pin, format: 'quote_card', board_id: '1003' }] });
     expectError(noLink, 422, 'INVALID_PARAMETERS');
     expect(JSON.stringify(noLink.json.error.details)).toContain('content_plan.platform_configs.pinterest.link');
     expectError(await call(w, '/content_plans/1/run', { method: 'POST', body: { dry_run: 'yes' } }), 422, 'INVALID_PARAMETERS');
@@ -129,13 +129,13 @@ describe('channel rules', () => {
     // Valid: the board is stored on the channel; a Pinterest post channel (media-only) yields ideas.
     const ok = await createPlan(w, {
       channels: [
-        { social_account_id: pin, board_id: ' board-7 ', angles: ['pins'] },
+        { social_account_id: pin, board_id: ' 1007 ', angles: ['pins'] },
         { social_account_id: li, carousel_every_n: 3 },
       ],
     });
     expect(ok.status, ok.text).toBe(201);
     expect(ok.json.content_plan.channels.map((c: any) => [c.board_id, c.carousel_every_n])).toEqual([
-      ['board-7', null],
+      ['1007', null],
       [null, 3],
     ]);
     expect(ok.json.content_plan.dry_run).toBe(false);
@@ -218,7 +218,7 @@ describe('quote_card channels', () => {
       platform_configs: { pinterest: { link: 'https://example.com/calm' } },
       channels: [
         { social_account_id: ig, format: 'quote_card', quote_topic: 'focus', watermark_enabled: true, watermark_text: 'example.com', watermark_every_n: 1 },
-        { social_account_id: pin, format: 'quote_card', board_id: 'board-9' },
+        { social_account_id: pin, format: 'quote_card', board_id: '1009' },
       ],
     });
     expect(created.status, created.text).toBe(201);
@@ -239,7 +239,7 @@ describe('quote_card channels', () => {
       dry_run: false,
       cutoff_days: 7,
     });
-    expect(byPlatform.pinterest).toMatchObject({ topic: 'calm productivity', platform_config: { pinterest: { social_account_id: pin, board_id: 'board-9', link: 'https://example.com/calm' } } });
+    expect(byPlatform.pinterest).toMatchObject({ topic: 'calm productivity', platform_config: { pinterest: { social_account_id: pin, board_id: '1009', link: 'https://example.com/calm' } } });
 
     // Both complete: one card each, posted as a draft of its account; the pin carries the board and link.
     for (const r of runs) {
@@ -259,7 +259,7 @@ describe('quote_card channels', () => {
       if (item.status !== 'completed') continue;
       const post = (await call(w, `/posts/${item.post_id}`)).json.post;
       expect(post).toMatchObject({ source: 'quote_week', status: 'draft' });
-      if (item.platform === 'pinterest') expect(post.post_contents[0].metadata).toMatchObject({ board_id: 'board-9', link: 'https://example.com/calm' });
+      if (item.platform === 'pinterest') expect(post.post_contents[0].metadata).toMatchObject({ board_id: '1009', link: 'https://example.com/calm' });
     }
 
     // A simulated crash between the Quote Week create and its record: the run is running again with its owner's

@@ -1,6 +1,7 @@
 /** The public shapes of content plans, their runs and ideas (zod schemas for the OpenAPI document) and their mapping to and from generation's messages. */
 import type { ContentIdea, ContentPlan, ContentPlanFields, ContentPlanRun } from '@spa/contracts/generation/v1/content_plans';
-import { PLATFORMS } from '@spa/vocabulary';
+import { postOptionProblems } from '@spa/platforms';
+import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { z } from 'zod';
 import { dateTime } from './schemas.js';
 
@@ -96,12 +97,23 @@ export const ContentIdeaSchema = z
   .meta({ id: 'ContentIdea' });
 
 const text = (max: number) => z.string().max(max);
+
+/** A plan's platform_configs give defaults for its posts' choices: each given one is checked as a post's metadata is. */
+function refineConfigOptions(configs: Partial<Record<Platform, Record<string, unknown>>>, ctx: z.RefinementCtx): void {
+  for (const [platform, config] of Object.entries(configs) as [Platform, Record<string, unknown>][]) {
+    for (const p of postOptionProblems(platform, config, { required: false })) ctx.addIssue({ code: 'custom', path: [platform, p.field], message: p.message });
+  }
+}
 const ChannelInput = z
   .object({
     social_account_id: z.number().int().positive().describe('A connected account of the workspace'),
     platform: z.enum(PLATFORMS).optional().describe("Default: the account's platform; when given it must be the account's platform"),
     format: z.enum(['post', 'quote_card']).optional().describe('Default post; quote_card only on Instagram and Pinterest channels'),
-    board_id: text(200).optional().describe('Required on Pinterest channels'),
+    board_id: text(200)
+      .optional()
+      .describe(
+        "Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id.",
+      ),
     angles: z.array(text(300)).max(10).optional().describe('At most 10'),
     posts_per_day: z.number().int().min(1).max(10).optional().describe('1-10, default 1'),
     quote_topic: text(200).optional(),
@@ -127,7 +139,13 @@ const PlanInputFields = {
     .describe('HH:MM in the workspace time zone'),
   active: z.boolean().optional().describe('Default true'),
   use_sources: z.boolean().optional().describe('Default false'),
-  platform_configs: z.partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.unknown())).optional().describe('Object keyed by platform; default {}'),
+  platform_configs: z
+    .partialRecord(z.enum(PLATFORMS), z.record(z.string(), z.unknown()))
+    .superRefine(refineConfigOptions)
+    .optional()
+    .describe(
+      "Object keyed by platform; default {}. A platform's object may give the choices of that platform's posts, the fields of PostContentMetadata it reads (pinterest: board_id, link, title, media_fit; tiktok: privacy_level, disable_comment, disable_duet, disable_stitch, media_fit; youtube: title, privacy_status; the others: media_fit), checked as a post's are (422 naming the field, e.g. content_plan.platform_configs.twitter.board_id). They fill the metadata of the posts the plan's channels on that platform create; a Pinterest channel's board_id wins over platform_configs.pinterest.board_id. `pinterest.link` is required while a Pinterest quote_card channel is active: its Quote Week pins carry that link and the channel's board (their title is the quote). Other keys are stored as given.",
+    ),
   channels: z.array(ChannelInput).max(20).optional().describe('At most 20; on PATCH the list replaces the channels'),
   content_strategy: z.string().max(5000).optional(),
   schedule_mode: z.enum(['draft', 'scheduled']).optional().describe('Default draft'),

@@ -32,6 +32,7 @@ export {
   checkPostOptions,
   postOptionProblems,
   postOptionsOf,
+  type OptionCheck,
   type OptionProblem,
   type PostOptionKey,
 } from './options.js';

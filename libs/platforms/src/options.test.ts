@@ -75,6 +75,9 @@ describe('checkPostOptions: values', () => {
     expect(checkPostOptions('tiktok', { media: [] }, at)).toEqual(expected);
     expect(checkPostOptions('tiktok', undefined, at)).toEqual(expected);
     expect(postOptionProblems('tiktok', { privacy_level: null })).toEqual([{ field: 'privacy_level', message: expect.stringContaining('is required') }]);
+    // Defaults that fill posts later (a content plan's platform_configs) are checked for what they give only.
+    expect(checkPostOptions('tiktok', {}, at, { required: false })).toEqual([]);
+    expect(checkPostOptions('tiktok', { privacy_level: 'ALL' }, at, { required: false })).toHaveLength(1);
   });
 
   it('reads back only the options of stored metadata', () => {

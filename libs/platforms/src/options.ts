@@ -50,6 +50,14 @@ export const BOARD_ID_PATTERN = /^\d+$/;
 /** The options a platform cannot publish without (TikTok's own rules forbid a default privacy level). */
 export const REQUIRED_POST_OPTIONS: Readonly<Partial<Record<Platform, readonly PostOptionKey[]>>> = { tiktok: ['privacy_level'] };
 
+/**
+ * `required: false` checks only the options given: for defaults that fill a post's options later (a content plan's
+ * platform_configs), not for a post itself.
+ */
+export interface OptionCheck {
+  required?: boolean;
+}
+
 /** One problem with one option: the field it names and what is wrong, without the field path. */
 export interface OptionProblem {
   field: PostOptionKey;
@@ -97,14 +105,14 @@ const readers = (field: PostOptionKey): Platform[] => (Object.keys(PLATFORM_OPTI
  * another platform reads is refused naming who reads it, a value is checked against the platform's rule, and a
  * required option (TikTok's privacy_level) must be there. Keys that are not options (media, poll, …) are left alone.
  */
-export function postOptionProblems(platform: Platform, metadata: Readonly<Record<string, unknown>> | undefined): OptionProblem[] {
+export function postOptionProblems(platform: Platform, metadata: Readonly<Record<string, unknown>> | undefined, opts: OptionCheck = {}): OptionProblem[] {
   const given = metadata ?? {};
   const reads = PLATFORM_OPTION_FIELDS[platform];
   const problems: OptionProblem[] = [];
   for (const field of POST_OPTION_KEYS) {
     const value = given[field];
     if (value === undefined || value === null) {
-      if (REQUIRED_POST_OPTIONS[platform]?.includes(field)) {
+      if (opts.required !== false && REQUIRED_POST_OPTIONS[platform]?.includes(field)) {
         problems.push({ field, message: `is required on ${platform}: TikTok's own rules forbid a default (one of ${TIKTOK_PRIVACY_LEVELS.join(', ')})` });
       }
       continue;
@@ -125,8 +133,8 @@ export function postOptionProblems(platform: Platform, metadata: Readonly<Record
  * Checks the per-platform options of one post content (see postOptionProblems): one message per problem, each
  * starting with `where`, the path of the metadata object (e.g. `post_contents[0].metadata`), then the field.
  */
-export function checkPostOptions(platform: Platform, metadata: Readonly<Record<string, unknown>> | undefined, where: string): string[] {
-  return postOptionProblems(platform, metadata).map((p) => `${where}.${p.field}: ${p.message}`);
+export function checkPostOptions(platform: Platform, metadata: Readonly<Record<string, unknown>> | undefined, where: string, opts: OptionCheck = {}): string[] {
+  return postOptionProblems(platform, metadata, opts).map((p) => `${where}.${p.field}: ${p.message}`);
 }
 
 /** The PostOptions found in a stored content's metadata (other keys, such as `media`, are left out). */

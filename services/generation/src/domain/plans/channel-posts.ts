@@ -1,6 +1,7 @@
 import type { Channel, PlanRun, RunItem } from './model.js';
 import type { PlansDeps } from './ports.js';
 import { decidesItem, RunOwnershipLost, topicOf } from './run-common.js';
+import { channelPostOptions } from './validate-plan.js';
 
 /** Post n of a channel takes the angles in turn. */
 export const angleOf = (c: Channel, n: number): string | undefined => (c.angles.length ? c.angles[n % c.angles.length] : undefined);
@@ -78,7 +79,9 @@ async function storePost(deps: PlansDeps, run: PlanRun, ci: number, channel: Cha
     const postId = await deps.posts.createPost({
       workspaceId: run.workspaceId,
       body,
+      platform: channel.platform,
       socialAccountId: channel.socialAccountId,
+      options: channelPostOptions(run.snapshot.platformConfigs, channel),
       scheduledAt: scheduledAt ?? undefined,
       dryRun: run.snapshot.dryRun ?? false,
       carousel: item.carousel,

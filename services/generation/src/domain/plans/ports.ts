@@ -1,3 +1,4 @@
+import type { PostOptions } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import type { IdeasStore } from '../ideas/model.js';
 import type { CarouselDocument, ContentPlan, PlanRun, RunItem, ScheduleMode } from './model.js';
@@ -54,7 +55,11 @@ export interface AccountsPort {
 export interface NewPlanPost {
   workspaceId: number;
   body: string;
+  /** The channel's platform (its account's). */
+  platform: Platform;
   socialAccountId: number;
+  /** The channel's choices for its posts (see channelPostOptions), stored in the content's metadata. */
+  options: PostOptions;
   /** Absent: a draft. */
   scheduledAt?: Date | undefined;
   /** Every preflight at publish time, never the platform call. */

@@ -1,4 +1,4 @@
-import { isHttpUrl } from '@spa/platforms';
+import { checkPostOptions, isHttpUrl, postOptionProblems, postOptionsOf, type PostOptions } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import {
   CAROUSEL_PLATFORM,
@@ -54,6 +54,8 @@ export function planFieldProblems(f: PlanFields, creating: boolean): string[] {
       for (const [key, value] of Object.entries(pc)) {
         if (!PLATFORMS.includes(key as Platform)) problems.push(`content_plan.platform_configs.${key} is not a platform (${PLATFORMS.join(', ')})`);
         else if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push(`content_plan.platform_configs.${key} must be an object`);
+        // The per-platform choices it gives its posts (board_id, link, title, privacy_level, …), checked as a post's are.
+        else problems.push(...checkPostOptions(key as Platform, value as Record<string, unknown>, `content_plan.platform_configs.${key}`, { required: false }));
       }
       if (JSON.stringify(pc).length > MAX_PLATFORM_CONFIGS_BYTES) problems.push(`content_plan.platform_configs must be at most ${MAX_PLATFORM_CONFIGS_BYTES} bytes of JSON`);
     }
@@ -100,12 +102,13 @@ export function buildChannels(inputs: ChannelInput[], accounts: WorkspaceAccount
       problems.push(`${at}.format quote_card is for ${QUOTE_CARD_PLATFORMS.join(' and ')} channels (Quote Week cards); this channel is ${platform}`);
     }
     if (platform === 'pinterest' && !c.boardId?.trim()) problems.push(`${at}.board_id is required for a Pinterest channel (the board its pins go to)`);
+    // A board id as a post's metadata.board_id takes it (digits), on Pinterest channels only.
+    else if (c.boardId?.trim() && platform !== undefined) for (const p of postOptionProblems(platform, { board_id: c.boardId.trim() })) problems.push(`${at}.${p.field}: ${p.message}`);
     if (format === 'quote_card' && c.watermarkEnabled && !c.watermarkText?.trim()) problems.push(`${at}.watermark_text is required when watermark_enabled is true`);
     if (format === 'quote_card' && c.watermarkText !== undefined && [...c.watermarkText.trim()].length > QUOTE_WATERMARK_MAX) {
       problems.push(`${at}.watermark_text must be at most ${QUOTE_WATERMARK_MAX} characters on a quote_card channel (it is drawn on the card)`);
     }
     for (const [field, value] of [
-      ['board_id', c.boardId],
       ['quote_topic', c.quoteTopic],
       ['watermark_text', c.watermarkText],
     ] as const) {
@@ -143,4 +146,14 @@ export function planProblems(plan: Pick<ContentPlan, 'channels' | 'platformConfi
   const needsLink = plan.channels.some((c) => c.active && c.format === 'quote_card' && c.platform === 'pinterest');
   if (!needsLink || isHttpUrl(pinterestLink(plan.platformConfigs))) return [];
   return ['content_plan.platform_configs.pinterest.link must be an http(s) URL: a Pinterest quote_card channel gives its pins this link'];
+}
+
+/**
+ * The per-platform choices of the posts a channel's run creates, in the metadata the publisher reads them from: the
+ * plan's `platform_configs.<platform>` options, and the channel's board on Pinterest.
+ */
+export function channelPostOptions(platformConfigs: Record<string, unknown> | undefined, channel: Pick<Channel, 'platform' | 'boardId'>): PostOptions {
+  const config = platformConfigs?.[channel.platform];
+  const given = typeof config === 'object' && config !== null && !Array.isArray(config) ? postOptionsOf(config) : {};
+  return channel.boardId ? { ...given, board_id: channel.boardId } : given;
 }

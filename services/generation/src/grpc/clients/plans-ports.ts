@@ -22,13 +22,16 @@ export function accountsPort(accounts: PromiseClient<AccountsServiceClient>): Ac
 }
 
 /**
- * A carousel is a LinkedIn document post, as POST /posts/generate_carousel documents it: the caption as the body and
- * the PDF (one page per slide) in the content's `metadata.media` by r2_key; the publisher uploads it as a LinkedIn
- * document at publish time.
+ * The post's content, when it needs one besides the body: the channel's choices in its metadata (where the publisher
+ * reads them), and a carousel as a LinkedIn document post, as POST /posts/generate_carousel documents it: the caption
+ * as the body and the PDF (one page per slide) in `metadata.media` by r2_key, uploaded as a LinkedIn document at
+ * publish time.
  */
-function carouselContents(p: NewPlanPost): NewContent[] {
-  if (!p.carousel) return [];
-  return [{ platform: 'linkedin', body: p.body, contentType: 'document', metadata: { media: [{ r2_key: p.carousel.r2Key, type: 'document' }] } }];
+function planContents(p: NewPlanPost): NewContent[] {
+  if (p.carousel) {
+    return [{ platform: 'linkedin', body: p.body, contentType: 'document', metadata: { media: [{ r2_key: p.carousel.r2Key, type: 'document' }], ...p.options } }];
+  }
+  return Object.keys(p.options).length ? [{ platform: p.platform, body: p.body, metadata: { ...p.options } }] : [];
 }
 
 /** Quote Week runs through the image-week service; the idempotency key makes a repeated start answer the same run. */
@@ -65,7 +68,7 @@ export function postsPort(posts: PromiseClient<PostsServiceClient>): PostsPort {
           status: p.scheduledAt ? 'scheduled' : 'draft',
           scheduledAt: p.scheduledAt?.toISOString(),
           dryRun: p.dryRun,
-          contents: carouselContents(p),
+          contents: planContents(p),
           socialAccountIds: [p.socialAccountId],
           source: PLAN_POST_SOURCE,
         }),
