@@ -144,6 +144,7 @@ describe("a content plan's choices are checked as a post's are", () => {
       accounts,
       problems,
     );
+    expect(built.map((c) => c.platform)).toEqual(['pinterest', 'twitter']);
     expect(problems).toEqual([
       "content_plan.channels[0].board_id: must be a Pinterest board id: 1 to 64 digits (GET /pinterest/boards lists an account's boards)",
       'content_plan.channels[1].board_id: only pinterest reads board_id; twitter does not',
