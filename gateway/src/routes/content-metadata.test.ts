@@ -1,5 +1,6 @@
 import { AppError } from '@spa/errors';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { validate } from '../http/validate.js';
 import { BulkCreatePostsBodySchema, CreatePostBodySchema, UpdatePostBodySchema } from './schemas.js';
 
@@ -7,7 +8,7 @@ const image = [{ r2_key: 'ws/1/2026/03/card.jpg', type: 'image' }];
 const video = [{ r2_key: 'ws/1/2026/03/clip.mp4', type: 'video' }];
 
 /** The 422 details the gateway answers for a create request with these contents (empty when it is accepted). */
-function refusal(schema: typeof CreatePostBodySchema | typeof BulkCreatePostsBodySchema | typeof UpdatePostBodySchema, body: unknown): string[] {
+function refusal(schema: z.ZodType, body: unknown): string[] {
   try {
     validate(schema, body, 'request body');
     return [];
