@@ -796,7 +796,7 @@ export interface paths {
         put?: never;
         /**
          * Upload media for a platform
-         * @description `platform` selects the type and size limits of GET /platforms; facebook, pinterest and threads take images only here (Facebook video: the presigned upload). For twitter, mastodon and bluesky one r2_key serves every targeted account: the publisher uploads it as each account's native media at publish time. Limits: facebook: image: image/jpeg, image/png, image/gif, image/webp, image/bmp, image/tiff up to 4 MB | instagram: image: image/jpeg up to 8 MB; video: video/mp4, video/quicktime up to 300 MB | pinterest: image: image/jpeg, image/png, image/webp, image/gif, image/bmp, image/tiff up to 20 MB | tiktok: image: image/jpeg, image/webp up to 20 MB; video: video/mp4, video/quicktime, video/webm up to 4 GB | threads: image: image/jpeg, image/png up to 8 MB | discord: image: image/* up to 10.49 MB; video: video/* up to 10.49 MB | slack: image: image/jpeg, image/png, image/gif, image/webp up to 1 GB; video: video/mp4, video/quicktime, video/webm up to 1 GB | telegram: image: image/jpeg, image/png, image/webp, image/gif up to 10.49 MB; video: video/mp4 up to 52.43 MB | tumblr: image: image/jpeg, image/png, image/gif, image/webp up to 10 MB; video: video/mp4 up to 100 MB | twitter: image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4 up to 512 MB | mastodon: image: image/jpeg, image/png, image/gif, image/webp up to 16.78 MB; video: video/mp4, video/quicktime, video/webm up to 103.81 MB | bluesky: image: image/* up to 1 MB; video: video/mp4 up to 300 MB. Fields may come in any order; when `media` comes before `platform`, the size is checked against the largest limit of any platform while it arrives and against the platform's at the end. The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
+         * @description `platform` selects the type and size limits of GET /platforms; facebook, pinterest and threads take images only here (Facebook video: the presigned upload). For twitter, mastodon and bluesky one r2_key serves every targeted account: the publisher uploads it as each account's native media at publish time. Limits: facebook: image: image/jpeg, image/png, image/gif, image/webp, image/bmp, image/tiff up to 4 MB | instagram: image: image/jpeg up to 8 MB; video: video/mp4, video/quicktime up to 300 MB | pinterest: image: image/jpeg, image/png, image/webp, image/gif, image/bmp, image/tiff up to 20 MB | tiktok: image: image/jpeg, image/webp up to 20 MB; video: video/mp4, video/quicktime, video/webm up to 4 GB | threads: image: image/jpeg, image/png up to 8 MB | discord: image: image/* up to 10.49 MB; video: video/* up to 10.49 MB | slack: image: image/jpeg, image/png, image/gif, image/webp up to 1 GB; video: video/mp4, video/quicktime, video/webm up to 1 GB | telegram: image: image/jpeg, image/png, image/webp, image/gif up to 10.49 MB; video: video/mp4 up to 52.43 MB | tumblr: image: image/jpeg, image/png, image/gif, image/webp up to 10 MB; video: video/mp4 up to 100 MB | twitter: image: image/jpeg, image/png, image/webp, image/gif up to 5 MB; video: video/mp4, video/quicktime up to 512 MB | mastodon: image: image/jpeg, image/png, image/gif, image/webp up to 16.78 MB; video: video/mp4, video/quicktime, video/webm up to 103.81 MB | bluesky: image: image/* up to 1 MB; video: video/mp4 up to 100 MB. Fields may come in any order; when `media` comes before `platform`, the size is checked against the largest limit of any platform while it arrives and against the platform's at the end. The real type is read from the bytes (SVG, HTML and other text are refused whatever is declared); images are checked for dimensions without decoding (a header declaring more than 100 million pixels is refused). Size over the limit: 413 PAYLOAD_TOO_LARGE (from Content-Length before reading, otherwise as soon as the decoded size passes it); a bad field, invalid base64 or a type mismatch: 422 INVALID_PARAMETERS. Nothing is stored unless every check passes. Idempotency-Key is not applied to uploads (the body is never held whole); a retried upload stores a new file.
          *
          *     Scope: `publish:write`.
          *
@@ -2348,9 +2348,7 @@ export interface components {
                 content_type: "text" | "image" | "video" | "document" | "poll";
                 first_comment: string | null;
                 id: number;
-                metadata: {
-                    [key: string]: unknown;
-                };
+                metadata: components["schemas"]["PostContentMetadata"];
                 /** @enum {string} */
                 platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                 position: number;
@@ -2369,6 +2367,101 @@ export interface components {
             source: string;
             /** @enum {string} */
             status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+        };
+        /**
+         * @description The content's media and per-platform choices. Each choice is read by the platforms named in its description; on another platform it is refused with 422 INVALID_PARAMETERS naming the field (e.g. `post_contents[0].metadata.board_id: only pinterest reads board_id; twitter does not`). Other keys are kept as given.
+         * @example {
+         *       "media": [
+         *         {
+         *           "r2_key": "ws/1/2026/03/example.jpg",
+         *           "type": "image"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "media": [
+         *         {
+         *           "r2_key": "ws/1/2026/03/example.jpg",
+         *           "type": "image"
+         *         }
+         *       ],
+         *       "board_id": "549755885175",
+         *       "link": "https://example.com/articles/launch",
+         *       "title": "Our launch",
+         *       "media_fit": "crop"
+         *     }
+         * @example {
+         *       "media": [
+         *         {
+         *           "r2_key": "ws/1/2026/03/example.mp4",
+         *           "type": "video"
+         *         }
+         *       ],
+         *       "privacy_level": "PUBLIC_TO_EVERYONE",
+         *       "disable_duet": true
+         *     }
+         * @example {
+         *       "media": [
+         *         {
+         *           "r2_key": "ws/1/2026/03/example.mp4",
+         *           "type": "video"
+         *         }
+         *       ],
+         *       "title": "Our launch",
+         *       "privacy_status": "unlisted"
+         *     }
+         */
+        PostContentMetadata: {
+            /** @description linkedin: an asset uploaded with POST /linkedin/uploads (urn:li:image:… or urn:li:video:…), by the same account. */
+            asset_urn?: string;
+            /**
+             * @description The board the pin goes to: the id (digits) of one of the account's boards, as GET /pinterest/boards lists them. Default: the account's default board (the first listed when it was connected). A dry run and the publish check it is still one of the account's boards. Read by pinterest only; on any other platform the field is refused (422 naming it).
+             * @example 549755885175
+             */
+            board_id?: string;
+            /** @description Turn comments off on the TikTok post. Default false; a creator who disabled comments in their settings (GET /tiktok/creator_info) overrides it. Read by tiktok only; on any other platform the field is refused (422 naming it). */
+            disable_comment?: boolean;
+            /** @description Turn duets off on the TikTok video. Default false; the creator's own setting overrides it. Read by tiktok only; on any other platform the field is refused (422 naming it). */
+            disable_duet?: boolean;
+            /** @description Turn stitches off on the TikTok video. Default false; the creator's own setting overrides it. Read by tiktok only; on any other platform the field is refused (422 naming it). */
+            disable_stitch?: boolean;
+            /**
+             * Format: uri
+             * @description Where the pin leads: an http(s) URL of at most 2048 characters. Default: the first http(s) URL in the body, else none. Read by pinterest only; on any other platform the field is refused (422 naming it).
+             */
+            link?: string;
+            /** @description Media of this content, each an upload by r2_key, published in this order. What the platform takes as is, converts or refuses is in GET /platforms (media, media_handling). */
+            media?: {
+                /** @description Key of an upload (POST /media/uploads) */
+                r2_key: string;
+                /** @enum {string} */
+                type: "image" | "video" | "document";
+            }[];
+            /**
+             * @description How an image whose aspect ratio is outside the platform's range is made to fit: pad (default: the whole image, with bars) or crop (the centre, filling the frame). Read by every platform except youtube; on any other platform the field is refused (422 naming it).
+             * @enum {string}
+             */
+            media_fit?: "pad" | "crop";
+            /** @description A poll (twitter, linkedin): its options within GET /platforms' poll rules; no media beside it. */
+            poll?: {
+                /** @description Default 1440 */
+                duration_minutes?: number;
+                options: string[];
+            };
+            /**
+             * @description Who sees the TikTok post. Required on every TikTok content, with no default: TikTok's own rules forbid one (a content without it is 422). It must also be one of the creator's privacy_level_options (GET /tiktok/creator_info), checked by the dry run and at publish. Read by tiktok only; on any other platform the field is refused (422 naming it).
+             * @enum {string}
+             */
+            privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+            /**
+             * @description Who sees the YouTube video. Default public. Read by youtube only; on any other platform the field is refused (422 naming it).
+             * @enum {string}
+             */
+            privacy_status?: "public" | "unlisted" | "private";
+            /** @description The pin's or the video's title, at most the platform's title_limit in characters (youtube 100, pinterest 100); YouTube refuses < and >. Default: the first line of the body, cut to the limit (a YouTube video with neither is refused). Read by youtube and pinterest only; on any other platform the field is refused (422 naming it). */
+            title?: string;
+        } & {
+            [key: string]: unknown;
         };
         PostingSchedule: {
             id: number;
@@ -4617,7 +4710,7 @@ export interface operations {
                             active?: boolean;
                             /** @description At most 10 */
                             angles?: string[];
-                            /** @description Required on Pinterest channels */
+                            /** @description Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id. */
                             board_id?: string;
                             /** @description LinkedIn channels of format post only; 1-10 */
                             carousel_every_n?: number;
@@ -4644,7 +4737,7 @@ export interface operations {
                         /** @description Default false. A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota). */
                         dry_run?: boolean;
                         name: string;
-                        /** @description Object keyed by platform; default {} */
+                        /** @description Object keyed by platform; default {}. A platform's object may give the choices of that platform's posts, the fields of PostContentMetadata it reads (pinterest: board_id, link, title, media_fit; tiktok: privacy_level, disable_comment, disable_duet, disable_stitch, media_fit; youtube: title, privacy_status; the others: media_fit), checked as a post's are (422 naming the field, e.g. content_plan.platform_configs.twitter.board_id). They fill the metadata of the posts the plan's channels on that platform create; a Pinterest channel's board_id wins over platform_configs.pinterest.board_id. `pinterest.link` is required while a Pinterest quote_card channel is active: its Quote Week pins carry that link and the channel's board (their title is the quote). Other keys are stored as given. */
                         platform_configs?: {
                             bluesky?: {
                                 [key: string]: unknown;
@@ -5380,7 +5473,7 @@ export interface operations {
                             active?: boolean;
                             /** @description At most 10 */
                             angles?: string[];
-                            /** @description Required on Pinterest channels */
+                            /** @description Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id. */
                             board_id?: string;
                             /** @description LinkedIn channels of format post only; 1-10 */
                             carousel_every_n?: number;
@@ -5407,7 +5500,7 @@ export interface operations {
                         /** @description Default false. A dry-run plan writes its posts with dry_run true (publishing runs every preflight but never calls the platform; each target ends platform_status dry_run) and starts dry-run Quote Week runs (cards rendered and verified, no post, no monthly run quota). */
                         dry_run?: boolean;
                         name?: string;
-                        /** @description Object keyed by platform; default {} */
+                        /** @description Object keyed by platform; default {}. A platform's object may give the choices of that platform's posts, the fields of PostContentMetadata it reads (pinterest: board_id, link, title, media_fit; tiktok: privacy_level, disable_comment, disable_duet, disable_stitch, media_fit; youtube: title, privacy_status; the others: media_fit), checked as a post's are (422 naming the field, e.g. content_plan.platform_configs.twitter.board_id). They fill the metadata of the posts the plan's channels on that platform create; a Pinterest channel's board_id wins over platform_configs.pinterest.board_id. `pinterest.link` is required while a Pinterest quote_card channel is active: its Quote Week pins carry that link and the channel's board (their title is the quote). Other keys are stored as given. */
                         platform_configs?: {
                             bluesky?: {
                                 [key: string]: unknown;
@@ -7668,7 +7761,7 @@ export interface operations {
                     /** @description Renders and verifies, creates no post, uses no monthly run */
                     dry_run?: boolean;
                     pack?: string;
-                    /** @description Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id, link (http(s) URL)} (1000x1500). Accounts must be connected accounts of the workspace on that platform. */
+                    /** @description Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id (one of the account's boards, its id of digits: GET /pinterest/boards), link (http(s) URL, at most 2048 characters)} (1000x1500). Each pin's post carries them in its content metadata as board_id and link (checked as a post's are), with the quote as its title (cut to 100 characters). Accounts must be connected accounts of the workspace on that platform. */
                     platform_config: {
                         [key: string]: unknown;
                     };
@@ -11360,7 +11453,14 @@ export interface operations {
                      *               "content_type": "text",
                      *               "position": 1,
                      *               "first_comment": "example first comment",
-                     *               "metadata": {}
+                     *               "metadata": {
+                     *                 "media": [
+                     *                   {
+                     *                     "r2_key": "ws/1/2026/03/example.jpg",
+                     *                     "type": "image"
+                     *                   }
+                     *                 ]
+                     *               }
                      *             }
                      *           ],
                      *           "post_accounts": [
@@ -11564,7 +11664,14 @@ export interface operations {
                  *             "content_type": "text",
                  *             "position": 1,
                  *             "first_comment": "example first comment",
-                 *             "metadata": {}
+                 *             "metadata": {
+                 *               "media": [
+                 *                 {
+                 *                   "r2_key": "ws/1/2026/03/example.jpg",
+                 *                   "type": "image"
+                 *                 }
+                 *               ]
+                 *             }
                  *           }
                  *         ],
                  *         "post_accounts": [
@@ -11602,10 +11709,8 @@ export interface operations {
                              */
                             content_type?: "text" | "image" | "video" | "document" | "poll";
                             first_comment?: string;
-                            /** @description Media references: r2_key, asset_urn */
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
+                            /** @description Media and this platform's choices (board_id, link, title, privacy_level, disable_*, privacy_status, media_fit); required on tiktok for privacy_level */
+                            metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             /** @description 0-based order (threads); default 0 */
@@ -11674,7 +11779,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -11886,7 +11998,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -12096,7 +12215,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -12287,7 +12413,14 @@ export interface operations {
                  *             "content_type": "text",
                  *             "position": 1,
                  *             "first_comment": "example first comment",
-                 *             "metadata": {}
+                 *             "metadata": {
+                 *               "media": [
+                 *                 {
+                 *                   "r2_key": "ws/1/2026/03/example.jpg",
+                 *                   "type": "image"
+                 *                 }
+                 *               ]
+                 *             }
                  *           }
                  *         ],
                  *         "post_accounts": [
@@ -12321,10 +12454,8 @@ export interface operations {
                              */
                             content_type?: "text" | "image" | "video" | "document" | "poll";
                             first_comment?: string;
-                            /** @description Media references: r2_key, asset_urn */
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
+                            /** @description Media and this platform's choices (board_id, link, title, privacy_level, disable_*, privacy_status, media_fit); required on tiktok for privacy_level */
+                            metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             /** @description 0-based order (threads); default 0 */
@@ -12387,7 +12518,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -12624,7 +12762,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -12857,7 +13002,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -13105,7 +13257,14 @@ export interface operations {
                      *             "content_type": "text",
                      *             "position": 1,
                      *             "first_comment": "example first comment",
-                     *             "metadata": {}
+                     *             "metadata": {
+                     *               "media": [
+                     *                 {
+                     *                   "r2_key": "ws/1/2026/03/example.jpg",
+                     *                   "type": "image"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ],
                      *         "post_accounts": [
@@ -13315,7 +13474,14 @@ export interface operations {
                  *               "content_type": "text",
                  *               "position": 1,
                  *               "first_comment": "example first comment",
-                 *               "metadata": {}
+                 *               "metadata": {
+                 *                 "media": [
+                 *                   {
+                 *                     "r2_key": "ws/1/2026/03/example.jpg",
+                 *                     "type": "image"
+                 *                   }
+                 *                 ]
+                 *               }
                  *             }
                  *           ],
                  *           "post_accounts": [
@@ -13355,10 +13521,8 @@ export interface operations {
                              */
                             content_type?: "text" | "image" | "video" | "document" | "poll";
                             first_comment?: string;
-                            /** @description Media references: r2_key, asset_urn */
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
+                            /** @description Media and this platform's choices (board_id, link, title, privacy_level, disable_*, privacy_status, media_fit); required on tiktok for privacy_level */
+                            metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             /** @description 0-based order (threads); default 0 */
@@ -13428,7 +13592,14 @@ export interface operations {
                      *               "content_type": "text",
                      *               "position": 1,
                      *               "first_comment": "example first comment",
-                     *               "metadata": {}
+                     *               "metadata": {
+                     *                 "media": [
+                     *                   {
+                     *                     "r2_key": "ws/1/2026/03/example.jpg",
+                     *                     "type": "image"
+                     *                   }
+                     *                 ]
+                     *               }
                      *             }
                      *           ],
                      *           "post_accounts": [
