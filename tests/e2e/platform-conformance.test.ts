@@ -117,12 +117,16 @@ type Verdict = { ok: true } | { ok: false; reason: string };
 
 /** Creates the post and publishes it; the verdict is the target's terminal state (or the 422 that refused it up front). */
 async function attempt(platform: Platform, kind: Kind, media: Array<{ r2_key: string; type: string }>, dryRun: boolean): Promise<Verdict & { postId?: number }> {
-  const body = `conformance ${platform} ${kind} ${dryRun ? 'rehearsal' : 'for real'}`;
+  // Words only (LinkedIn escapes `_` in its little text format): the post is found on the platform by this text.
+  const body = `conformance ${platform} ${kind.replace('_', ' ')} ${dryRun ? 'rehearsal' : 'for real'}`;
   const made = await call('/posts', {
     body: {
       post: {
         body,
         dry_run: dryRun,
+        // Scheduled a moment ahead rather than published now: the publish-now route's rate limit (30 a minute) is
+        // not what this test is about.
+        scheduled_at: new Date(Date.now() + 3_000).toISOString(),
         post_contents: [{ platform, body, metadata: { ...(media.length ? { media } : {}), ...OPTIONS[platform] } }],
         post_accounts: [{ social_account_id: accounts.get(platform)!.id }],
       },
@@ -131,7 +135,6 @@ async function attempt(platform: Platform, kind: Kind, media: Array<{ r2_key: st
   if (made.status === 422) return { ok: false, reason: `refused at create: ${made.text}` };
   expect(made.status, made.text).toBe(201);
   const id = made.json.post.id as number;
-  expect((await call(`/posts/${id}/publishes`, { method: 'POST', body: {} })).status).toBe(202);
   let post: { status: string; post_accounts: Array<{ platform_status: string; platform_error: string | null }> } = { status: '', post_accounts: [] };
   await expect
     .poll(
@@ -206,7 +209,7 @@ describe('platform conformance: a dry run tells what publishing will do, and wha
       if (real.ok && upload) {
         const { username } = accounts.get(platform)!;
         const remote = ((await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts as SandboxPost[]).filter(
-          (p) => p.account === username && p.text.includes(`conformance ${platform} ${kind} for real`),
+          (p) => p.account === username && p.text.includes(`conformance ${platform} ${kind.replace('_', ' ')} for real`),
         );
         const carried = remote.flatMap((p) => p.media);
         if (carried.length !== 1 || carried[0]!.kind !== upload.type) {
@@ -225,7 +228,7 @@ describe('a publisher killed between uploading the media and creating the post',
     const upload = await call('/media/uploads', { body: { platform: 'twitter', content_type: 'video/mp4', media: video.toString('base64') } });
     expect(upload.status, upload.text).toBe(201);
     // The post's create will never be answered: the publisher is inside it, its video uploaded, when it dies.
-    expect((await request(stack.sandboxUrl!, '/_sandbox/faults', { method: 'POST', body: { platform: 'twitter', fault: 'timeout', times: 1 } })).status).toBe(200);
+    expect((await request(stack.sandboxUrl!, '/_sandbox/faults', { method: 'POST', body: { platform: 'twitter', fault: 'timeout', times: 1 } })).status).toBeLessThan(300);
     const body = 'killed mid-publish, published once';
     const made = await call('/posts', {
       body: { post: { body, post_contents: [{ platform: 'twitter', body, metadata: { media: [{ r2_key: upload.json.r2_key, type: 'video' }] } }], post_accounts: [{ social_account_id: account }] } },

@@ -142,7 +142,7 @@ export const facebook: SandboxPlatform = {
         const id = req.params.id!;
         const fields = requested(params);
         const post = state.find('facebook', id);
-        if (!post) return /^\d+$/.test(id) && fields.has('name') ? { status: 200, body: { id, name: `${req.account} page` } } : notFound(id);
+        if (!post) return (/^\d+$/.test(id) || id === `page-${req.account}`) && fields.has('name') ? { status: 200, body: { id, name: `${req.account} page` } } : notFound(id);
         const comments = (post.details.comments as string[]).length;
         const has = (prefix: string) => [...fields].some((f) => f.startsWith(prefix));
         return {

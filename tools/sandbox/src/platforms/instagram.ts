@@ -97,7 +97,7 @@ const routes: Route[] = [
       }
       const post = state.find('instagram', id);
       if (post) return { status: 200, body: { id, permalink: `https://www.instagram.com/p/${shortcode(id)}/`, caption: post.text, timestamp: graphTime(post.createdAt) } };
-      if (/^\d+$/.test(id) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
+      if ((/^\d+$/.test(id) || id === `ig-${req.account}`) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
       return notFound(id);
     }),
   },

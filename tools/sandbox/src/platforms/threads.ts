@@ -115,7 +115,7 @@ export const threads: SandboxPlatform = {
         if (container) return { status: 200, body: { id, status: containerStatus(container), ...(container.failed ? { error_message: mediaInfo(container).error ?? 'UNKNOWN' } : {}) } };
         const post = state.find('threads', id);
         if (post) return { status: 200, body: { id, text: post.text, timestamp: graphTime(post.createdAt), permalink: permalink(post.account, id) } };
-        if (/^\d+$/.test(id) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
+        if ((/^\d+$/.test(id) || id === `th-${req.account}`) && requested(params).has('username')) return { status: 200, body: { id, username: req.account } };
         return notFound(id);
       }),
     },
