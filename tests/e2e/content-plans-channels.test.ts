@@ -120,6 +120,14 @@ describe('channel rules', () => {
     expectError(range, 422, 'INVALID_PARAMETERS');
     expect(JSON.stringify(range.json.error.details)).toContain('content_plan.channels[0].carousel_every_n');
 
+    // A board is a Pinterest board id (digits), as a post's metadata.board_id; platform_configs give options as a post's metadata does.
+    const badBoard = await createPlan(w, { channels: [{ social_account_id: pin, board_id: 'board-7' }] });
+    expectError(badBoard, 422, 'INVALID_PARAMETERS');
+    expect(badBoard.json.error.details).toEqual([expect.stringMatching(/^content_plan\.channels\[0\]\.board_id: must be a Pinterest board id/)]);
+    const otherPlatform = await createPlan(w, { platform_configs: { twitter: { board_id: '1' } } });
+    expectError(otherPlatform, 422, 'INVALID_PARAMETERS');
+    expect(otherPlatform.json.error.details).toEqual(['content_plan.platform_configs.twitter.board_id: only pinterest reads board_id; twitter does not']);
+
     const noLink = await createPlan(w, { channels: [{ social_account_id: pin, format: 'quote_card', board_id: '1003' }] });
     expectError(noLink, 422, 'INVALID_PARAMETERS');
     expect(JSON.stringify(noLink.json.error.details)).toContain('content_plan.platform_configs.pinterest.link');
