@@ -2,6 +2,7 @@ import { AppError } from '@spa/errors';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { validate } from '../http/validate.js';
+import { CreatePlanBody } from './content-plan-shapes.js';
 import { BulkCreatePostsBodySchema, CreatePostBodySchema, UpdatePostBodySchema } from './schemas.js';
 
 const image = [{ r2_key: 'ws/1/2026/03/card.jpg', type: 'image' }];
@@ -76,5 +77,20 @@ describe('POST /posts: per-platform choices in a content metadata', () => {
     expect(bulk).toEqual(['posts[1].post_contents[0].metadata.link: only pinterest reads link; linkedin does not']);
     const patch = refusal(UpdatePostBodySchema, { post: { post_contents: [{ platform: 'tiktok', metadata: { media: video } }] } });
     expect(patch).toEqual([expect.stringContaining('post.post_contents[0].metadata.privacy_level: is required on tiktok')]);
+  });
+});
+
+describe("POST /content_plans: platform_configs give each platform's choices, checked as a post's are", () => {
+  const plan = (platform_configs: unknown) => refusal(CreatePlanBody, { content_plan: { name: 'Calm', schedule_day: 1, schedule_time: '09:00', platform_configs } });
+
+  it('accepts choices of the platform they are given for, and other keys; a TikTok default privacy level is not required', () => {
+    expect(plan({ pinterest: { link: 'https://example.com/calm', board_id: '549755885175' }, tiktok: {}, twitter: { hashtags: false, media_fit: 'crop' } })).toEqual([]);
+  });
+
+  it('answers 422 naming an option of another platform or a wrong value', () => {
+    expect(plan({ twitter: { board_id: '1' }, youtube: { privacy_status: 'secret' } })).toEqual([
+      'content_plan.platform_configs.twitter.board_id: only pinterest reads board_id; twitter does not',
+      'content_plan.platform_configs.youtube.privacy_status: must be one of public, unlisted, private',
+    ]);
   });
 });
