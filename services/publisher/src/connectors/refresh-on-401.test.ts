@@ -48,4 +48,22 @@ describe('refresh once on a 401', () => {
     await expect(wrapped.twitter!.publish(request)).rejects.toMatchObject({ kind: 'auth' });
     expect(calls).toBe(1);
   });
+
+  it('the checks before a publish (credentials, preflight) refresh an expired token as the publish does', async () => {
+    const c = connector();
+    const checked: string[] = [];
+    c.validateCredentials = async (t) => {
+      checked.push(`credentials ${t.credentials.access_token}`);
+      if (t.credentials.access_token !== 'new') throw new ConnectorError('auth', 'invalid_auth');
+      return true;
+    };
+    c.preflight = async (r) => {
+      checked.push(`preflight ${r.target.credentials.access_token}`);
+      if (r.target.credentials.access_token !== 'new') throw new ConnectorError('auth', 'invalid_auth');
+    };
+    const wrapped = withRefreshOn401({ twitter: c }, async () => ({ credentials: { access_token: 'new' }, disconnected: false, reason: '' }));
+    await expect(wrapped.twitter!.validateCredentials(request.target)).resolves.toBe(true);
+    await expect(wrapped.twitter!.preflight!(request)).resolves.toBeUndefined();
+    expect(checked).toEqual(['credentials old', 'credentials new', 'preflight old', 'preflight new']);
+  });
 });
