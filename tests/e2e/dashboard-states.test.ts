@@ -256,7 +256,7 @@ describe('dashboard edge states in Chromium', () => {
     const form = page.getByRole('form', { name: 'Connect a sandbox account' });
     await poll(() => form.getByLabel('Username').inputValue()).toBe('expired.bsky.social');
     expect(await form.getByLabel('Platform').inputValue()).toBe('bluesky');
-    expect(await form.getByLabel('Username').evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await form.getByLabel('Username').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await context.close();
   });
 });

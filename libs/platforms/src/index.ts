@@ -37,3 +37,4 @@ export {
   type PostOptionKey,
 } from './options.js';
 export { CONVERTIBLE_IMAGE_TYPES, CONVERTIBLE_VIDEO_TYPES, mediaHandling, type MediaHandling } from './media-handling.js';
+export { sandboxBoardId } from './sandbox-ids.js';

@@ -1,4 +1,5 @@
 import { invalidParameters, notFound } from '@spa/errors';
+import { sandboxBoardId } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import type { SocialAccount } from './model.js';
 import type { AccountsDeps } from './ports.js';
@@ -45,7 +46,7 @@ export function sandboxCredentials(username: string): Record<string, string> {
     threads_user_id: `th-${account}`,
     page_id: `page-${account}`,
     // The first of the board ids the Pinterest stand-in lists for the account (its default board).
-    board_id: `${account}-board-1`,
+    board_id: sandboxBoardId(account, 1),
     open_id: `open-${account}`,
     privacy_level: 'SELF_ONLY',
     did: `did:plc:${account.toLowerCase()}`,

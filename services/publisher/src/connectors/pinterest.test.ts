@@ -1,3 +1,4 @@
+import { sandboxBoardId } from '@spa/platforms';
 import { startSandbox, type Sandbox } from '@spa/sandbox';
 import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.state.reset());
 
-const target: TargetAccount = { socialAccountId: 1, platform: 'pinterest', username: 'acme', credentials: { access_token: 'sandbox-acme', board_id: 'acme-board-1' } };
+const target: TargetAccount = { socialAccountId: 1, platform: 'pinterest', username: 'acme', credentials: { access_token: 'sandbox-acme', board_id: sandboxBoardId('acme', 1) } };
 const image = (name: string): MediaItem => host.item(name, 'image');
 const video = (name: string): MediaItem => host.item(name, 'video', 'video/mp4');
 const part = (body: string, extra: Partial<ContentPart> = {}): ContentPart => ({ body, contentType: 'image', position: 0, media: [image('a.jpg')], ...extra });
@@ -39,12 +40,12 @@ const pins = () => sandbox.state.postsOf('pinterest', 'acme');
 describe('Pinterest connector against the strict API v5 stand-in', () => {
   it("pins an image to the post's board with its title and link, and Pinterest receives the real image", async () => {
     const body = 'Spring menu\nAll the new dishes at https://acme.example/menu today';
-    const options = { board_id: 'acme-board-2', title: 'Our spring dishes', link: 'https://acme.example/spring' };
+    const options = { board_id: sandboxBoardId('acme', 2), title: 'Our spring dishes', link: 'https://acme.example/spring' };
     const result = await connector().publish({ target, parts: [part(body, { options })] });
     const [pin] = pins();
     expect(pin?.text).toBe(body);
     expect(pin?.details).toMatchObject({
-      board_id: 'acme-board-2',
+      board_id: sandboxBoardId('acme', 2),
       title: 'Our spring dishes',
       link: 'https://acme.example/spring',
       media_source: { source_type: 'image_url', url: host.url('a.jpg') },
@@ -55,7 +56,7 @@ describe('Pinterest connector against the strict API v5 stand-in', () => {
 
   it("without a board_id, pins to the account's default board, titled by the body's first line and linked to its first URL", async () => {
     await connector().publish({ target, parts: [part('Spring menu\nsee https://acme.example/menu')] });
-    expect(pins()[0]?.details).toMatchObject({ board_id: 'acme-board-1', title: 'Spring menu', link: 'https://acme.example/menu' });
+    expect(pins()[0]?.details).toMatchObject({ board_id: sandboxBoardId('acme', 1), title: 'Spring menu', link: 'https://acme.example/menu' });
   });
 
   it('sends 2 to 5 images as a multiple_image_urls carousel, each image reaching Pinterest', async () => {
@@ -86,14 +87,17 @@ describe('Pinterest connector against the strict API v5 stand-in', () => {
   });
 
   it("the stand-in refuses a board that is not the account's (404) and the preflight catches it before anything is created", async () => {
-    const elsewhere = part('wrong board', { options: { board_id: 'someone-board-1' } });
+    const elsewhere = part('wrong board', { options: { board_id: sandboxBoardId('someone', 1) } });
     const error = await connector()
       .publish({ target, parts: [elsewhere] })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'rejected', status: 404, message: expect.stringContaining('Board not found') });
     sandbox.state.reset();
-    await expect(connector().preflight!({ target, parts: [elsewhere] })).rejects.toMatchObject({ kind: 'rejected', message: "pinterest: board someone-board-1 is not one of the account's boards" });
-    await expect(connector().preflight!({ target, parts: [part('right board', { options: { board_id: 'acme-board-3' } })] })).resolves.toBeUndefined();
+    await expect(connector().preflight!({ target, parts: [elsewhere] })).rejects.toMatchObject({
+      kind: 'rejected',
+      message: `pinterest: board ${sandboxBoardId('someone', 1)} is not one of the account's boards`,
+    });
+    await expect(connector().preflight!({ target, parts: [part('right board', { options: { board_id: sandboxBoardId('acme', 3) } })] })).resolves.toBeUndefined();
     expect(sandbox.state.requests.filter((r) => r.creates)).toEqual([]);
   });
 
@@ -116,14 +120,14 @@ describe('Pinterest connector against the strict API v5 stand-in', () => {
       return { status: answer.status, body: (await answer.json().catch(() => undefined)) as Record<string, unknown> };
     };
     const data = (await makeImage({ format: 'jpeg', width: 600, height: 900 })).toString('base64');
-    expect(await call('/v5/pins', { board_id: 'acme-board-1', media_source: { source_type: 'image_base64', content_type: 'image/jpeg', data } })).toMatchObject({ status: 201 });
+    expect(await call('/v5/pins', { board_id: sandboxBoardId('acme', 1), media_source: { source_type: 'image_base64', content_type: 'image/jpeg', data } })).toMatchObject({ status: 201 });
     expect(pins()[0]?.media).toEqual([expect.objectContaining({ content_type: 'image/jpeg', width: 600, height: 900 })]);
     const registered = (await call('/v5/media', { media_type: 'video' })).body as { media_id: string; upload_url: string; upload_parameters: Record<string, string> };
     const form = new FormData();
     for (const [name, value] of Object.entries(registered.upload_parameters)) if (name !== 'x-amz-signature') form.set(name, value);
     form.set('file', new Blob([new Uint8Array(await makeVideo({ width: 360, height: 640, seconds: 5 }))]), 'video');
     expect((await fetch(registered.upload_url, { method: 'POST', body: form })).status).toBe(403);
-    const pin = (media_source: Record<string, unknown>) => call('/v5/pins', { board_id: 'acme-board-1', media_source: { source_type: 'video_id', ...media_source } });
+    const pin = (media_source: Record<string, unknown>) => call('/v5/pins', { board_id: sandboxBoardId('acme', 1), media_source: { source_type: 'video_id', ...media_source } });
     expect(await pin({ media_id: registered.media_id, cover_image_key_frame_time: 0 })).toMatchObject({
       status: 400,
       body: { code: 1, message: expect.stringContaining('registered, not succeeded') },
@@ -168,7 +172,7 @@ describe('Pinterest connector against the strict API v5 stand-in', () => {
 
   it("finds a pin whose answer was lost on the post's board, so it is not published twice", async () => {
     const since = new Date();
-    const onBoard = (body: string) => part(body, { options: { board_id: 'acme-board-2' } });
+    const onBoard = (body: string) => part(body, { options: { board_id: sandboxBoardId('acme', 2) } });
     sandbox.state.addFault('pinterest', 'drop_after_accept');
     await expect(connector().publish({ target, parts: [onBoard('maybe sent')] })).rejects.toMatchObject({ kind: 'unknown_outcome' });
     const found = await connector().findPublished({ target, parts: [onBoard('maybe sent')] }, since);

@@ -88,7 +88,10 @@ describe('Threads connector against the Threads API stand-in', () => {
     for (const [name, items, reason] of refused) {
       const error = await connector()
         .publish({ target, parts: [part(name, { media: items })] })
-        .catch((e: unknown) => e as ConnectorError);
+        .then(
+          () => undefined,
+          (e: unknown) => e as ConnectorError,
+        );
       expect(error, name).toBeInstanceOf(ConnectorError);
       expect(error?.kind, name).toBe('rejected');
       expect(error?.message, name).toMatch(reason);

@@ -45,7 +45,7 @@ describe('X connector against the X API v2 stand-in', () => {
       item(await makeImage({ format: 'jpeg', width: 800, height: 600 }), 'image/jpeg'),
       item(await makeImage({ format: 'webp', width: 300, height: 300 }), 'image/webp'),
       // A still GIF the media service probed: one frame, so an image (an animated one would be a tweet_gif).
-      { ...item(await makeImage({ format: 'gif', width: 200, height: 100 }), 'image/gif'), facts: { kind: 'image', content_type: 'image/gif', bytes: 1, width: 200, height: 100, frames: 1 } },
+      { ...item(await makeImage({ format: 'gif', width: 200, height: 100 }), 'image/gif'), facts: { kind: 'image' as const, content_type: 'image/gif', bytes: 1, width: 200, height: 100, frames: 1 } },
     ];
     await connector().publish({ target, parts: [part('with images', { media: images })] });
     await connector().publish({ target, parts: [part('vote', { contentType: 'poll', poll: { options: ['a', 'b'], durationMinutes: 60 } })] });

@@ -1,3 +1,4 @@
+import { sandboxBoardId } from '@spa/platforms';
 import type { Route, SandboxRequest } from '../router.js';
 
 /**
@@ -47,7 +48,7 @@ export const IDENTITY_ROUTES: Record<string, Route[]> = {
     {
       method: 'GET',
       path: '/v5/boards',
-      handle: (req) => ({ status: 200, body: { items: [{ id: `board-${req.account}`, name: `${req.account} board`, privacy: 'PUBLIC' }], bookmark: null } }),
+      handle: (req) => ({ status: 200, body: { items: [{ id: sandboxBoardId(req.account ?? '', 1), name: `${req.account} board`, privacy: 'PUBLIC' }], bookmark: null } }),
     },
   ],
   google_business: [

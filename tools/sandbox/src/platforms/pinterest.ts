@@ -1,3 +1,4 @@
+import { sandboxBoardId } from '@spa/platforms';
 import type { SandboxPlatform } from '../router.js';
 import type { SandboxPost } from '../state.js';
 import { mediaRoutes, pinMedia, type MediaSource } from './pinterest/media.js';
@@ -18,7 +19,7 @@ export { PINTEREST_IMAGE, PINTEREST_VIDEO, PINTEREST_RULES } from './pinterest/r
 /** The account's boards: three per account, the first being its default. */
 const boardsOf = (account: string | undefined) =>
   ['Ideas', 'Recipes', 'Travel'].map((name, i) => ({
-    id: `${account}-board-${i + 1}`,
+    id: sandboxBoardId(account ?? '', i + 1),
     name,
     description: i === 0 ? `${account}'s ideas` : null,
     privacy: i === 2 ? 'SECRET' : 'PUBLIC',
