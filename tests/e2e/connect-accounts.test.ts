@@ -148,7 +148,13 @@ describe('connect → list → publish → token expires → refreshed → publi
     const text = `media after connect on ${platform}`;
     const created = await call('/posts', {
       body: {
-        post: { body: text, post_contents: [{ platform, body: text, metadata: { media, ...(platform === 'youtube' ? { title: 'After connect' } : {}), ...(platform === 'tiktok' ? { privacy_level: 'SELF_ONLY' } : {}) } }], post_accounts: [{ social_account_id: id }] },
+        post: {
+          body: text,
+          post_contents: [
+            { platform, body: text, metadata: { media, ...(platform === 'youtube' ? { title: 'After connect' } : {}), ...(platform === 'tiktok' ? { privacy_level: 'SELF_ONLY' } : {}) } },
+          ],
+          post_accounts: [{ social_account_id: id }],
+        },
       },
     });
     expect(created.status, created.text).toBe(201);

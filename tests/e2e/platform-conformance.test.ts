@@ -237,7 +237,10 @@ describe('a publisher killed between uploading the media and creating the post',
     expect((await call(`/posts/${made.json.post.id}/publishes`, { method: 'POST', body: {} })).status).toBe(202);
     type Asked = Array<{ path: string; method: string; account: string; creates: boolean }>;
     await expect
-      .poll(async () => ((await request(stack.sandboxUrl!, '/_sandbox/requests?platform=twitter')).json.requests as Asked).some((r) => r.account === 'confkill' && r.creates), { timeout: 60_000, interval: 200 })
+      .poll(async () => ((await request(stack.sandboxUrl!, '/_sandbox/requests?platform=twitter')).json.requests as Asked).some((r) => r.account === 'confkill' && r.creates), {
+        timeout: 60_000,
+        interval: 200,
+      })
       .toBe(true);
     const asked = (await request(stack.sandboxUrl!, '/_sandbox/requests?platform=twitter')).json.requests as Asked;
     expect(asked.filter((r) => r.account === 'confkill' && !r.creates && r.method === 'POST').length, 'the video was uploaded before the create').toBeGreaterThan(0);
