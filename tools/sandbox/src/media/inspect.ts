@@ -9,7 +9,11 @@ import sharp from 'sharp';
 
 const run = promisify(execFile);
 
-/** What a platform stand-in learns of an uploaded file from its bytes, as the real platform would: never from what the client declared. */
+/**
+ * What a platform stand-in learns of an uploaded file from its bytes, as the real platform would: never from what the
+ * client declared. The stand-ins read files on their own rather than through the media service's probe (which the
+ * media pipeline decides its conversions by): a stand-in that shared the code under test could never catch its mistakes.
+ */
 export type InspectedMedia = MediaFacts | { kind: 'unknown'; content_type: string; bytes: number };
 
 interface ProbeStream {
