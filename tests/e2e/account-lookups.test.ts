@@ -1,3 +1,4 @@
+import { sandboxBoardId } from '@spa/platforms';
 import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
@@ -63,9 +64,9 @@ describe('GET /pinterest/boards', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({
       boards: [
-        { id: 'board_owner-board-1', name: 'Ideas', description: "board_owner's ideas", privacy: 'PUBLIC' },
-        { id: 'board_owner-board-2', name: 'Recipes', description: null, privacy: 'PUBLIC' },
-        { id: 'board_owner-board-3', name: 'Travel', description: null, privacy: 'SECRET' },
+        { id: sandboxBoardId('board_owner', 1), name: 'Ideas', description: "board_owner's ideas", privacy: 'PUBLIC' },
+        { id: sandboxBoardId('board_owner', 2), name: 'Recipes', description: null, privacy: 'PUBLIC' },
+        { id: sandboxBoardId('board_owner', 3), name: 'Travel', description: null, privacy: 'SECRET' },
       ],
     });
   });
