@@ -6,7 +6,7 @@ export interface LocalPds {
   url: string;
   /** An XRPC call: query parameters, and a JSON body (POST) when given. */
   xrpc(method: string, params?: Record<string, string>, init?: { body?: unknown; token?: string }): Promise<{ status: number; body: any }>;
-  /** A new account (handle `<name>.test`) with its password and first session. */
+  /** A new account (handle `<name>.test`) with its password and a signed-in session. */
   createAccount(name: string): Promise<{ did: string; handle: string; password: string; accessJwt: string }>;
   stop(): Promise<void>;
 }
