@@ -1,7 +1,7 @@
 import { blueskyEmbed, checkShape, type BlueskyMediaOptions } from './bluesky-media.js';
 import { findInPages } from './recent-posts.js';
 import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
-import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * Bluesky (AT Protocol XRPC on the account's PDS). `access_token` is the session's `accessJwt`, taken as given
@@ -113,7 +113,7 @@ export function blueskyConnector(baseUrl = DEFAULT_PDS, options: BlueskyMediaOpt
       const answer = await xrpc(target, `app.bsky.feed.getPosts?${new URLSearchParams({ uris: platformPostId })}`);
       const post = (answer.body as { posts?: Array<Record<string, number | undefined>> }).posts?.[0];
       // getPosts leaves out a post that no longer exists: gone, as a 404 is for the other platforms.
-      if (!post) throw new ConnectorError('rejected', `bluesky: post ${platformPostId} no longer exists`, undefined, 404);
+      if (!post) throw postGone(`bluesky: post ${platformPostId} no longer exists`);
       const count = (n: number | undefined) => (typeof n === 'number' ? n : null);
       const reposts = post.repostCount === undefined && post.quoteCount === undefined ? null : (post.repostCount ?? 0) + (post.quoteCount ?? 0);
       return { impressions: null, likes: count(post.likeCount), replies: count(post.replyCount), reposts, clicks: null };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { discord } from '../../../../tools/sandbox/src/platforms/discord.js';
 import { discordConnector } from './discord.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -192,4 +193,8 @@ describe('Discord connector through the channel webhook the OAuth connect stores
     }
     expect(sandbox.state.postsOf('discord')).toHaveLength(0);
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

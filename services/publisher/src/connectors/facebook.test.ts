@@ -6,6 +6,7 @@ import { facebook } from '../../../../tools/sandbox/src/platforms/facebook.js';
 import { facebookConnector } from './facebook.js';
 import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let host: MediaHost;
@@ -139,4 +140,8 @@ describe('Facebook Pages connector against the Graph API stand-in', () => {
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

@@ -1,5 +1,5 @@
 import { field } from './http.js';
-import { count, credential, metaGraph } from './meta-graph.js';
+import { count, credential, metaGraph, throwGoneWhenMissing } from './meta-graph.js';
 import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
@@ -66,10 +66,13 @@ export function facebookConnector(baseUrl = 'https://graph.facebook.com/v20.0'):
     },
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
-      const insights = await graph.insights(target, platformPostId, ['post_total_media_view_unique', 'post_clicks']);
-      const counts = (await graph.call(target, platformPostId, {
-        params: { fields: 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares' },
-      })) as { reactions?: { summary?: { total_count?: number } }; comments?: { summary?: { total_count?: number } }; shares?: { count?: number } };
+      // A post that no longer exists answers code 100 subcode 33: gone.
+      const insights = await graph.insights(target, platformPostId, ['post_total_media_view_unique', 'post_clicks']).catch(throwGoneWhenMissing);
+      const counts = (await graph
+        .call(target, platformPostId, {
+          params: { fields: 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares' },
+        })
+        .catch(throwGoneWhenMissing)) as { reactions?: { summary?: { total_count?: number } }; comments?: { summary?: { total_count?: number } }; shares?: { count?: number } };
       return {
         impressions: reported(insights.post_total_media_view_unique),
         likes: reported(counts.reactions?.summary?.total_count),

@@ -5,6 +5,7 @@ import { googleBusiness } from '../../../../tools/sandbox/src/platforms/google-b
 import { googleBusinessConnector } from './google-business.js';
 import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let host: MediaHost;
@@ -143,4 +144,8 @@ describe('Google Business Profile connector against the v4 localPosts stand-in',
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

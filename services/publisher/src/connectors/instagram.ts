@@ -1,4 +1,4 @@
-import { count, credential, metaGraph, type ContainerPolling } from './meta-graph.js';
+import { count, credential, metaGraph, throwGoneWhenMissing, type ContainerPolling } from './meta-graph.js';
 import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
@@ -69,7 +69,8 @@ export function instagramConnector(baseUrl = 'https://graph.facebook.com/v20.0',
     },
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
-      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'comments', 'shares']);
+      // A media object that no longer exists answers code 100 subcode 33: gone.
+      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'comments', 'shares']).catch(throwGoneWhenMissing);
       return { impressions: count(m.views), likes: count(m.likes), replies: count(m.comments), reposts: count(m.shares), clicks: null };
     },
 

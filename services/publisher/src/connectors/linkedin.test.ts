@@ -7,6 +7,7 @@ import { linkedin } from '../../../../tools/sandbox/src/platforms/linkedin.js';
 import { linkedinConnector } from './linkedin.js';
 import { linkedinUploads } from './linkedin-uploads.js';
 import { ConnectorError, type ContentPart, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -327,4 +328,12 @@ describe('a LinkedIn answer the uploader cannot follow', () => {
       server.close();
     }
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  for (const request of [
+    { target: org, parts: [part('vanishes')] },
+    { target: member, parts: [part('mine vanishes')] },
+  ])
+    await expectGoneOnceRemoved(sandbox, connector(), request);
 });

@@ -1,7 +1,7 @@
 import { callPlatform } from './http.js';
 import { linkedinAuthor as author, linkedinHeaders as headers } from './linkedin-api.js';
 import { linkedinUploads } from './linkedin-uploads.js';
-import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /** `commentary` is "little text": these characters are markup unless escaped. */
 export function escapeLittleText(text: string): string {
@@ -197,7 +197,10 @@ export function linkedinConnector(baseUrl = 'https://api.linkedin.com', assets: 
         const answer = await callPlatform(`${baseUrl}/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(owner)}&${key}=List(${enc(platformPostId)})`, {
           headers: headers(target),
         });
-        const s = (answer.body as { elements?: Array<{ totalShareStatistics?: Record<string, number> }> }).elements?.[0]?.totalShareStatistics ?? {};
+        const [element] = (answer.body as { elements?: Array<{ totalShareStatistics?: Record<string, number> }> }).elements ?? [];
+        // The statistics leave out a share that no longer exists.
+        if (!element) throw postGone(`linkedin: ${platformPostId} no longer exists`);
+        const s = element.totalShareStatistics ?? {};
         return { impressions: s.impressionCount ?? null, likes: s.likeCount ?? null, replies: s.commentCount ?? null, reposts: s.shareCount ?? null, clicks: s.clickCount ?? null };
       }
       const answer = await callPlatform(`${baseUrl}/rest/socialActions/${enc(platformPostId)}`, { headers: headers(target) });

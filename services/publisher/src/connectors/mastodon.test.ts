@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mastodon } from '../../../../tools/sandbox/src/platforms/mastodon.js';
 import { mastodonConnector, plainText } from './mastodon.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let target: TargetAccount;
@@ -161,4 +162,8 @@ describe('Mastodon connector against an instance stand-in', () => {
     expect(await mastodonConnector(`${sandbox.url}/mastodon`).validateCredentials({ ...target, credentials: { access_token: 'sandbox-acme' } })).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

@@ -1,5 +1,5 @@
 import { callPlatform, field } from './http.js';
-import { ConnectorError, type Published, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Published, type TargetAccount } from './types.js';
 
 /**
  * Meta Graph API plumbing shared by the Instagram, Threads and Facebook connectors: the token goes in
@@ -130,7 +130,11 @@ export const count = (value: unknown): number => (typeof value === 'number' ? va
  * Any other error is answered unchanged.
  */
 export function goneWhenMissing(err: unknown): unknown {
-  if (err instanceof ConnectorError && err.kind === 'rejected' && (/"error_subcode":33\b/.test(err.message) || /Object with ID '[^']*' does not exist/.test(err.message)))
-    return new ConnectorError('rejected', err.message, undefined, 404);
+  if (err instanceof ConnectorError && err.kind === 'rejected' && (/"error_subcode":33\b/.test(err.message) || /Object with ID '[^']*' does not exist/.test(err.message))) return postGone(err.message);
   return err;
+}
+
+/** Throws the error as goneWhenMissing answers it: for `.catch` on a read of a post. */
+export function throwGoneWhenMissing(err: unknown): never {
+  throw goneWhenMissing(err);
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slack } from '../../../../tools/sandbox/src/platforms/slack.js';
 import { slackConnector } from './slack.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -231,4 +232,8 @@ describe('Slack connector against the Slack Web API stand-in', () => {
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

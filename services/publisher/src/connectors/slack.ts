@@ -1,6 +1,6 @@
 import { MAX_COMMUNITIES, type CommunitiesSource, type Community } from './communities.js';
 import { callPlatform } from './http.js';
-import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * Slack Web API (bot token `xoxb-…` as a bearer; scopes `chat:write`, `files:write`, `channels:read` /
@@ -26,6 +26,8 @@ interface SlackMessage {
   text?: string;
   reply_count?: number;
   reactions?: Array<{ count: number }>;
+  /** `tombstone`: a deleted message kept in place of its thread's parent. */
+  subtype?: string;
 }
 
 interface SlackFile {
@@ -169,7 +171,8 @@ export function slackConnector(baseUrl = 'https://slack.com/api', overrides: Par
       const params = { channel: channelOf(target), latest: platformPostId, inclusive: true, limit: 1 };
       const { messages } = await call<{ messages: SlackMessage[] }>(target, 'conversations.history', params);
       const found = messages.find((m) => m.ts === platformPostId);
-      if (!found) throw new ConnectorError('rejected', `conversations.history: message ${platformPostId} not found`);
+      // A deleted message is left out of the history, or kept as a tombstone while its thread has replies.
+      if (!found || found.subtype === 'tombstone') throw postGone(`conversations.history: message ${platformPostId} no longer exists`);
       const likes = (found.reactions ?? []).reduce((sum, r) => sum + r.count, 0);
       // Slack reports no views, shares or clicks of a message.
       return { impressions: null, likes, replies: found.reply_count ?? 0, reposts: null, clicks: null };

@@ -219,3 +219,11 @@ describe('Telegram connector against the Bot API stand-in', () => {
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
 });
+
+it('reads nothing of a post, so one that no longer exists costs no call and is never retried (the Bot API cannot read a sent message)', async () => {
+  const { platformPostId } = await connector().publish({ target, parts: [part('vanishes')] });
+  for (const post of posts()) sandbox.state.remove('telegram', post.id);
+  const calls = sandbox.state.requests.length;
+  expect(await connector().fetchMetrics(target, platformPostId)).toEqual({ impressions: null, likes: null, replies: null, reposts: null, clicks: null });
+  expect(sandbox.state.requests.length).toBe(calls);
+});

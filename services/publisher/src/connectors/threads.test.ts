@@ -6,6 +6,7 @@ import { threads } from '../../../../tools/sandbox/src/platforms/threads.js';
 import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { threadsConnector } from './threads.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let host: MediaHost;
@@ -163,4 +164,8 @@ describe('Threads connector against the Threads API stand-in', () => {
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { ...target.credentials, access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

@@ -1,4 +1,4 @@
-import { credential, goneWhenMissing, metaGraph, type ContainerPolling } from './meta-graph.js';
+import { credential, metaGraph, throwGoneWhenMissing, type ContainerPolling } from './meta-graph.js';
 import { ConnectorError, type Connector, type ContentPart, type MediaItem, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
@@ -86,9 +86,7 @@ export function threadsConnector(baseUrl = 'https://graph.threads.net/v1.0', pol
     },
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
-      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'replies', 'reposts', 'quotes']).catch((err: unknown) => {
-        throw goneWhenMissing(err);
-      });
+      const m = await graph.insights(target, platformPostId, ['views', 'likes', 'replies', 'reposts', 'quotes']).catch(throwGoneWhenMissing);
       const reposts = reported(m.reposts) === null && reported(m.quotes) === null ? null : (reported(m.reposts) ?? 0) + (reported(m.quotes) ?? 0);
       return { impressions: reported(m.views), likes: reported(m.likes), replies: reported(m.replies), reposts, clicks: null };
     },

@@ -5,6 +5,7 @@ import { tiktok } from '../../../../tools/sandbox/src/platforms/tiktok.js';
 import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { tiktokConnector } from './tiktok.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let host: MediaHost;
@@ -243,4 +244,8 @@ describe('TikTok creator info', () => {
     expect(await status(pulled.body.data.publish_id, 'locked_acme')).toMatchObject({ status: 'PROCESSING_DOWNLOAD' });
     expect(await status(pulled.body.data.publish_id, 'locked_acme')).toEqual({ status: 'FAILED', fail_reason: 'duration_check_failed' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [video('vanishes')] });
 });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callPlatform, field, type CallOptions } from './http.js';
 import { mp4DurationSeconds } from './mp4-duration.js';
-import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /** TikTok's creator info (POST /v2/post/publish/creator_info/query/), as TikTok names it. */
 export interface TikTokCreatorInfo {
@@ -191,7 +191,12 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
         body: { filters: { video_ids: [platformPostId] } },
       });
       const v = data.videos?.[0];
-      if (!v) throw new ConnectorError('rejected', `tiktok: video ${platformPostId} not found (private, or still in moderation)`);
+      if (!v) {
+        // A post answered by its publish_id (private, or in moderation when publishing ended) has no video id to query.
+        if (isPublishId(platformPostId)) throw new ConnectorError('rejected', `tiktok: post ${platformPostId} has no public video id to read metrics of`);
+        // The query answers only the account's existing videos: a deleted one is left out.
+        throw postGone(`tiktok: video ${platformPostId} no longer exists`);
+      }
       return { impressions: v.view_count ?? null, likes: v.like_count ?? null, replies: v.comment_count ?? null, reposts: v.share_count ?? null, clicks: null };
     },
 
@@ -208,4 +213,9 @@ export function tiktokConnector(baseUrl = 'https://open.tiktokapis.com', polling
       return true;
     },
   };
+}
+
+/** A publish_id (`v_pub_…`, `p_pub_…`): what a post without a public video id is answered by (see publish). */
+function isPublishId(id: string): boolean {
+  return /^[a-z]_pub_/.test(id);
 }

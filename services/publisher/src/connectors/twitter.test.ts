@@ -3,6 +3,7 @@ import { makeImage, makeVideo } from '@spa/testing/media';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { twitterConnector } from './twitter.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -217,4 +218,8 @@ describe('X connector against the X API v2 stand-in', () => {
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

@@ -1,7 +1,7 @@
 import { callPlatform, field } from './http.js';
 import { findInPages } from './recent-posts.js';
 import { checkXShape, uploadXMedia, type XMediaOptions } from './twitter-media.js';
-import { ConnectorError, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 const count = (value: number | undefined): number | null => (typeof value === 'number' ? value : null);
 
@@ -73,7 +73,7 @@ export function twitterConnector(baseUrl = 'https://api.x.com', options: XMediaO
       const body = answer.body as { data?: unknown; errors?: Array<{ type?: string; detail?: string }> };
       // X answers a post that no longer exists with 200 and a resource-not-found error instead of data.
       const missing = body.errors?.find((e) => e.type?.endsWith('/resource-not-found'));
-      if (!body.data && missing) throw new ConnectorError('rejected', `X no longer has post ${platformPostId}: ${missing.detail ?? 'not found'}`, undefined, 404);
+      if (!body.data && missing) throw postGone(`X no longer has post ${platformPostId}: ${missing.detail ?? 'not found'}`);
       const m = field<Record<string, number | undefined>>(answer.body, 'data.public_metrics');
       const clicks = (answer.body as { data?: { non_public_metrics?: { url_link_clicks?: number } } }).data?.non_public_metrics?.url_link_clicks;
       const reposts = m.retweet_count === undefined && m.quote_count === undefined ? null : (m.retweet_count ?? 0) + (m.quote_count ?? 0);

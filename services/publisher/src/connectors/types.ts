@@ -111,3 +111,17 @@ export class ConnectorError extends Error {
     super(message);
   }
 }
+
+/**
+ * The platform no longer has the post (its author deleted it, the platform removed it): `rejected` with
+ * status 404, whatever the platform answered (an empty list, a 400 naming a missing object), so the
+ * publisher stops reading it instead of trying again.
+ */
+export function postGone(message: string): ConnectorError {
+  return new ConnectorError('rejected', message, undefined, 404);
+}
+
+/** Whether a connector's error says the post no longer exists on the platform (see postGone). */
+export function isPostGone(err: ConnectorError): boolean {
+  return err.kind === 'rejected' && (err.status === 404 || err.status === 410);
+}

@@ -6,6 +6,7 @@ import { youtube } from '../../../../tools/sandbox/src/platforms/youtube.js';
 import { hostMedia, type MediaHost } from './media-host.test-support.js';
 import { youtubeConnector } from './youtube.js';
 import { ConnectorError, type ContentPart, type MediaItem, type TargetAccount } from './types.js';
+import { expectGoneOnceRemoved } from './gone.test-support.js';
 
 let sandbox: Sandbox;
 let host: MediaHost;
@@ -138,4 +139,8 @@ describe('YouTube connector against the Data API v3 stand-in', () => {
     expect(await connector().validateCredentials(target)).toBe(true);
     await expect(connector().validateCredentials({ ...target, credentials: { access_token: 'expired' } })).rejects.toMatchObject({ kind: 'auth' });
   });
+});
+
+it('reports a post that no longer exists on the platform as gone, so its fetches stop instead of being retried', async () => {
+  await expectGoneOnceRemoved(sandbox, connector(), { target, parts: [part('vanishes')] });
 });

@@ -1,5 +1,5 @@
 import { callPlatform, field, type CallOptions, type HttpAnswer } from './http.js';
-import { ConnectorError, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
+import { ConnectorError, postGone, type Connector, type ContentPart, type PostMetrics, type Published, type PublishRequest, type TargetAccount } from './types.js';
 
 /**
  * YouTube Data API v3 with a Google OAuth 2.0 bearer token (scopes `youtube.upload`; `youtube.force-ssl`
@@ -160,6 +160,8 @@ export function youtubeConnector(baseUrl = 'https://www.googleapis.com', upload:
 
     async fetchMetrics(target: TargetAccount, platformPostId: string): Promise<PostMetrics> {
       const answer = await call(`${api}/videos?part=statistics&id=${encodeURIComponent(platformPostId)}`, { headers: auth(target) });
+      // A deleted (or removed) video is left out of `items`.
+      if (!(answer.body as { items?: unknown[] }).items?.length) throw postGone(`youtube: video ${platformPostId} no longer exists`);
       const s = field<Record<string, string | undefined>>(answer.body, 'items.0.statistics');
       // A count the owner hid (likes) is absent: null, as are reposts and clicks, which YouTube does not report.
       const n = (v: string | undefined) => (v === undefined ? null : Number(v));

@@ -1,5 +1,5 @@
 import type { Platform } from '@spa/vocabulary';
-import { ConnectorError, type PostMetrics } from '../connectors/types.js';
+import { ConnectorError, isPostGone, type PostMetrics } from '../connectors/types.js';
 import type { PublisherDeps } from '../domain/ports.js';
 
 export interface MetricFetch {
@@ -15,6 +15,8 @@ export type FetchOutcome =
   | { kind: 'disconnected'; error: string }
   /** The platform no longer has the post, or the account is gone: no more fetches. */
   | { kind: 'gone'; error: string }
+  /** The platform refused this read (a permission, a malformed id): trying again would be refused alike; the next scheduled fetch still runs. */
+  | { kind: 'failed'; error: string }
   /** Try later: `afterMs` is the platform's rate-limit hint when it gave one. */
   | { kind: 'retry'; error: string; afterMs?: number | undefined };
 
@@ -37,7 +39,7 @@ export async function fetchTargetMetrics(deps: Pick<PublisherDeps, 'accounts' | 
         await deps.accounts.markDisconnected(f.workspaceId, f.socialAccountId);
         return { kind: 'disconnected', error: `credentials no longer valid: ${err.message}` };
       case 'rejected':
-        return err.status === 404 || err.status === 410 ? { kind: 'gone', error: err.message } : { kind: 'retry', error: err.message };
+        return isPostGone(err) ? { kind: 'gone', error: err.message } : { kind: 'failed', error: err.message };
       case 'rate_limited':
         return { kind: 'retry', error: err.message, afterMs: err.retryAfterMs };
       default:
