@@ -11,9 +11,10 @@ import {
 } from '@grpc/grpc-js';
 import { currentTraceCarrier } from '@spa/telemetry';
 import { grpcSecurity } from './security.js';
-import { AppError, errorFromMetadata, fromGrpcError, toGrpcError } from '@spa/errors';
+import { AppError, errorFromMetadata, fromGrpcError, invalidParameters, toGrpcError } from '@spa/errors';
 import { currentRequestId, withRequestId, type Logger } from '@spa/logger';
 import { createClient, type PromiseClient } from './client.js';
+import { controlCharacterProblems, snakeCase } from './request-text.js';
 
 /**
  * Client streaming (many requests, one response) for the unary-only helpers of this library.
@@ -25,7 +26,11 @@ export type ClientStreamHandler<Req, Res> = (requests: AsyncIterable<Req>, ctx: 
 
 /** The call's messages; a call the client cancelled fails instead of looking complete. */
 async function* messagesOf(call: ServerReadableStream<unknown, unknown>): AsyncIterable<unknown> {
-  for await (const message of call) yield message;
+  for await (const message of call) {
+    const problems = controlCharacterProblems(message, snakeCase);
+    if (problems.length) throw invalidParameters(problems);
+    yield message;
+  }
   if (call.cancelled) throw new AppError('INVALID_PARAMETERS', 'The caller cancelled the call before its end');
 }
 

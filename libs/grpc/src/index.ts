@@ -5,3 +5,4 @@ export * from './health.js';
 export * from './client-stream.js';
 export * from './security.js';
 export * from './process-runtime.js';
+export * from './request-text.js';

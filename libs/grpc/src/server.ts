@@ -1,10 +1,11 @@
 import { Server, status, type Metadata, type ServiceDefinition, type ServerUnaryCall, type ServiceError, type sendUnaryData } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { toGrpcError, AppError } from '@spa/errors';
+import { toGrpcError, AppError, invalidParameters } from '@spa/errors';
 import { withRequestId, type Logger } from '@spa/logger';
 import { rpcServerDuration, setReadiness, SpanKind, startSpan, watchDependencies, type Dependency, type TraceCarrier } from '@spa/telemetry';
 import { adaptClientStream, type ClientStreamHandler } from './client-stream.js';
 import { addReflection } from './reflection.js';
+import { controlCharacterProblems, snakeCase } from './request-text.js';
 import { callerRefusal, grpcSecurity } from './security.js';
 
 /** What a handler sees of its call besides the request: caller metadata, nothing transport-specific. */
@@ -42,6 +43,9 @@ function adapt(logger: Logger, method: string, handler: UnaryHandler<unknown, un
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): void => {
     const requestId = requestIdOf(call.metadata);
     withRequestId(requestId, () => {
+      // Text with control characters is refused before any handler sees it, naming the field as the contract does.
+      const problems = controlCharacterProblems(call.request, snakeCase);
+      if (problems.length) return callback(toGrpcError(invalidParameters(problems)));
       handler(call.request, { requestId })
         .then((response) => callback(null, response))
         .catch((err: unknown) => {

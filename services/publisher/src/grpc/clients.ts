@@ -3,7 +3,7 @@ import { platformStatusCodec } from '@spa/contracts/codecs';
 import { MediaServiceClient, type MediaFacts as FactsMessage } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { AppError } from '@spa/errors';
-import { createClient } from '@spa/grpc';
+import { createClient, withoutControlCharacters } from '@spa/grpc';
 import type { MediaFacts } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import { ConnectorError } from '../connectors/types.js';
@@ -18,7 +18,17 @@ export function postsPort(address: string, mediaBaseUrl: string): PostsPort & { 
       return postToPublish(workspaceId, post!, mediaBaseUrl);
     },
     async recordResults(workspaceId, postId, outcomes) {
-      await client.recordPublishResults({ workspaceId, postId, results: outcomes.map((o) => ({ ...o, state: platformStatusCodec.toProto(o.platformStatus), platformStatus: '' })) });
+      await client.recordPublishResults({
+        workspaceId,
+        postId,
+        results: outcomes.map((o) => ({
+          ...o,
+          // A platform's own words may hold control characters, which every service refuses in requests.
+          platformError: o.platformError === undefined ? undefined : withoutControlCharacters(o.platformError),
+          state: platformStatusCodec.toProto(o.platformStatus),
+          platformStatus: '',
+        })),
+      });
     },
     close: () => client.close(),
   };

@@ -1,0 +1,74 @@
+import { CreatePostRequest, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
+import { AppError } from '@spa/errors';
+import { createClient } from '@spa/grpc';
+import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/expect-error.js';
+
+/**
+ * Input at the edges of what the API takes: control characters in text. Each is refused with a 422 naming the
+ * field (never a 500).
+ */
+let stack: Stack;
+let ws: TestWorkspace;
+
+beforeAll(async () => {
+  stack = await startStack();
+  ws = await createWorkspace(stack, { tier: 'pro' });
+}, 240_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
+
+/** A 422 whose details name `field`. */
+function expectRefused(res: Awaited<ReturnType<typeof call>>, field: string): void {
+  expectError(res, 422, 'INVALID_PARAMETERS');
+  const details: string[] = res.json.error.details ?? [res.json.error.message];
+  expect(
+    details.some((d) => d.startsWith(`${field}:`) || d.startsWith(`${field} `)),
+    `${field} named in ${res.text}`,
+  ).toBe(true);
+}
+
+describe('control characters in text', () => {
+  it('refuses NUL and the other C0 controls in any text field with a 422 naming it, and stores nothing', async () => {
+    const before = await call('/posts?status=draft');
+    for (const bad of ['\u0000', 'a\u0000b', '\u0007', '\u001b[31m', '\u000b', '\u000c']) {
+      expectRefused(await call('/posts', { method: 'POST', body: { post: { body: `hello ${bad}` } } }), 'post.body');
+      expectRefused(await call('/posts', { method: 'POST', body: { post: { body: 'fine', post_contents: [{ platform: 'instagram', body: bad }] } } }), 'post.post_contents[0].body');
+      expectRefused(await call('/custom_rules', { method: 'POST', body: { custom_rule: { title: `rule${bad}`, content: 'be brief' } } }), 'custom_rule.title');
+    }
+    expectRefused(await call(`/posts?source=${encodeURIComponent('site\u0000')}`), 'source');
+    const after = await call('/posts?status=draft');
+    expect(after.json.meta.total_count).toBe(before.json.meta.total_count);
+  });
+
+  it('takes tab, carriage return and line feed', async () => {
+    const res = await call('/posts', { method: 'POST', body: { post: { body: 'one\ttwo\r\nthree\nfour' } } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.post.body).toBe('one\ttwo\r\nthree\nfour');
+  });
+
+  it('the services refuse them too, whoever calls (INVALID_PARAMETERS naming the field)', async () => {
+    const posts = createClient(PostsServiceClient, stack.postsAddr);
+    const refusal = async (request: CreatePostRequest) => {
+      const err = await posts.createPost(request).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code, String(err)).toBe('INVALID_PARAMETERS');
+      return (err as AppError).details ?? [];
+    };
+    try {
+      expect(await refusal(CreatePostRequest.fromPartial({ workspaceId: ws.workspaceId, body: 'hi\u0000there' }))).toEqual([expect.stringMatching(/^body: /)]);
+      expect(await refusal(CreatePostRequest.fromPartial({ workspaceId: ws.workspaceId, body: 'ok', postContents: [{ platform: 'instagram', body: 'x\u0001' }] }))).toEqual([
+        expect.stringMatching(/^post_contents\[0\]\.body: /),
+      ]);
+    } finally {
+      posts.close();
+    }
+  });
+});
