@@ -51,7 +51,7 @@ export interface Sandbox {
 
 /**
  * One HTTP server for every platform stand-in, each under `/<platform>/…`, plus control endpoints:
- * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics'}`, `GET /_sandbox/posts?platform=`, `GET /_sandbox/post_counts`
+ * `POST /_sandbox/faults {platform, fault, times, on: 'create'|'metrics', account?}` (with `account`, only that account's calls), `GET /_sandbox/posts?platform=`, `GET /_sandbox/post_counts`
  * (`{counts: {<platform>: n}}`: how many posts each platform holds, cheap to poll), `POST /_sandbox/reset`,
  * `POST /_sandbox/telegram/chats {id, type, title, username?, bot_status?, can_post_messages?}` (a chat the Telegram bots know),
  * `POST /_sandbox/latency {ms}`, `POST /_sandbox/metrics_growth {per_minute}`, `GET /_sandbox/requests?platform=` (every platform call received).
@@ -98,7 +98,7 @@ export async function startSandbox(platforms: SandboxPlatform[], port = 0, host 
           raw,
           account,
         };
-        const fault = match.route.creates ? state.takeFault(match.platform.name) : match.route.metrics ? state.takeFault(match.platform.name, 'metrics') : undefined;
+        const fault = match.route.creates ? state.takeFault(match.platform.name, 'create', account) : match.route.metrics ? state.takeFault(match.platform.name, 'metrics', account) : undefined;
         const early = fault ? faultAnswer(fault, match.platform) : undefined;
         if (early === 'hang') {
           hanging.add(res);
@@ -158,9 +158,9 @@ function oauthControl(url: URL, method: string, body: unknown, state: SandboxSta
 }
 
 function control(url: URL, method: string, body: unknown, state: SandboxState): SandboxResponse {
-  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number; on?: FaultTarget; per_minute?: number };
+  const b = (body ?? {}) as { platform?: string; fault?: Fault; times?: number; ms?: number; on?: FaultTarget; per_minute?: number; account?: string };
   if (method === 'POST' && url.pathname === '/_sandbox/faults' && b.platform && b.fault) {
-    state.addFault(b.platform, b.fault, b.times ?? 1, b.on === 'metrics' ? 'metrics' : 'create');
+    state.addFault(b.platform, b.fault, b.times ?? 1, b.on === 'metrics' ? 'metrics' : 'create', typeof b.account === 'string' ? b.account : undefined);
     return { status: 204 };
   }
   if (method === 'GET' && url.pathname === '/_sandbox/post_counts') {

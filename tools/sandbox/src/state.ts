@@ -81,7 +81,8 @@ export class SandboxState {
   readonly byId = new Map<string, SandboxPost>();
   readonly byIdempotencyKey = new Map<string, SandboxPost>();
   readonly media = new Map<string, SandboxUpload>();
-  readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget }> = [];
+  /** Faults waiting to fire; one with an `account` hits only that account's calls (tests sharing one sandbox stay apart). */
+  readonly faults: Array<{ platform: string; fault: Fault; remaining: number; on: FaultTarget; account?: string }> = [];
   /** Every platform call received (not the control endpoints), oldest first: what a test checks was never asked. */
   readonly requests: SandboxRequestRecord[] = [];
   /** The platforms' authorization servers: codes, issued tokens, refreshes. */
@@ -96,13 +97,14 @@ export class SandboxState {
    */
   metricsGrowthPerMinute = 0;
 
-  addFault(platform: string, fault: Fault, times = 1, on: FaultTarget = 'create'): void {
-    this.faults.push({ platform, fault, remaining: times, on });
+  /** Queues `times` faults for `platform`'s creates (or metrics reads); with `account`, only for that account's calls. */
+  addFault(platform: string, fault: Fault, times = 1, on: FaultTarget = 'create', account?: string): void {
+    this.faults.push({ platform, fault, remaining: times, on, ...(account === undefined ? {} : { account }) });
   }
 
-  /** The fault to apply to the next create (or metrics read) on `platform`, if any (consumed). */
-  takeFault(platform: string, on: FaultTarget = 'create'): Fault | undefined {
-    const entry = this.faults.find((f) => (f.platform === platform || f.platform === '*') && f.remaining > 0 && f.on === on);
+  /** The fault to apply to the next create (or metrics read) on `platform` by `account`, if any (consumed). */
+  takeFault(platform: string, on: FaultTarget = 'create', account?: string): Fault | undefined {
+    const entry = this.faults.find((f) => (f.platform === platform || f.platform === '*') && f.remaining > 0 && f.on === on && (f.account === undefined || f.account === account));
     if (!entry) return undefined;
     entry.remaining -= 1;
     return entry.fault;
