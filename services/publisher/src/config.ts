@@ -49,6 +49,12 @@ export const configSchema = z.object({
     .int()
     .min(100)
     .default(15 * 60_000),
+  /**
+   * Metric fetches that failed transiently wait in a retry lane (in the store, not among the jobs in hand)
+   * and are sent again at most this many per second by each publisher, in turn per platform and workspace:
+   * retries can never take more than this from new fetches.
+   */
+  METRICS_RETRIES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export type PublisherConfig = z.infer<typeof configSchema>;

@@ -17,6 +17,7 @@ import { slackConnector } from './connectors/slack.js';
 import { telegramConnector } from './connectors/telegram.js';
 import { tiktokConnector } from './connectors/tiktok.js';
 import { MongoAttemptStore } from './data/attempt-store.js';
+import { MongoMetricRetryStore } from './data/metric-retry-store.js';
 import { accountsPort, mediaPort, postsPort } from './grpc/clients.js';
 import { CachedAccounts } from './grpc/cached-accounts.js';
 import { forgetChangedCredentials } from './jobs/credential-changes.js';
@@ -34,6 +35,7 @@ runMain(async () => {
   const metrics = await startProcessRuntime('publisher', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'publisher')]);
   const attempts = new MongoAttemptStore(mongo);
+  const metricRetries = new MongoMetricRetryStore(mongo);
   await syncIndexes(mongo);
   const posts = postsPort(config.POSTS_ADDR, config.MEDIA_BASE_URL);
   const accountsClient = accountsPort(config.ACCOUNTS_ADDR);
@@ -65,12 +67,13 @@ runMain(async () => {
     ackWaitMs: config.PUBLISH_JOB_ACK_WAIT_MS,
     mediaBaseUrl: config.MEDIA_BASE_URL,
   });
-  const metricJobs = await consumeMetricJobs(nc, deps, logger, {
+  const metricJobs = await consumeMetricJobs(nc, deps, metricRetries, logger, {
     namespace: config.JOBS_NAMESPACE,
     concurrency: config.METRICS_CONCURRENCY,
     ackWaitMs: config.METRICS_JOB_ACK_WAIT_MS,
     maxDeliveries: config.METRICS_MAX_DELIVERIES,
     maxRetryWaitMs: config.METRICS_MAX_RETRY_WAIT_MS,
+    retriesPerSecond: config.METRICS_RETRIES_PER_SECOND,
   });
   const services = [
     publisherService({

@@ -7,14 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { commandNamesIssuedBy, connectMongo, readsIssuedBy, sequentialScans, storeBackend, syncIndexes, type Connection, type IssuedRead } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoAttemptStore } from './attempt-store.js';
+import { MongoMetricRetryStore } from './metric-retry-store.js';
 
 const HISTORY = 3_000;
 let connection: Connection;
 let store: MongoAttemptStore;
+let retries: MongoMetricRetryStore;
 
 beforeAll(async () => {
   connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_hot_publisher_${randomBytes(4).toString('hex')}`);
   store = new MongoAttemptStore(connection);
+  retries = new MongoMetricRetryStore(connection);
   await syncIndexes(connection);
   const at = new Date(Date.now() - 86_400_000);
   await connection.db!.collection<{ _id: string }>('attempts').insertMany(
@@ -25,6 +28,14 @@ beforeAll(async () => {
       started_at: at,
       outcome: { kind: 'posted', platformPostId: `p${i}`, permalink: '' },
     })),
+  );
+  // A backlog of metric fetches waiting in the retry lane, due over the next hour.
+  const now = Date.now();
+  await connection.db!.collection<{ _id: string }>('metric_retries').insertMany(
+    Array.from({ length: HISTORY }, (_, i) => {
+      const due = new Date(now + 60_000 + i * 1_000);
+      return { _id: `${2_000_000 + i}:1:try1`, workspace_id: 1 + (i % 7), platform: 'bluesky', due_at: due, due_second: Math.floor(due.getTime() / 1000), job: '' };
+    }),
   );
 }, 120_000);
 
@@ -95,5 +106,25 @@ describe('hot queries of the publisher (explained on FerretDB over PostgreSQL)',
       [1, 'posted'],
       [2, undefined],
     ]);
+  });
+
+  it("the retry lane's read of the seconds that came due uses its index, and a pass's retries are recorded and forgotten in one command each", async () => {
+    const due = new Date(Date.now() - 1_000);
+    const second = Math.floor(due.getTime() / 1000);
+    let reads: IssuedRead[] = [];
+    const commands = await commandNamesIssuedBy(connection, async () => {
+      reads = await readsIssuedBy(connection, async () => {
+        await Promise.all(['a', 'b'].map((k, i) => retries.add({ id: `9:${i}:try1`, workspaceId: 1, platform: 'twitter', dueAt: due, job: Buffer.from(k) })));
+        const found = await retries.dueInSeconds([second - 1, second]);
+        expect(found.map((r) => [r.id, Buffer.from(r.job).toString()])).toEqual([
+          ['9:0:try1', 'a'],
+          ['9:1:try1', 'b'],
+        ]);
+        await retries.remove(found.map((r) => r.id));
+        expect(await retries.dueInSeconds([second])).toEqual([]);
+      });
+    });
+    expect(commands).toEqual(['insert', 'find', 'find', 'delete', 'find']);
+    expect(await sequentialScans(connection, reads)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { consumeDurable, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, me
 import type { Platform } from '@spa/vocabulary';
 import type { PublisherDeps } from '../domain/ports.js';
 import { fetchTargetMetrics, type FetchOutcome } from './fetch-target-metrics.js';
+import { RetryLane, type MetricRetryStore } from './retry-lane.js';
 
 const NOTHING_KNOWN: MetricCounts = { impressions: null, likes: null, replies: null, reposts: null, clicks: null };
 
@@ -14,29 +15,40 @@ export interface MetricsConsumerOptions {
   namespace: string;
   concurrency: number;
   ackWaitMs: number;
-  /** Deliveries of one fetch before it is given up (recorded as failed; the next scheduled fetch still runs). */
+  /** Tries of one fetch before it is given up (recorded as failed; the next scheduled fetch still runs). */
   maxDeliveries: number;
   /** Longest wait honoured from a rate-limit hint before the fetch is tried again. */
   maxRetryWaitMs: number;
+  /** Retries sent again per second by this process, at most (the retry lane). */
+  retriesPerSecond: number;
+  /** How often the retry lane looks for due retries. */
+  retryIntervalMs?: number;
 }
 
 /**
  * Consumes metric fetch jobs: fetches through the platform's connector and publishes the result for
  * the analytics service, then acknowledges the job (only once the result is stored by JetStream, so a
  * crash loses nothing; a fetch redone after a crash yields the same snapshot id, stored once).
- * A platform's rate-limit hint pauses every fetch of that account until it passes.
+ * A fetch that fails transiently is recorded in the retry lane with its due time and acknowledged at
+ * once (RetryLane): no job waits for a retry in the slots new fetches need. A platform's rate-limit hint
+ * pauses every fetch of that account until it passes (those fetches wait in the lane too).
  */
 export async function consumeMetricJobs(
   nc: NatsConnection,
   deps: Pick<PublisherDeps, 'accounts' | 'connectors' | 'clock'>,
+  retries: MetricRetryStore,
   logger: Logger,
   opts: MetricsConsumerOptions,
 ): Promise<{ stop(): Promise<void> }> {
   const js = jetstream(nc);
   const pausedUntil = new Map<string, number>();
-  const backoff = (deliveries: number) => Math.min(1_000 * 2 ** (deliveries - 1), opts.maxRetryWaitMs);
+  const backoff = (tries: number) => Math.min(1_000 * 2 ** (tries - 1), opts.maxRetryWaitMs);
+  const lane = new RetryLane(retries, (r) => publishEvent(js, metricFetchSubject(opts.namespace), r.job, `${opts.namespace}:${r.id}`), deps.clock, logger, {
+    perSecond: opts.retriesPerSecond,
+    intervalMs: opts.retryIntervalMs ?? 250,
+  });
 
-  const publishResult = async (job: MetricFetchJob, outcome: Exclude<FetchOutcome, { kind: 'retry' }> | { kind: 'failed'; error: string }) => {
+  const publishResult = async (job: MetricFetchJob, outcome: Exclude<FetchOutcome, { kind: 'retry' }>) => {
     // Without a fetch no count is known: every one is sent unreported.
     const m = outcome.kind === 'ok' ? outcome.metrics : NOTHING_KNOWN;
     const result = MetricFetchResult.encode({
@@ -49,12 +61,27 @@ export async function consumeMetricJobs(
     await publishEvent(js, metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS), result, `${opts.namespace}:result-${job.postAccountId}:${job.n}`);
   };
 
+  /** Records the fetch in the retry lane, due at `dueAt`, after `tries` failed tries. */
+  const retryLater = (job: MetricFetchJob, tries: number, dueAt: number, paused: boolean) =>
+    lane.defer({
+      // A pause is no try: named by its due time, so it never collides with the try it puts off.
+      id: `${job.postAccountId}:${job.n}:try${tries}${paused ? `:at${dueAt}` : ''}`,
+      workspaceId: job.workspaceId,
+      platform: job.platform,
+      dueAt: new Date(dueAt),
+      job: MetricFetchJob.encode({ ...job, tries }).finish(),
+    });
+
   const handle = async (message: JsMsg): Promise<void> => {
     const job = MetricFetchJob.decode(message.data);
     const key = `${job.platform}:${job.socialAccountId}`;
     const now = deps.clock.now().getTime();
-    const paused = (pausedUntil.get(key) ?? 0) - now;
-    if (paused > 0) return message.nak(paused);
+    const paused = pausedUntil.get(key) ?? 0;
+    if (paused > now) {
+      await retryLater(job, job.tries, paused, true);
+      return message.ack();
+    }
+    if (paused) pausedUntil.delete(key);
     const outcome = await fetchTargetMetrics(deps, {
       workspaceId: job.workspaceId,
       socialAccountId: job.socialAccountId,
@@ -66,19 +93,21 @@ export async function consumeMetricJobs(
       await publishResult(job, outcome);
       return message.ack();
     }
-    const deliveries = message.info.deliveryCount;
-    if (deliveries >= opts.maxDeliveries) {
+    const tries = job.tries + 1;
+    if (tries >= opts.maxDeliveries) {
       logger.warn({ target: job.postAccountId, n: job.n, error: outcome.error }, 'metric fetch given up after retries');
-      await publishResult(job, { kind: 'failed', error: `gave up after ${deliveries} tries: ${outcome.error}` });
+      await publishResult(job, { kind: 'failed', error: `gave up after ${tries} tries: ${outcome.error}` });
       return message.ack();
     }
-    const wait = Math.min(outcome.afterMs ?? backoff(deliveries), opts.maxRetryWaitMs);
-    if (outcome.afterMs !== undefined) pausedUntil.set(key, deps.clock.now().getTime() + wait);
+    const wait = Math.min(outcome.afterMs ?? backoff(tries), opts.maxRetryWaitMs);
+    const dueAt = deps.clock.now().getTime() + wait;
+    if (outcome.afterMs !== undefined) pausedUntil.set(key, dueAt);
     logger.info({ target: job.postAccountId, n: job.n, wait, error: outcome.error }, 'metric fetch will be retried');
-    message.nak(wait);
+    await retryLater(job, tries, dueAt, false);
+    message.ack();
   };
 
-  return consumeDurable(
+  const consumer = await consumeDurable(
     nc,
     {
       stream: METRICS_STREAM,
@@ -93,4 +122,11 @@ export async function consumeMetricJobs(
     (err, message) => logger.warn({ err, seq: message.seq }, 'metric fetch job failed; it will be delivered again'),
     2_000,
   );
+  lane.start();
+  return {
+    stop: async () => {
+      await lane.stop();
+      await consumer.stop();
+    },
+  };
 }
