@@ -51,6 +51,7 @@ async function fetchWave(): Promise<{ seconds: number; perSecond: number }> {
             platformPostId,
             n: 1,
             dueAt: new Date().toISOString(),
+            tries: 0,
           }).finish();
           return js.publish(metricFetchSubject(stack.jobsNamespace), job, { msgID: `bench-${stack.jobsNamespace}-${n}` });
         }),

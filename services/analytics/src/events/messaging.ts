@@ -19,6 +19,7 @@ export async function jetStreamMessaging(nc: NatsConnection, namespace: string):
         platformPostId: track.platformPostId,
         n: fetch.n,
         dueAt: fetch.dueAt.toISOString(),
+        tries: 0,
       }).finish();
       // Message ids carry the namespace: deployments (and test stacks) sharing a NATS server share the streams' de-duplication.
       await publishEvent(js, metricFetchSubject(namespace), job, `${namespace}:${fetch.id}`);
