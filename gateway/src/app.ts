@@ -12,11 +12,13 @@ import { streamedUploadHandler, uploadSpecOf } from './http/media-upload.js';
 import type { AnswerCache } from './http/answer-cache.js';
 import type { Idempotency, StoredAnswer } from './http/idempotency.js';
 import { authorize } from './http/policy.js';
-import { recordLimit } from './http/rate-limit-headers.js';
+import { limit } from './http/rate-limit-headers.js';
 import { validate } from './http/validate.js';
+import { isInProcess } from './mcp/dispatch.js';
+import { mcpRouter } from './mcp/endpoint.js';
 import { mountDocs } from './openapi/docs-page.js';
 import { oauthCallbackRouter } from './oauth/callback.js';
-import { BUCKETS, GLOBAL_LIMIT, limitStateOf, type LimitState, type RateLimits } from './rate-limit/limits.js';
+import { BUCKETS, GLOBAL_LIMIT, type RateLimits } from './rate-limit/limits.js';
 import { Answer, type Route } from './routes/route.js';
 
 export interface GatewayDeps {
@@ -37,6 +39,8 @@ export interface GatewayDeps {
   dashboard?: express.Router;
   /** Answers of `cachedUntilPostsChange` routes, by workspace and URL; without it every request asks the backend. */
   answers?: AnswerCache;
+  /** Largest request body of the MCP endpoint (/mcp); default 32 MiB. */
+  mcpMaxBodyBytes?: number;
 }
 
 /** Names the route template a request matched, for metrics (bounded labels: never the raw path). */
@@ -46,17 +50,6 @@ const tagRoute = (template: string) => (_req: Request, res: Response, next: Next
 };
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
-
-/** Consumes a limiter point and records the headers; a refusal still carries the headers. */
-async function limit(res: Response, consume: () => Promise<LimitState>): Promise<void> {
-  try {
-    recordLimit(res, await consume());
-  } catch (err) {
-    const state = limitStateOf(err);
-    if (state) recordLimit(res, state);
-    throw err;
-  }
-}
 
 function handlerFor(route: Route, deps: GatewayDeps) {
   const bucket = route.bucket;
@@ -97,7 +90,8 @@ function handlerFor(route: Route, deps: GatewayDeps) {
 function apiRouter(deps: GatewayDeps, compress: RequestHandler): express.Router {
   const api = express.Router();
   api.use(async (req: Request, res: Response, next: NextFunction) => {
-    await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
+    // A tool call of the MCP endpoint: the MCP request it came from was counted.
+    if (!isInProcess(req)) await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
     next();
   });
   let openapiJson: string | undefined;
@@ -163,6 +157,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   // and none of the mounts below serves a path under /api/v1.
   app.use('/api/v1', apiRouter(deps, compress));
   mountDocs(app, compress);
+  app.use('/mcp', mcpRouter({ ...deps, app, maxBodyBytes: deps.mcpMaxBodyBytes ?? 32 * 1024 * 1024 }));
   app.use(oauthCallbackRouter(deps.clients, deps.logger));
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);
