@@ -4,6 +4,9 @@ import { LatencyRecorder, tally, type LoadResult } from './stats.js';
 
 export interface HttpLoad {
   url: string;
+  /** GET unless given; a body is sent as is (set its content-type in `headers`). */
+  method?: 'GET' | 'POST';
+  body?: string;
   connections: number;
   durationS: number;
   headers?: IncomingHttpHeaders;
@@ -46,6 +49,8 @@ function toOptions(load: HttpLoad): autocannon.Options {
   const { perRequestHeaders } = load;
   return {
     url: load.url,
+    ...(load.method ? { method: load.method } : {}),
+    ...(load.body !== undefined ? { body: load.body } : {}),
     connections: load.connections,
     duration: load.durationS,
     headers: load.headers ?? {},
