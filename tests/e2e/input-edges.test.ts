@@ -1,20 +1,22 @@
 import { CreatePostRequest, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { AppError } from '@spa/errors';
 import { createClient } from '@spa/grpc';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
 
 /**
- * Input at the edges of what the API takes: control characters in text. Each is refused with a 422 naming the
- * field (never a 500).
+ * Input at the edges of what the API takes: control characters in text, integers at and past the width of
+ * the field they travel in. Each is refused with a 422 naming the field (never a 500).
  */
 let stack: Stack;
 let ws: TestWorkspace;
+let instagram: number;
 
 beforeAll(async () => {
   stack = await startStack();
   ws = await createWorkspace(stack, { tier: 'pro' });
+  ({ socialAccountId: instagram } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'instagram', username: uniqueName('ig'), sandbox: true }));
 }, 240_000);
 afterAll(async () => {
   await stack?.stop();
@@ -70,5 +72,30 @@ describe('control characters in text', () => {
     } finally {
       posts.close();
     }
+  });
+});
+
+describe('integers at the width of their field', () => {
+  const runBody = (overrides: Record<string, unknown>) => ({ topic: 'focus', platform_config: { instagram: { social_account_id: instagram } }, dry_run: true, ...overrides });
+
+  it('refuses list offsets and limits past 32 bits with a 422 naming them', async () => {
+    expectRefused(await call('/image_week_runs?offset=2147483648'), 'offset');
+    expectRefused(await call('/image_week_runs?limit=9007199254740993'), 'limit');
+    const last = await call('/image_week_runs?offset=2147483647');
+    expect(last.status, last.text).toBe(200);
+    expect(last.json.image_week_runs).toEqual([]);
+  });
+
+  it('refuses cutoff_days and watermark_every_n past their range, 0 included, naming them', async () => {
+    for (const cutoff of [0, -1, 15, 2 ** 31, 2 ** 53]) expectRefused(await call('/image_week_runs', { method: 'POST', body: runBody({ cutoff_days: cutoff }) }), 'cutoff_days');
+    for (const n of [0, 101, 2 ** 31, -(2 ** 31) - 1]) expectRefused(await call('/image_week_runs', { method: 'POST', body: runBody({ watermark_every_n: n }) }), 'watermark_every_n');
+    expectRefused(await call('/image_week_runs', { method: 'POST', body: runBody({ content_plan_id: 2 ** 53 }) }), 'content_plan_id');
+  });
+
+  it('refuses ids past 2^53 and counts past 32 bits in post bodies', async () => {
+    expectRefused(await call('/posts', { method: 'POST', body: { post: { body: 'x', recurrence_interval_days: 2 ** 31 } } }), 'post.recurrence_interval_days');
+    expectRefused(await call('/posts', { method: 'POST', body: { post: { body: 'x', post_accounts: [{ social_account_id: 2 ** 53 }] } } }), 'post.post_accounts[0].social_account_id');
+    const poll = (duration_minutes: number) => ({ post: { body: 'x', post_contents: [{ platform: 'twitter', metadata: { poll: { options: ['a', 'b'], duration_minutes } } }] } });
+    for (const minutes of [2 ** 31, 1e308, 4, 1.5]) expectRefused(await call('/posts', { method: 'POST', body: poll(minutes) }), 'post_contents[0].metadata.poll.duration_minutes');
   });
 });

@@ -1,7 +1,8 @@
 import type { SocialAccount } from '@spa/contracts/accounts/v1/accounts';
 import { z } from 'zod';
+import { accountHealthJson } from './account-health.js';
 import { route } from './route.js';
-import { SocialAccountSchema } from './schemas.js';
+import { idParam, SocialAccountSchema } from './schemas.js';
 
 /** The public shape of a social account (identity and token state; never a token). */
 const socialAccountJson = (a: SocialAccount) => ({
@@ -16,6 +17,7 @@ const socialAccountJson = (a: SocialAccount) => ({
   connected_at: a.connectedAt ?? a.createdAt,
   token_expires_at: a.tokenExpiresAt ?? null,
   created_at: a.createdAt,
+  ...accountHealthJson(a),
 });
 
 export const accountRoutes = [
@@ -47,7 +49,7 @@ export const accountRoutes = [
     scope: 'accounts:read',
     plan: 'paid',
     status: 200,
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: z.object({ id: idParam }),
     response: z.object({ social_account: SocialAccountSchema }),
     handle: async ({ clients, principal, params }) => {
       const { socialAccount } = await clients.accounts.getSocialAccount({ workspaceId: principal.workspaceId, socialAccountId: params.id });

@@ -3,6 +3,7 @@ import {
   MAX_BOARD_ID_LENGTH,
   MAX_LINK_LENGTH,
   MEDIA_FITS,
+  POLL_MINUTES,
   PLATFORM_OPTION_FIELDS,
   TIKTOK_PRIVACY_LEVELS,
   YOUTUBE_PRIVACY_STATUSES,
@@ -53,7 +54,20 @@ export const ContentMetadataSchema = z
       'Media of this content, each an upload by r2_key, published in this order. What the platform takes as is, converts or refuses is in GET /platforms (media, media_handling).',
     ),
     poll: documented(
-      { type: 'object', required: ['options'], properties: { options: { type: 'array', items: { type: 'string' } }, duration_minutes: { type: 'integer', description: 'Default 1440' } } },
+      {
+        type: 'object',
+        required: ['options'],
+        properties: {
+          options: { type: 'array', items: { type: 'string' } },
+          duration_minutes: {
+            type: 'integer',
+            format: 'int32',
+            minimum: POLL_MINUTES.min,
+            maximum: POLL_MINUTES.max,
+            description: `Default 1440; ${POLL_MINUTES.min} to ${POLL_MINUTES.max} (14 days; X takes at most 10080)`,
+          },
+        },
+      },
       "A poll (twitter, linkedin): its options within GET /platforms' poll rules; no media beside it.",
     ),
     asset_urn: documented({ type: 'string' }, 'linkedin: an asset uploaded with POST /linkedin/uploads (urn:li:image:… or urn:li:video:…), by the same account.'),

@@ -3,7 +3,7 @@ import type { ContentIdea, ContentPlan, ContentPlanFields, ContentPlanRun } from
 import { postOptionProblems } from '@spa/platforms';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { z } from 'zod';
-import { dateTime } from './schemas.js';
+import { dateTime, idField, int } from './schemas.js';
 
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const DRY_RUN_NOTE =
@@ -106,7 +106,7 @@ function refineConfigOptions(configs: Partial<Record<Platform, Record<string, un
 }
 const ChannelInput = z
   .object({
-    social_account_id: z.number().int().positive().describe('A connected account of the workspace'),
+    social_account_id: idField().describe('A connected account of the workspace'),
     platform: z.enum(PLATFORMS).optional().describe("Default: the account's platform; when given it must be the account's platform"),
     format: z.enum(['post', 'quote_card']).optional().describe('Default post; quote_card only on Instagram and Pinterest channels'),
     board_id: text(200)
@@ -115,18 +115,18 @@ const ChannelInput = z
         "Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id.",
       ),
     angles: z.array(text(300)).max(10).optional().describe('At most 10'),
-    posts_per_day: z.number().int().min(1).max(10).optional().describe('1-10, default 1'),
+    posts_per_day: int('int32', 1, 10).optional().describe('1-10, default 1'),
     quote_topic: text(200).optional(),
     watermark_enabled: z.boolean().optional(),
     watermark_text: text(200).optional(),
-    watermark_every_n: z.number().int().min(1).max(100).optional(),
-    carousel_every_n: z.number().int().min(1).max(10).optional().describe('LinkedIn channels of format post only; 1-10'),
+    watermark_every_n: int('int32', 1, 100).optional(),
+    carousel_every_n: int('int32', 1, 10).optional().describe('LinkedIn channels of format post only; 1-10'),
     active: z.boolean().optional().describe('Default true'),
   })
   .strict();
 
 const scheduleDay = z
-  .union([z.number().int().min(0).max(6), z.enum(DAY_NAMES)])
+  .union([int('int32', 0, 6), z.enum(DAY_NAMES)])
   .describe('0-6 (0 = Sunday), or the lowercase day name as responses show it')
   .transform((d) => (typeof d === 'number' ? d : DAY_NAMES.indexOf(d)));
 

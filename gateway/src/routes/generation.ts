@@ -1,7 +1,7 @@
 import { PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime } from './schemas.js';
+import { dateTime, idField, int } from './schemas.js';
 
 /** Bounds (plans in docs/architecture.md and the generation service, which checks them again). */
 const topic = z.string().trim().min(1, 'is required').max(500, 'must be at most 500 characters');
@@ -15,19 +15,19 @@ const GenerateFromIdeaBody = z.object({
 });
 const GenerateBatchBody = z.object({
   category: topic.describe('The category (topic) the posts are about; each post takes a different angle on it'),
-  count: z.number().int().min(1).max(20).describe('1–20 posts'),
+  count: int('int32', 1, 20).describe('1–20 posts'),
   platform,
 });
 const GenerateThreadBody = z.object({
   topic,
-  tweet_count: z.number().int().min(2).max(25).describe('2–25 parts'),
+  tweet_count: int('int32', 2, 25).describe('2–25 parts'),
   platform: platform.describe('A platform that publishes threads: twitter, threads, bluesky, mastodon or discord (others are 422)'),
 });
 const GenerateCarouselBody = z.object({
   topic,
-  slide_count: z.number().int().min(3).max(10).optional().describe('3–10 slides; default 6'),
+  slide_count: int('int32', 3, 10).optional().describe('3–10 slides; default 6'),
   angle,
-  social_account_id: z.number().int().positive().optional().describe('The connected LinkedIn account it is for; default: any connected LinkedIn account of the workspace'),
+  social_account_id: idField().optional().describe('The connected LinkedIn account it is for; default: any connected LinkedIn account of the workspace'),
 });
 
 const modelDegraded = z.boolean().describe('True when the preferred model failed, timed out or wrote unacceptable text and a fallback model wrote this');

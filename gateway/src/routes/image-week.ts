@@ -1,7 +1,7 @@
 import type { ImageWeekItem, ImageWeekRun } from '@spa/contracts/image_week/v1/image_week';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime, idParam, ListMetaSchema } from './schemas.js';
+import { dateTime, idField, idParam, int, ListMetaSchema, pageLimit, pageOffset } from './schemas.js';
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const RUN_STATUSES = ['pending', 'completed', 'failed', 'canceled'] as const;
@@ -121,13 +121,13 @@ const CreateBody = z
       .describe(
         "Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id (one of the account's boards, its id of digits: GET /pinterest/boards), link (http(s) URL, at most 2048 characters)} (1000x1500). Each pin's post carries them in its content metadata as board_id and link (checked as a post's are), with the quote as its title (cut to 100 characters). Accounts must be connected accounts of the workspace on that platform.",
       ),
-    cutoff_days: z.number().int().optional().describe('1-14, default 7: slots within this many days are planned'),
+    cutoff_days: int('int32', 1, 14).optional().describe('1-14, default 7: slots within this many days are planned (0 is refused, not read as the default)'),
     schedule_mode: z.string().optional().describe('draft (default) or scheduled (each post scheduled into its planned slot)'),
     watermark_enabled: z.boolean().optional(),
     watermark_text: z.string().optional().describe('Required when watermark_enabled; at most 60 characters'),
-    watermark_every_n: z.number().int().optional().describe('1-100, default 1: the watermark goes on every n-th card of each account'),
+    watermark_every_n: int('int32', 1, 100).optional().describe('1-100, default 1: the watermark goes on every n-th card of each account'),
     dry_run: z.boolean().optional().describe('Renders and verifies, creates no post, uses no monthly run'),
-    content_plan_id: z.number().int().optional(),
+    content_plan_id: idField().optional(),
     pack: z.string().optional(),
   })
   .strict();
@@ -182,14 +182,8 @@ export const imageWeekRoutes = [
     plan: 'paid',
     query: z
       .object({
-        limit: z.coerce
-          .number()
-          .int()
-          .min(1)
-          .default(20)
-          .describe('Default 20; values above 100 are clamped to 100')
-          .transform((n) => Math.min(n, 100)),
-        offset: z.coerce.number().int().min(0).default(0),
+        limit: pageLimit(20, 100),
+        offset: pageOffset,
         status: z.enum(RUN_STATUSES).optional(),
       })
       .strict(),

@@ -3,6 +3,7 @@ import { uploadRules } from '@spa/platforms';
 import { z } from 'zod';
 import { bodyLimitFor, openCallSink, streamedUpload, type UploadSpec } from '../http/media-upload.js';
 import { route } from './route.js';
+import { idField } from './schemas.js';
 
 /** LinkedIn's limits, from the capability table (the media service checks the same rules with the exact byte count). */
 const rules = uploadRules('linkedin');
@@ -18,12 +19,7 @@ const uploadFields = (kind: keyof typeof LIMITS) =>
       .min(1)
       .max(100)
       .describe(`MIME type of the ${kind}: ${LIMITS[kind].types.join(', ')}. It must be what the bytes are (checked from the bytes, not trusted).`),
-    social_account_id: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe('The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are.'),
+    social_account_id: idField().optional().describe('The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are.'),
   });
 
 const media = (kind: keyof typeof LIMITS) =>

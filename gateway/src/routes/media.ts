@@ -3,6 +3,7 @@ import { maxUploadBytes, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } fr
 import { z } from 'zod';
 import { bodyLimitFor, openCallSink, streamedUpload, type UploadSpec } from '../http/media-upload.js';
 import { route, type Route } from './route.js';
+import { queryInt } from './schemas.js';
 
 const mime = z
   .string()
@@ -158,7 +159,7 @@ export const mediaRoutes = [
     query: z
       .object({
         content_type: mime,
-        file_size: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).describe('Size of the video in bytes (at most 1 GB)'),
+        file_size: queryInt('int64', 1, Number.MAX_SAFE_INTEGER).describe('Size of the video in bytes (at most 1 GB)'),
       })
       .strict(),
     status: 200,

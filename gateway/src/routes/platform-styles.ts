@@ -3,7 +3,7 @@ import { EMOJI_LEVELS, IMAGE_ASPECTS, LINE_BREAK_STYLES, MAX_CALL_TO_ACTION_TEXT
 import { PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime } from './schemas.js';
+import { dateTime, int } from './schemas.js';
 
 const PlatformStyleSchema = z
   .object({
@@ -50,8 +50,8 @@ const UpdateBody = z
     platform_style: z
       .object({
         // The platform's own limit is checked by accounts; this bound only keeps the value a sane integer.
-        length_target: z.number().int().min(1).max(100_000).optional().describe("1 to the platform's limit"),
-        hashtag_count: z.number().int().min(0).max(MAX_STYLE_HASHTAGS).optional(),
+        length_target: int('int32', 1, 100_000).optional().describe("1 to the platform's limit"),
+        hashtag_count: int('int32', 0, MAX_STYLE_HASHTAGS).optional(),
         emoji: z.enum(EMOJI_LEVELS).optional(),
         line_breaks: z.enum(LINE_BREAK_STYLES).optional(),
         call_to_action: z.boolean().optional(),

@@ -1,7 +1,7 @@
 import type { PostingSchedule } from '@spa/contracts/accounts/v1/accounts';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime, idParam } from './schemas.js';
+import { dateTime, idParam, int } from './schemas.js';
 
 const PostingSlotSchema = z.object({
   id: z.number().int(),
@@ -27,13 +27,13 @@ const UpdateScheduleBody = z
     posting_schedule: z
       .object({
         timezone: z.string().min(1).max(64).optional().describe('IANA time zone, e.g. Europe/Berlin'),
-        max_posts_per_day: z.number().int().min(1).max(100).optional(),
+        max_posts_per_day: int('int32', 1, 100).optional(),
         paused: z.boolean().optional(),
         posting_slots: z
           .array(
             z
               .object({
-                day_of_week: z.number().int().min(0).max(6),
+                day_of_week: int('int32', 0, 6),
                 time_of_day: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'),
                 enabled: z.boolean().optional(),
               })

@@ -1,25 +1,55 @@
 import { CONTENT_TYPES, PLATFORMS, POST_SORTS, POST_STATUSES, SORT_DIRECTIONS, type PostStatus } from '@spa/vocabulary';
 import { z } from 'zod';
+import { AccountHealthFields } from './account-health.js';
 import { ContentMetadataSchema, refinePostOptions } from './content-metadata.js';
 
 /** Public JSON shapes, shared by request validation, response documentation and the OpenAPI document. */
 
-export const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
 /**
- * Integer query parameters: every one is bounded at the edge, so no value can overflow a field
- * behind it (list offsets travel as 32-bit integers). Use these rather than a bare z.coerce.number().
+ * The integers each proto type carries exactly, as a JSON number: an int64 as far as 2^53 - 1. Every integer a
+ * route accepts is built by `int` or `queryInt` with the type of the proto field it is sent in, so no value can
+ * overflow the field behind it (routes/route-inputs.test.ts walks every route for one that is not).
  */
+export const PROTO_INT_RANGES = {
+  int32: [-2_147_483_648, 2_147_483_647],
+  uint32: [0, 4_294_967_295],
+  int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+} as const;
+export type ProtoInt = keyof typeof PROTO_INT_RANGES;
+
+function checkedRange(type: ProtoInt, min: number, max: number): void {
+  const [low, high] = PROTO_INT_RANGES[type];
+  if (min < low || max > high || min > max) throw new Error(`${min}..${max} is not within ${type} (${low}..${high})`);
+}
+
+/** An integer body field sent in a proto field of `type`, from `min` to `max` (within the type); the document states both and the type as `format`. */
+export const int = (type: ProtoInt, min: number, max: number) => {
+  checkedRange(type, min, max);
+  return z.number().int().min(min).max(max).meta({ format: type });
+};
+
+/** The same for a path or query parameter (text read as a number): `1.5`, `abc`, `1e400` and values out of range are 422 naming it. */
+export const queryInt = (type: ProtoInt, min: number, max: number) => {
+  checkedRange(type, min, max);
+  return z.coerce.number().int().min(min).max(max).meta({ format: type });
+};
+
+/** An id: 1 to 2^53 - 1 (int64 fields). */
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
+export const idParam = queryInt('int64', 1, ID_MAX);
+/** An id in a body. */
+export const idField = () => int('int64', 1, ID_MAX);
+
+/** List offsets travel as 32-bit integers. */
 export const MAX_QUERY_INT = 2_147_483_647;
-export const queryInt = (min: number, max: number = MAX_QUERY_INT) => z.coerce.number().int().min(min).max(max);
 /** A page size: default `def`; any larger whole number is clamped to `max` (the contract's rule for GET /posts). */
 export const pageLimit = (def: number, max = 200) =>
-  queryInt(1, Number.MAX_SAFE_INTEGER)
+  queryInt('int64', 1, Number.MAX_SAFE_INTEGER)
     .default(def)
     .describe(`Default ${def}; values above ${max} are clamped to ${max}`)
     .transform((n) => Math.min(n, max));
 /** A page offset: 0 to 2147483647 (larger is 422 naming `offset`). */
-export const pageOffset = queryInt(0).default(0).describe(`Default 0; at most ${MAX_QUERY_INT}`);
+export const pageOffset = queryInt('int32', 0, MAX_QUERY_INT).default(0).describe(`Default 0; at most ${MAX_QUERY_INT}`);
 export const dateTime = z.iso.datetime({ offset: true });
 
 const nullable = <T extends z.ZodType>(t: T) => t.nullable();
@@ -130,7 +160,7 @@ export const NewPostContentSchema = z
     platform: z.enum(PLATFORMS),
     body: z.string().max(100_000).optional().describe('Defaults to the post body'),
     content_type: z.enum(CONTENT_TYPES).optional().describe('Default text; document only on linkedin; poll only on twitter and linkedin'),
-    position: z.number().int().min(0).max(100).optional().describe('0-based order (threads); default 0'),
+    position: int('int32', 0, 100).optional().describe('0-based order (threads); default 0'),
     first_comment: z.string().max(10_000).optional(),
     metadata: ContentMetadataSchema.optional().describe(
       "Media and this platform's choices (board_id, link, title, privacy_level, disable_*, privacy_status, media_fit); required on tiktok for privacy_level",
@@ -140,7 +170,7 @@ export const NewPostContentSchema = z
   .superRefine(refinePostOptions);
 
 const postAccountsSchema = z
-  .array(z.object({ social_account_id: z.number().int().positive() }).strict())
+  .array(z.object({ social_account_id: idField() }).strict())
   .max(50)
   .describe('Target accounts');
 
@@ -162,7 +192,7 @@ const recurrenceFields = {
     .describe(
       "Texts the recycles rotate through, in order, skipping any identical to one of the last 3 versions of the series; with none left (or none given), the generation service writes a fresh wording in the workspace's voice, never identical to the last 3 versions",
     ),
-  recurrence_interval_days: z.number().int().min(1).max(365).optional().describe('Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)'),
+  recurrence_interval_days: int('int32', 1, 365).optional().describe('Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)'),
   recurrence_jitter_enabled: z
     .boolean()
     .optional()
@@ -219,6 +249,7 @@ export const SocialAccountSchema = z.object({
   connected_at: dateTime,
   token_expires_at: dateTime.nullable().describe('When the current access token expires (refreshed before then); null when it does not expire.'),
   created_at: dateTime,
+  ...AccountHealthFields,
 });
 
 export const SiteStatusSchema = z.object({

@@ -4,6 +4,7 @@ export { presentCapabilities } from './present.js';
 export { countCharacters, countCodePoints, utf8ByteLength } from './count.js';
 export { checkMediaFacts, checkPostContent, type PostContentInput } from './check.js';
 export { isHttpUrl, MAX_LINK_LENGTH } from './links.js';
+export { POLL_MINUTES } from './polls.js';
 export { IMAGES_ONLY_UPLOAD_PLATFORMS, UPLOAD_PLATFORMS, maxUploadBytes, ruleAccepts, uploadRules, type UploadKind, type UploadPlatform } from './uploads.js';
 export { CREDENTIAL_PLATFORMS, OAUTH_PLATFORMS, classifyGrantError, clientEnvNames, oauthFacts, type InvalidGrantShape, type OAuthPlatformFacts, type RefreshStyle } from './oauth.js';
 export {

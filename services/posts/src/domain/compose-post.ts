@@ -1,4 +1,4 @@
-import { checkPostContent, checkPostOptions } from '@spa/platforms';
+import { checkPostContent, checkPostOptions, POLL_MINUTES } from '@spa/platforms';
 import type { ContentType, Platform } from '@spa/vocabulary';
 import type { Post, PostAccount, PostContent } from './model.js';
 import type { PostsDeps, TargetAccount, WorkspaceSettings } from './ports.js';
@@ -65,11 +65,15 @@ function attachmentsOf(metadata: Record<string, unknown> | undefined, where: str
       else out.document = true;
     });
   }
-  const poll = metadata?.poll as { options?: unknown } | undefined;
+  const poll = metadata?.poll as { options?: unknown; duration_minutes?: unknown } | undefined;
   if (poll !== undefined) {
     if (!poll || !Array.isArray(poll.options) || !poll.options.every((o) => typeof o === 'string')) {
       problems.push(`${where}.metadata.poll must be {options: string[], duration_minutes}`);
     } else out.pollOptions = poll.options as string[];
+    const minutes = poll?.duration_minutes;
+    if (minutes !== undefined && (!Number.isInteger(minutes) || (minutes as number) < POLL_MINUTES.min || (minutes as number) > POLL_MINUTES.max)) {
+      problems.push(`${where}.metadata.poll.duration_minutes must be a whole number of minutes from ${POLL_MINUTES.min} to ${POLL_MINUTES.max}`);
+    }
   }
   return out;
 }
