@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApi } from '../openapi/document.js';
@@ -89,6 +90,11 @@ describe('MCP tools are the REST operations', () => {
       expect(inline(tool.outputSchema, toolLookup(tool.outputSchema!)), tool.name).toEqual(inline(success, docLookup(doc)));
       expect(tool.outputSchema!.type).toBe('object');
     }
+  });
+
+  it('is listed tool by tool in docs/mcp.md, with its REST operation', () => {
+    const docs = readFileSync('docs/mcp.md', 'utf8');
+    for (const t of catalog) expect(docs, t.name).toContain(`| \`${t.name}\` | \`${t.route.method.toUpperCase()} ${t.route.path}\` |`);
   });
 
   it('fails to build when a schema it needs is missing from the document', () => {

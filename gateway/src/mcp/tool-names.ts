@@ -87,6 +87,7 @@ const NAMINGS: Record<string, Naming> = {
   'get /analytics/timeseries': { name: 'get_analytics_timeseries' },
   'get /analytics/rollups': { name: 'get_analytics_rollups' },
   'get /analytics/best_times': { name: 'get_best_times' },
+  'get /events': { name: 'list_events' },
   'get /platform_styles': { name: 'list_platform_styles' },
   'get /platform_styles/{platform}': { name: 'get_platform_style' },
   'patch /platform_styles/{platform}': { name: 'update_platform_style' },
