@@ -11,6 +11,7 @@ import { SitePushesServiceClient } from '@spa/contracts/posts/v1/site_pushes';
 import { SiteRulesServiceClient } from '@spa/contracts/accounts/v1/site_rules';
 import { PublisherServiceClient } from '@spa/contracts/publisher/v1/publisher';
 import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
+import { WebhooksServiceClient } from '@spa/contracts/webhooks/v1/webhooks';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
 
 /** One long-lived gRPC client per backend service, shared by every request. */
@@ -28,6 +29,8 @@ export interface Clients {
   publisher: PromiseClient<PublisherServiceClient>;
   imageWeek: PromiseClient<ImageWeekServiceClient>;
   analytics: PromiseClient<AnalyticsServiceClient>;
+  /** The webhooks service, as the owner of the event log (GET /events). */
+  events: PromiseClient<WebhooksServiceClient>;
 }
 
 export function createClients(config: {
@@ -41,6 +44,7 @@ export function createClients(config: {
   PUBLISHER_ADDR: string;
   IMAGE_WEEK_ADDR: string;
   ANALYTICS_ADDR: string;
+  WEBHOOKS_ADDR: string;
 }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
@@ -57,6 +61,7 @@ export function createClients(config: {
     publisher: createClient(PublisherServiceClient, config.PUBLISHER_ADDR, defaults),
     imageWeek: createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, defaults),
     analytics: createClient(AnalyticsServiceClient, config.ANALYTICS_ADDR, defaults),
+    events: createClient(WebhooksServiceClient, config.WEBHOOKS_ADDR, defaults),
   };
 }
 
@@ -73,5 +78,6 @@ export function closeClients(clients: Clients): void {
   clients.generation.close();
   clients.publisher.close();
   clients.imageWeek.close();
+  clients.events.close();
   clients.analytics.close();
 }

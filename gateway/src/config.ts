@@ -31,7 +31,7 @@ export const configSchema = z.object({
   POSTS_LIST_VERSION_PREFIX: z.string().min(1).default(postListVersionPrefix('spa_posts')),
   /** Deadline of generation calls: the service may try several models in turn (its own budget is 60 s). */
   GENERATION_DEADLINE_MS: env.millis(90_000),
-  /** The webhooks service (the dashboard's webhook pages). */
+  /** The webhooks service (the dashboard's webhook pages, and the event log: GET /events). */
   WEBHOOKS_ADDR: env.address('127.0.0.1:50057'),
   /** Dashboard sessions: ended after this long unused, and this long after sign-in whatever happens. */
   DASHBOARD_SESSION_IDLE_SEC: z.coerce

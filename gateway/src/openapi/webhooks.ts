@@ -1,5 +1,8 @@
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signatureHeader } from '@spa/webhook-signature';
+import { LIFECYCLE_EVENT_KINDS } from '@spa/vocabulary';
 import { z } from 'zod';
+import { EVENT_WHEN, EXAMPLE_EVENT_DATA, lifecycleEventSchema } from './event-kinds.js';
+import type { ComponentSchemas } from './json-schema.js';
 
 /** The outbound events of the contract's Events section, described as OpenAPI 3.1 `webhooks`. */
 export const WEBHOOK_EVENTS = {
@@ -14,6 +17,7 @@ export type WebhookEventKind = keyof typeof WEBHOOK_EVENTS;
 export const WebhookEventSchema = z
   .object({
     id: z.uuid().describe('One per delivery (a UUID derived from the webhook and the source event), identical across retries and manual redeliveries: deduplicate on it'),
+    event_id: z.uuid().optional().describe("The event's id in the event log (GET /events), the same in every webhook's delivery of it; absent on webhook.test"),
     event: z.enum(Object.keys(WEBHOOK_EVENTS) as [WebhookEventKind, ...WebhookEventKind[]]),
     post_id: z.number().int().describe('0 for webhook.test'),
     occurred_at: z.iso.datetime({ offset: true }),
@@ -27,6 +31,7 @@ export const WebhookEventSchema = z
           platform_error: z.string().nullable(),
         }),
       ),
+      dry_run: z.boolean().optional().describe('The post was a dry run: its targets are dry_run, published nowhere'),
     }),
   })
   .meta({ id: 'WebhookEvent', description: 'The JSON body of every webhook delivery.' });
@@ -51,10 +56,11 @@ function examplePayload(kind: WebhookEventKind): z.infer<typeof WebhookEventSche
         ];
   return {
     id: '3f1c9a52-8a0e-4c57-9d6b-2a4f1e0c7b11',
+    ...(kind === 'webhook.test' ? {} : { event_id: '0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f' }),
     event: kind,
     post_id: kind === 'webhook.test' ? 0 : 1234,
     occurred_at: new Date(EXAMPLE_TIME * 1000).toISOString(),
-    data: { status, platforms },
+    data: { status, platforms, ...(kind === 'webhook.test' ? {} : { dry_run: false }) },
   };
 }
 
@@ -64,42 +70,88 @@ const SIGNATURE_DESCRIPTION =
   `Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than ${DEFAULT_TOLERANCE_SECONDS} s from your clock. ` +
   `The example is signed with the secret \`${EXAMPLE_SECRET}\`.`;
 
-/** The `webhooks` object of the document; the payload schema is referenced by `ref`. */
-export function webhooksSection(ref: object): Record<string, object> {
-  return Object.fromEntries(
-    (Object.keys(WEBHOOK_EVENTS) as WebhookEventKind[]).map((kind) => {
-      const body = JSON.stringify(examplePayload(kind));
-      return [
-        kind,
-        {
-          post: {
-            operationId: `webhook_${kind.replace('.', '_')}`,
-            summary: `${kind}: ${WEBHOOK_EVENTS[kind].when}`,
-            description:
-              'Sent as an HTTPS POST to every webhook subscribed to the event. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times ' +
-              '(waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.',
-            tags: ['Webhooks'],
-            security: [],
-            parameters: [
-              { name: SIGNATURE_HEADER, in: 'header', required: true, description: SIGNATURE_DESCRIPTION, schema: { type: 'string' }, example: signatureHeader([EXAMPLE_SECRET], EXAMPLE_TIME, body) },
-              { name: 'X-Service-Event-Id', in: 'header', required: true, description: 'Same value as the payload `id`', schema: { type: 'string', format: 'uuid' }, example: examplePayload(kind).id },
-              {
-                name: 'X-Service-Attempt',
-                in: 'header',
-                required: true,
-                description: 'Starts at 1; increments on each retry or manual redelivery',
-                schema: { type: 'integer', minimum: 1 },
-                example: 1,
-              },
-            ],
-            requestBody: { required: true, content: { 'application/json': { schema: ref, example: examplePayload(kind) } } },
-            responses: {
-              '200': { description: 'Any 2xx answer within 5 seconds acknowledges the delivery' },
-              '500': { description: 'Any other answer, or none within 5 seconds, is a failed attempt that is retried' },
+const HEADER_PARAMETERS = (body: string, id: string) => [
+  { name: SIGNATURE_HEADER, in: 'header', required: true, description: SIGNATURE_DESCRIPTION, schema: { type: 'string' }, example: signatureHeader([EXAMPLE_SECRET], EXAMPLE_TIME, body) },
+  { name: 'X-Service-Event-Id', in: 'header', required: true, description: 'Same value as the payload `id`', schema: { type: 'string', format: 'uuid' }, example: id },
+  {
+    name: 'X-Service-Attempt',
+    in: 'header',
+    required: true,
+    description: 'Starts at 1; increments on each retry or manual redelivery',
+    schema: { type: 'integer', minimum: 1 },
+    example: 1,
+  },
+];
+
+const DELIVERY_RULES =
+  'Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times ' + '(waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.';
+
+const RESPONSES = {
+  '200': { description: 'Any 2xx answer within 5 seconds acknowledges the delivery' },
+  '500': { description: 'Any other answer, or none within 5 seconds, is a failed attempt that is retried' },
+};
+
+/** An example delivery of a lifecycle kind. */
+export function exampleLifecyclePayload(kind: (typeof LIFECYCLE_EVENT_KINDS)[number]): Record<string, unknown> {
+  const data = EXAMPLE_EVENT_DATA[kind];
+  return {
+    id: '6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b',
+    event_id: '0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f',
+    event: kind,
+    version: 1,
+    ...(kind.startsWith('post.') ? { post_id: data.post_id } : {}),
+    occurred_at: new Date(EXAMPLE_TIME * 1000).toISOString(),
+    data,
+  };
+}
+
+/**
+ * The `webhooks` object of the document: the contract's events (every webhook receives them unless it chooses
+ * its kinds; the payload schema is referenced by `ref`), and each opt-in lifecycle kind with its own versioned
+ * payload schema (named in `components`).
+ */
+export function webhooksSection(ref: object, components?: ComponentSchemas): Record<string, object> {
+  const contract = (Object.keys(WEBHOOK_EVENTS) as WebhookEventKind[]).map((kind) => {
+    const body = JSON.stringify(examplePayload(kind));
+    return [
+      kind,
+      {
+        post: {
+          operationId: `webhook_${kind.replace('.', '_')}`,
+          summary: `${kind}: ${WEBHOOK_EVENTS[kind].when}`,
+          description: `Sent as an HTTPS POST to every webhook subscribed to the event (by default, every webhook). ${DELIVERY_RULES}`,
+          tags: ['Webhooks'],
+          security: [],
+          parameters: HEADER_PARAMETERS(body, examplePayload(kind).id),
+          requestBody: { required: true, content: { 'application/json': { schema: ref, example: examplePayload(kind) } } },
+          responses: RESPONSES,
+        },
+      },
+    ] as const;
+  });
+  const lifecycle = components
+    ? LIFECYCLE_EVENT_KINDS.map((kind) => {
+        const example = exampleLifecyclePayload(kind);
+        const body = JSON.stringify(example);
+        return [
+          kind,
+          {
+            post: {
+              operationId: `webhook_${kind.replace(/\./g, '_')}`,
+              summary: `${kind}: ${EVENT_WHEN[kind]}`,
+              description:
+                `Opt-in: sent only to webhooks that chose ${kind} among their events (dashboard, Webhooks). ` +
+                'The same event, with the same `event_id` as `id`, is in the event log (GET /events). ' +
+                `Payload version 1: fields may be added to \`data\` without a new version; any other change is a new version, named in \`version\`. ${DELIVERY_RULES}`,
+              tags: ['Webhooks'],
+              security: [],
+              parameters: HEADER_PARAMETERS(body, example.id as string),
+              requestBody: { required: true, content: { 'application/json': { schema: components.convert(lifecycleEventSchema(kind), 'output'), example } } },
+              responses: RESPONSES,
             },
           },
-        },
-      ];
-    }),
-  );
+        ] as const;
+      })
+    : [];
+  return Object.fromEntries([...contract, ...lifecycle]);
 }

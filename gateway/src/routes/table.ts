@@ -17,6 +17,7 @@ import { accountLookupRoutes } from './account-lookups.js';
 import { platformStyleRoutes } from './platform-styles.js';
 import { sitePushRoutes } from './site-pushes.js';
 import { communityRoutes } from './communities.js';
+import { eventRoutes } from './events.js';
 
 /**
  * Every public route of /api/v1: the one place that states each route's policy and backend call.
@@ -41,4 +42,5 @@ export const ROUTES: readonly Route[] = [
   ...imageWeekRoutes,
   ...analyticsRoutes,
   ...platformStyleRoutes,
+  ...eventRoutes,
 ];

@@ -67,6 +67,19 @@ export function operationsEnv(metricsPort: number) {
   };
 }
 
+/** The settings of a service that writes public events (its outbox and relay, `@spa/events`). */
+export function eventsEnv() {
+  return {
+    /** How often the relay looks for events a crash or a NATS outage left in the outbox (it also runs after each change). */
+    EVENTS_RELAY_INTERVAL_MS: env.millis(2_000),
+    /**
+     * Tests of a crash only: the relay publishes nothing, as if the process died between its changes and their
+     * relay; the events wait in the outbox for the next process. Never in production.
+     */
+    EVENTS_RELAY_HOLD: env.bool(false),
+  };
+}
+
 /** Runs a process's main, printing config and start-up failures plainly and exiting non-zero. */
 export function runMain(main: () => Promise<unknown>): void {
   main().catch((err: unknown) => {

@@ -1,4 +1,9 @@
 import {
+  ACCOUNT_HEALTHS,
+  DISCONNECT_REASONS,
+  EVENT_KINDS,
+  PUBLISH_ERROR_CLASSES,
+  REFRESH_OUTCOMES,
   CONTENT_TYPES,
   PLATFORMS,
   PLATFORM_STATUSES,
@@ -11,13 +16,21 @@ import {
   type PostSort as PostSortWord,
   type PostStatus as PostStatusWord,
   type SortDirection as SortDirectionWord,
+  type AccountHealth as AccountHealthWord,
+  type DisconnectReason as DisconnectReasonWord,
+  type EventKind as EventKindWord,
+  type PublishErrorClass as PublishErrorClassWord,
+  type RefreshOutcome as RefreshOutcomeWord,
 } from '@spa/vocabulary';
+import { AccountHealth, DisconnectReason, PublishErrorClass, RefreshOutcome } from './gen/accounts/v1/accounts.js';
+import { EventKind } from './gen/events/v1/public.js';
 import { ContentType, Platform, PostStatus } from './gen/common/v1/vocabulary.js';
 import { PlatformStatus, PostSort, SortDirection, type CreatePostRequest, type ListPostsRequest, type NewPostContent } from './gen/posts/v1/posts.js';
 
 /**
  * One closed vocabulary (`'pending_review'`) as it travels over gRPC (`POST_STATUS_PENDING_REVIEW = 2`). The
- * enum member of a word is the enum's prefix plus the word in capitals; the codec is built from both lists
+ * enum member of a word is the enum's prefix plus the word in capitals, a dot as an underscore (`post.created`:
+ * `EVENT_KIND_POST_CREATED`); the codec is built from both lists
  * and throws at start-up when they differ, so a word added on one side only can never travel.
  */
 export interface EnumCodec<W extends string, E extends number> {
@@ -40,7 +53,7 @@ export function enumCodec<W extends string, E extends number>(enumObject: Record
   const toProto = new Map<W, E>();
   const fromProto = new Map<number, W>();
   for (const word of words) {
-    const value = enumObject[prefix + word.toUpperCase()];
+    const value = enumObject[prefix + word.toUpperCase().replaceAll('.', '_')];
     if (typeof value !== 'number' || value === 0) throw new Error(`proto enum ${prefix}* has no member for "${word}"`);
     toProto.set(word, value as E);
     fromProto.set(value, word);
@@ -72,6 +85,11 @@ export const contentTypeCodec = enumCodec<ContentTypeWord, ContentType>(ContentT
 export const platformStatusCodec = enumCodec<PlatformStatusWord, PlatformStatus>(PlatformStatus, 'PLATFORM_STATUS_', PLATFORM_STATUSES);
 export const postSortCodec = enumCodec<PostSortWord, PostSort>(PostSort, 'POST_SORT_', POST_SORTS);
 export const sortDirectionCodec = enumCodec<SortDirectionWord, SortDirection>(SortDirection, 'SORT_DIRECTION_', SORT_DIRECTIONS);
+export const eventKindCodec = enumCodec<EventKindWord, EventKind>(EventKind, 'EVENT_KIND_', EVENT_KINDS);
+export const accountHealthCodec = enumCodec<AccountHealthWord, AccountHealth>(AccountHealth, 'ACCOUNT_HEALTH_', ACCOUNT_HEALTHS);
+export const refreshOutcomeCodec = enumCodec<RefreshOutcomeWord, RefreshOutcome>(RefreshOutcome, 'REFRESH_OUTCOME_', REFRESH_OUTCOMES);
+export const publishErrorClassCodec = enumCodec<PublishErrorClassWord, PublishErrorClass>(PublishErrorClass, 'PUBLISH_ERROR_CLASS_', PUBLISH_ERROR_CLASSES);
+export const disconnectReasonCodec = enumCodec<DisconnectReasonWord, DisconnectReason>(DisconnectReason, 'DISCONNECT_REASON_', DISCONNECT_REASONS);
 
 /** A post list request in the vocabulary's words (the deprecated string fields left empty). */
 export interface PostListQuery {

@@ -21,6 +21,10 @@ export interface StreamSpec {
   retention?: 'limits' | 'workqueue';
   /** Window in which a repeated Nats-Msg-Id is dropped as a duplicate. */
   duplicateWindowMs?: number;
+  /** How long a message is kept (default: for good, within the server's limits). */
+  maxAgeMs?: number;
+  /** Messages may be read one by one (`direct.getMessage`), by any replica. */
+  allowDirect?: boolean;
 }
 
 /** Creates the stream, or updates it to the given subjects when it exists (idempotent). */
@@ -32,10 +36,12 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
     retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
     storage: StorageType.File,
     duplicate_window: (spec.duplicateWindowMs ?? 120_000) * 1_000_000,
+    max_age: (spec.maxAgeMs ?? 0) * 1_000_000,
+    allow_direct: spec.allowDirect ?? false,
   };
   try {
     await jsm.streams.info(spec.name);
-    await jsm.streams.update(spec.name, { subjects: config.subjects, duplicate_window: config.duplicate_window });
+    await jsm.streams.update(spec.name, { subjects: config.subjects, duplicate_window: config.duplicate_window, max_age: config.max_age, allow_direct: config.allow_direct });
   } catch (err) {
     if (!isStreamNotFound(err)) throw err;
     await jsm.streams.add(config);
@@ -73,7 +79,7 @@ export async function publishEvent(js: JetStreamClient, subject: string, payload
 }
 
 export { jetstream };
-export { credentialsChangedSubject, POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
+export { credentialsChangedSubject, EVENTS_STREAM, eventSubject, workspaceEventsFilter, POSTS_STREAM, PUBLISH_JOBS_STREAM, publishJobSubject } from './streams.js';
 
 /** NATS as a health dependency: a flush round trip (fails while disconnected or reconnecting). */
 export function natsDependency(nc: NatsConnection): { name: string; check(): Promise<void> } {

@@ -31,3 +31,20 @@ export const METRIC_RESULT_PARTITIONS = 16;
  * changed (`SocialAccountCredentialsChanged`, from accounts); publishers drop their cached copy.
  */
 export const credentialsChangedSubject = (namespace: string): string => `accounts.${namespace}.credentials.changed`;
+
+/**
+ * The public events of every workspace (`events.v1.PublicEvent`), published by each owner from its outbox and
+ * kept 30 days: the event log `GET /events` reads, and the webhooks service delivers from. Subject
+ * `events.<namespace>.<workspace id>.<kind>` (a kind is two tokens, `post.created`). A repeated Nats-Msg-Id
+ * (the event id) within 10 minutes is dropped: a relay that publishes again after a crash adds nothing.
+ */
+export const EVENTS_STREAM: StreamSpec = {
+  name: 'EVENTS',
+  subjects: ['events.>'],
+  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  duplicateWindowMs: 10 * 60 * 1000,
+  allowDirect: true,
+};
+export const eventSubject = (namespace: string, workspaceId: number, kind: string): string => `events.${namespace}.${workspaceId}.${kind}`;
+/** Every event of one workspace, or of one kind of it. */
+export const workspaceEventsFilter = (namespace: string, workspaceId: number | '*', kind?: string): string => `events.${namespace}.${workspaceId}.${kind ?? '>'}`;

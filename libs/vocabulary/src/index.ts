@@ -41,6 +41,7 @@ export const SCOPES = [
   'content_ideas:read',
   'image_week:read',
   'image_week:write',
+  'events:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -95,3 +96,45 @@ export const CUSTOM_RULE_LIMITS = { maxTitle: 120, maxContent: 2000, perWorkspac
 /** The CMSes a connected site may name at registration (what its pushes come from). */
 export const SITE_CMSES = ['wordpress', 'ghost', 'webflow', 'shopify', 'squarespace', 'wix', 'custom'] as const;
 export type SiteCms = (typeof SITE_CMSES)[number];
+
+/** The contract's events: a post reached a terminal state. What a webhook receives unless it chooses otherwise. */
+export const TERMINAL_EVENT_KINDS = ['post.published', 'post.failed', 'post.partial_failure'] as const;
+/** Lifecycle events a webhook can opt into, beside the terminal ones (the event log carries every kind). */
+export const LIFECYCLE_EVENT_KINDS = [
+  'post.created',
+  'post.updated',
+  'post.scheduled',
+  'post.deleted',
+  'post.approved',
+  'post.rejected',
+  'account.connected',
+  'account.disconnected',
+  'account.reauth_required',
+  'account.expiring',
+  'image_week_run.completed',
+  'image_week_run.failed',
+  'site_push.consumed',
+] as const;
+/** Every event of a workspace: in its event log (GET /events) and open to its webhooks. */
+export const EVENT_KINDS = [...TERMINAL_EVENT_KINDS, ...LIFECYCLE_EVENT_KINDS] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+export type TerminalEventKind = (typeof TERMINAL_EVENT_KINDS)[number];
+
+/**
+ * A social account's connection health: `ok`; `expiring` (its token cannot be refreshed and expires within
+ * 7 days: reconnect before then); `reauth_required` (the platform refused to renew the authorization:
+ * reconnect); `disconnected` (revoked, expired, a platform checkpoint, or disconnected by the user).
+ */
+export const ACCOUNT_HEALTHS = ['ok', 'expiring', 'reauth_required', 'disconnected'] as const;
+export type AccountHealth = (typeof ACCOUNT_HEALTHS)[number];
+/** Why an account is disconnected. */
+export const DISCONNECT_REASONS = ['revoked', 'expired', 'checkpoint', 'by_user'] as const;
+export type DisconnectReason = (typeof DISCONNECT_REASONS)[number];
+/** How an account's last token refresh went: renewed; failed for a passing reason (retried); refused by the platform. */
+export const REFRESH_OUTCOMES = ['ok', 'failed', 'refused'] as const;
+export type RefreshOutcome = (typeof REFRESH_OUTCOMES)[number];
+/** What the last failed publish to an account failed of: its connection (expired, revoked) or something else. */
+export const PUBLISH_ERROR_CLASSES = ['expired', 'revoked', 'rejected', 'rate_limited', 'transient'] as const;
+export type PublishErrorClass = (typeof PUBLISH_ERROR_CLASSES)[number];
+/** How far ahead of its expiry an account whose token cannot be refreshed is `expiring` (and `account.expiring` is sent). */
+export const EXPIRING_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { env, loadConfig, z, operationsEnv } from '@spa/config';
+import { env, eventsEnv, loadConfig, z, operationsEnv } from '@spa/config';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
 import { DUB_API_KEY_PATTERN } from './domain/link-shortening.js';
@@ -18,6 +18,7 @@ export const configSchema = z.object({
   NATS_URL: env.natsUrl,
   /** Names this deployment's subjects (the publisher must use the same). */
   JOBS_NAMESPACE: env.namespace,
+  ...eventsEnv(),
   GRPC_HOST: env.host,
   GRPC_PORT: env.port(50051),
   ...operationsEnv(9465),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
+import { EventOutbox } from '@spa/events';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats } from '@spa/nats';
@@ -38,6 +39,8 @@ runMain(async () => {
   const metrics = await startProcessRuntime('accounts', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'accounts')]);
   const models = registerModels(mongo);
+  // Public events of social accounts (account.*), queued before each change they announce.
+  const outbox = new EventOutbox({ connection: mongo, nc, namespace: config.JOBS_NAMESPACE, logger, hold: config.EVENTS_RELAY_HOLD });
   // One repository per aggregate, all on the accounts database.
   const preferences = new MongoPreferences(models);
   const siteRules = new MongoSiteRulesStore(mongo, models.Site);
@@ -48,7 +51,7 @@ runMain(async () => {
     memberships: new MongoMemberships(models),
     apiKeys: new MongoApiKeys(models),
     sites: new MongoSites(models),
-    socialAccounts: new MongoSocialAccounts(models),
+    socialAccounts: new MongoSocialAccounts(models, outbox),
     schedules: new MongoPostingSchedules(models),
     preferences,
     customRules: new MongoCustomRules(models),
@@ -57,7 +60,7 @@ runMain(async () => {
     dubFallbackKey: config.DUB_API_KEY || undefined,
     dashboard: new MongoDashboardStore(mongo, models),
     passwords: argon2Hasher,
-    connections: new AnnouncingConnectionStore(new MongoConnectionStore(mongo), nc, config.JOBS_NAMESPACE, logger),
+    connections: new AnnouncingConnectionStore(new MongoConnectionStore(mongo, outbox), nc, config.JOBS_NAMESPACE, logger),
     oauth: oauthClient({ sandboxUrl: config.SANDBOX_URL }),
     credentialAuth: credentialAuth({ sandboxUrl: config.SANDBOX_URL }),
     connectConfig: {
@@ -71,6 +74,7 @@ runMain(async () => {
     styles: new MongoPlatformStyleStore(mongo),
   };
   await syncIndexes(mongo);
+  await outbox.start(config.EVENTS_RELAY_INTERVAL_MS);
   const refreshJob = startRefreshJob(deps, config.TOKEN_REFRESH_INTERVAL_MS);
   const server = await startGrpcServer({
     dependencies: [mongoDependency(mongo)],
@@ -90,6 +94,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['token refresh', () => refreshJob.stop()],
+    ['event outbox', () => outbox.stop()],
     ['nats', () => nc.drain()],
     ['mongo', () => mongo.close()],
   ]);

@@ -1,4 +1,4 @@
-import { env, loadConfig, z, operationsEnv } from '@spa/config';
+import { env, eventsEnv, loadConfig, z, operationsEnv } from '@spa/config';
 import { TEMPLATE_SETS } from './render/templates.js';
 
 export const configSchema = z.object({
@@ -18,6 +18,7 @@ export const configSchema = z.object({
   GENERATION_DEADLINE_MS: env.millis(90_000),
   /** Names this deployment's Quote Week jobs (replicas of one deployment share it). */
   JOBS_NAMESPACE: env.namespace,
+  ...eventsEnv(),
   /** Jobs one replica works on at once (rendering and OCR are CPU-bound). */
   IMAGE_WEEK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   /** Tesseract workers of the built-in reader (each reads one card at a time); default: one per core, at most 2. */

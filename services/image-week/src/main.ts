@@ -2,6 +2,7 @@ import { quoteWeekGarbles, quoteWeekItemDuration } from '@spa/telemetry';
 import { randomUUID } from 'node:crypto';
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
+import { EventOutbox } from '@spa/events';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
@@ -9,6 +10,7 @@ import { loadImageWeekConfig } from './config.js';
 import { MongoLeases, MongoPostClaims, MongoQuoteLedger, MongoRunQuotaClaims } from './data/claims.js';
 import { registerModels } from './data/models.js';
 import { MongoRunStore } from './data/mongo-store.js';
+import { OutboxRunEvents } from './data/run-events.js';
 import { planRun } from './domain/plan-run.js';
 import type { ImageWeekDeps } from './domain/ports.js';
 import { processItem } from './domain/process-item.js';
@@ -26,7 +28,10 @@ runMain(async () => {
   const metrics = await startProcessRuntime('image-week', config, logger);
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'image-week')]);
   const models = registerModels(mongo);
+  // Public events of Quote Week runs (image_week_run.completed / .failed).
+  const outbox = new EventOutbox({ connection: mongo, nc, namespace: config.JOBS_NAMESPACE, logger, hold: config.EVENTS_RELAY_HOLD });
   await syncIndexes(mongo);
+  await outbox.start(config.EVENTS_RELAY_INTERVAL_MS);
   const ocr = new OcrReader(config.IMAGE_WEEK_OCR_WORKERS ?? defaultOcrWorkers());
   const reader = config.VISION_BASE_URL
     ? new VisionReader(
@@ -58,6 +63,7 @@ runMain(async () => {
     reader,
     jobs: await imageWeekJobs(nc, config.JOBS_NAMESPACE),
     clock: { now: () => new Date() },
+    events: new OutboxRunEvents(outbox),
     settings: {
       templateVersion: config.IMAGE_WEEK_TEMPLATE_SET,
       rendersPerWorkspace: config.IMAGE_WEEK_RENDERS_PER_WORKSPACE,
@@ -93,6 +99,7 @@ runMain(async () => {
     ['metrics', () => metrics.close()],
     ['jobs', () => consumer.stop()],
     ['sweeper', () => sweeper.stop()],
+    ['event outbox', () => outbox.stop()],
     ['nats', () => nc.drain()],
     ['ocr', () => ocr.close()],
     ['clients', async () => Object.values(clients).forEach((c) => c.close())],

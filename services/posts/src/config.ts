@@ -1,4 +1,4 @@
-import { env, loadConfig, z, operationsEnv } from '@spa/config';
+import { env, eventsEnv, loadConfig, z, operationsEnv } from '@spa/config';
 import { FULL_SCAN_INTERVAL_MS } from './domain/publishing.js';
 
 export const configSchema = z.object({
@@ -38,6 +38,7 @@ export const configSchema = z.object({
   SCHEDULER_FULL_SCAN_INTERVAL_MS: env.millis(FULL_SCAN_INTERVAL_MS),
   /** Names this deployment's publish jobs and, in the spa-deployment header, its posts events (the publisher and analytics must use the same). */
   JOBS_NAMESPACE: env.namespace,
+  ...eventsEnv(),
 });
 
 export type PostsConfig = z.infer<typeof configSchema>;

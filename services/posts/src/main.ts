@@ -1,5 +1,6 @@
 import { runMain } from '@spa/config';
 import { onShutdown, startGrpcServer, startProcessRuntime } from '@spa/grpc';
+import { EventOutbox } from '@spa/events';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, mongoDependency } from '@spa/mongo';
 import { connectNats, natsDependency } from '@spa/nats';
@@ -28,7 +29,9 @@ runMain(async () => {
   const [mongo, nc] = await Promise.all([connectMongo(config.MONGO_URL, config.MONGO_DB), connectNats(config.NATS_URL, 'posts')]);
   const mongoStore = new MongoPostsStore(mongo);
   const recycles = new MongoRecycleStore(mongo);
-  const sitePushes = new MongoSitePushStore(mongo);
+  // Public events of the posts service beside its own outbox's: site_push.consumed.
+  const outbox = new EventOutbox({ connection: mongo, nc, namespace: config.JOBS_NAMESPACE, logger, hold: config.EVENTS_RELAY_HOLD });
+  const sitePushes = new MongoSitePushStore(mongo, outbox);
   await syncIndexes(mongo);
   const backfilled = await mongoStore.dispatches.backfillDueSeconds();
   if (backfilled) logger.info({ posts: backfilled }, 'scheduled posts given their due second');
@@ -40,11 +43,13 @@ runMain(async () => {
     listIndex: mongoStore.listIndex,
     landed: mongoStore.landed,
     deployment: config.JOBS_NAMESPACE,
+    hold: config.EVENTS_RELAY_HOLD,
     nc,
     logger,
     onListRepaired: async (workspaceId) => store.bump(workspaceId),
   });
   await relay.start(config.EVENT_RELAY_INTERVAL_MS);
+  await outbox.start(config.EVENTS_RELAY_INTERVAL_MS);
   const accounts = accountsPort(config.ACCOUNTS_ADDR);
   const deps = { store, accounts, clock: { now: () => new Date() }, flushEvents: () => relay.flush(), jobs: await publishJobs(nc, config.JOBS_NAMESPACE) };
   const scheduler = startScheduler(deps, logger, config.SCHEDULER_INTERVAL_MS, config.SCHEDULER_FULL_SCAN_INTERVAL_MS);
@@ -80,6 +85,7 @@ runMain(async () => {
     ['metric snapshots', () => metricSnapshots.stop()],
     ['recycler', () => recycler.stop()],
     ['events', () => relay.stop()],
+    ['event outbox', () => outbox.stop()],
     ['nats', () => nc.drain()],
     ['accounts client', async () => accounts.close()],
     ['generation client', async () => generation.close()],

@@ -13,7 +13,9 @@ import { Dispatcher } from './delivery/dispatcher.js';
 import { httpSender } from './delivery/http-sender.js';
 import { dnsResolver } from './delivery/resolver.js';
 import type { WebhooksDeps } from './domain/ports.js';
-import { recordPostTerminal } from './domain/record-event.js';
+import { recordLoggedEvent, recordPostTerminal } from './domain/record-event.js';
+import { StreamEventLog } from './events/event-log.js';
+import { consumePublicEvents } from './events/public-event-consumer.js';
 import { consumePostTerminal, EVENTS_WAITING_FOR_ATTEMPTS } from './events/post-terminal-consumer.js';
 import { webhooksService } from './grpc/handlers.js';
 
@@ -48,7 +50,7 @@ runMain(async () => {
     dependencies: [mongoDependency(mongo), natsDependency(nc)],
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [webhooksService(deps, () => dispatcher.poke())],
+    services: [webhooksService(deps, () => dispatcher.poke(), new StreamEventLog(nc, config.JOBS_NAMESPACE))],
     logger,
   });
   const consumer = await consumePostTerminal(
@@ -59,6 +61,8 @@ runMain(async () => {
     (event) => recordPostTerminal(deps, event, dispatcher),
     logger,
   );
+  // The deployment's public events (the event log): each delivered to the webhooks that chose its kind.
+  const publicEvents = await consumePublicEvents(nc, config.WEBHOOKS_EVENTS_CONSUMER, config.JOBS_NAMESPACE, (event) => recordLoggedEvent(deps, event, dispatcher), logger);
   dispatcher.start(config.WEBHOOKS_POLL_INTERVAL_MS);
   logger.info({ port: server.port }, 'webhooks listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);
@@ -66,6 +70,7 @@ runMain(async () => {
     ['grpc', () => server.shutdown()],
     ['metrics', () => metrics.close()],
     ['events', () => consumer.stop()],
+    ['public events', () => publicEvents.stop()],
     ['dispatcher', () => dispatcher.stop()],
     ['nats', () => nc.drain()],
     ['mongo', () => mongo.close()],

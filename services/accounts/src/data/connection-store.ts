@@ -1,3 +1,4 @@
+import { eventIdOf, publicEvent, type EventOutbox } from '@spa/events';
 import { isDuplicateKeyError, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
 import type { ConnectionChange, ConnectionStore, OAuthStateRecord } from '../domain/connect/ports.js';
@@ -22,7 +23,11 @@ interface StateDoc {
  * FerretDB does not apply concurrent updates of one document atomically).
  */
 export class MongoConnectionStore implements ConnectionStore {
-  constructor(private readonly connection: Connection) {}
+  /** `outbox`: where a change's public event (`announce`) is queued before the change; without one, nothing is announced. */
+  constructor(
+    private readonly connection: Connection,
+    private readonly outbox?: EventOutbox,
+  ) {}
 
   private get accounts() {
     return this.connection.collection<SocialAccountDoc>('social_accounts');
@@ -97,16 +102,50 @@ export class MongoConnectionStore implements ConnectionStore {
     put('last_refresh_at', c.lastRefreshAt);
     put('disconnected', c.disconnected);
     put('disconnected_reason', c.disconnectedReason);
-    await this.accounts.updateOne({ _id: socialAccountId }, { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) });
+    put('disconnect_cause', c.disconnectCause);
+    put('refreshable', c.refreshable);
+    put('last_refresh_try_at', c.lastRefreshTryAt);
+    put('last_refresh_outcome', c.lastRefreshOutcome);
+    put('last_refresh_error', c.lastRefreshError);
+    put('last_publish_error_class', c.lastPublishErrorClass);
+    put('last_publish_error_at', c.lastPublishErrorAt);
+    put('expiring_warned_for', c.expiringWarnedFor);
+    const announce = this.outbox ? c.announce : undefined;
+    if (announce) put('health_changed_at', announce.occurredAt);
+    const write = () => this.accounts.updateOne({ _id: socialAccountId }, { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) });
+    if (!announce) {
+      await write();
+      return;
+    }
+    const event = publicEvent(eventIdOf(this.outbox!.namespace, announce.key, announce.kind), announce.workspaceId, announce.kind, announce.occurredAt, announce.data);
+    await this.outbox!.around(
+      [{ event, landedWhen: { collection: 'social_accounts', id: socialAccountId, field: 'health_changed_at', value: announce.occurredAt, op: 'gte' } }],
+      write,
+      (r) => r.matchedCount === 1,
+    );
   }
 
-  async dueForRefresh(before: Date, limit: number): Promise<Array<{ id: number; workspaceId: number }>> {
+  async dueForRefresh(before: Date, limit: number, now = new Date()): Promise<Array<{ id: number; workspaceId: number }>> {
     const docs = await this.accounts
-      .find({ disconnected: false, token_expires_at: { $lt: before } })
+      .find({
+        disconnected: false,
+        $or: [
+          { refreshable: { $ne: false }, token_expires_at: { $lt: before } },
+          { refreshable: false, token_expires_at: { $lt: now } },
+        ],
+      })
       .project<{ _id: number; workspace_id: number }>({ _id: 1, workspace_id: 1 })
       .limit(limit)
       .toArray();
     return docs.map((d) => ({ id: d._id, workspaceId: d.workspace_id }));
+  }
+
+  async expiringBetween(now: Date, before: Date, limit: number): Promise<SocialAccount[]> {
+    const docs = await this.accounts
+      .find({ disconnected: false, refreshable: { $ne: true }, token_expires_at: { $gt: now, $lt: before } })
+      .limit(limit)
+      .toArray();
+    return docs.map(toSocialAccount);
   }
 
   async findAccount(socialAccountId: number): Promise<SocialAccount | null> {

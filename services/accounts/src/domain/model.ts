@@ -1,4 +1,4 @@
-import type { CustomRuleScope, Platform, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
+import type { CustomRuleScope, DisconnectReason, Platform, PublishErrorClass, RefreshOutcome, Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 
 export interface Workspace {
   id: number;
@@ -62,7 +62,23 @@ export interface SocialAccount {
   lastRefreshAt?: Date | undefined;
   /** Why it is disconnected and what to do (empty while connected). */
   disconnectedReason?: string | undefined;
+  /** Why it is disconnected, as a class (`invalid_grant`: the platform refused to renew it); absent while connected. */
+  disconnectCause?: DisconnectCause | undefined;
+  /** Its token can be renewed without the user (a refresh token, a Graph exchange, stored credentials); absent: not known yet. */
+  refreshable?: boolean | undefined;
+  /** The last refresh tried (by the job or after a refused publish), how it went, and the error when it did not. */
+  lastRefreshTryAt?: Date | undefined;
+  lastRefreshOutcome?: RefreshOutcome | undefined;
+  lastRefreshError?: string | undefined;
+  /** The class of the last failed publish to it, and when. */
+  lastPublishErrorClass?: PublishErrorClass | undefined;
+  lastPublishErrorAt?: Date | undefined;
+  /** The token expiry `account.expiring` was sent for (once per expiry). */
+  expiringWarnedFor?: Date | undefined;
 }
+
+/** Why an account is disconnected: the public reasons, or the platform's refusal to renew it (health `reauth_required`). */
+export type DisconnectCause = DisconnectReason | 'invalid_grant';
 
 export type CredentialKind = 'api_key' | 'site_token';
 

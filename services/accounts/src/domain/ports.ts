@@ -1,4 +1,6 @@
-import type { ApiKey, CustomRule, CustomRulePatch, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace } from './model.js';
+import type { PublishErrorClass } from '@spa/vocabulary';
+import type { AccountEvent } from './account-events.js';
+import type { ApiKey, CustomRule, CustomRulePatch, DisconnectCause, PostingSchedule, Site, SocialAccount, StoredPreferences, User, Workspace } from './model.js';
 
 /** The workspace fields an operator changes. */
 export type WorkspacePatch = Partial<Pick<Workspace, 'tier' | 'subscriptionStatus' | 'reviewRequired' | 'currentPeriodEnd' | 'cancelAtPeriodEnd'>>;
@@ -58,11 +60,14 @@ export interface SitesRepository {
 }
 
 export interface SocialAccountsRepository {
-  insert(account: SocialAccount): Promise<void>;
+  /** `announce`: the public event of the insert (queued in the outbox before it). */
+  insert(account: SocialAccount, announce?: AccountEvent): Promise<void>;
   /** The workspace's accounts (only those of `ids` when given), by id. */
   list(workspaceId: number, ids?: number[]): Promise<SocialAccount[]>;
   /** False when the workspace has no such account. */
-  markDisconnected(workspaceId: number, socialAccountId: number): Promise<boolean>;
+  markDisconnected(workspaceId: number, socialAccountId: number, why?: { cause: DisconnectCause; message: string; announce?: AccountEvent | undefined }): Promise<boolean>;
+  /** Keeps the class of a failed publish to the account; false when the workspace has no such account. */
+  recordPublishError(workspaceId: number, socialAccountId: number, errorClass: PublishErrorClass, at: Date): Promise<boolean>;
 }
 
 export interface PostingSchedulesRepository {

@@ -1,6 +1,8 @@
 import { invalidParameters, notFound } from '@spa/errors';
 import { sandboxBoardId } from '@spa/platforms';
-import { PLATFORMS, type Platform } from '@spa/vocabulary';
+import { PLATFORMS, PUBLISH_ERROR_CLASSES, type AccountHealth, type Platform, type PublishErrorClass } from '@spa/vocabulary';
+import { connectedEvent, disconnectedEvent } from './account-events.js';
+import { canRefresh, healthOf } from './account-health.js';
 import type { SocialAccount } from './model.js';
 import type { AccountsDeps } from './ports.js';
 import { createDefaultSchedule } from './posting-schedules.js';
@@ -14,7 +16,7 @@ export async function connectSocialAccount(deps: AccountsDeps, input: { workspac
   if (problems.length) throw invalidParameters(problems);
   const id = await deps.ids.next('social_accounts');
   const username = input.username.trim();
-  await deps.socialAccounts.insert({
+  const account: SocialAccount = {
     id,
     workspaceId: input.workspaceId,
     platform: input.platform as Platform,
@@ -24,7 +26,8 @@ export async function connectSocialAccount(deps: AccountsDeps, input: { workspac
     createdAt: deps.clock.now(),
     // Real accounts get their tokens from the OAuth flow (dashboard); sandbox accounts get tokens the sandbox accepts.
     sealedCredentials: input.sandbox ? deps.secrets.encrypt(JSON.stringify(sandboxCredentials(username))) : undefined,
-  });
+  };
+  await deps.socialAccounts.insert(account, connectedEvent(account, false, account.createdAt));
   await createDefaultSchedule(deps, input.workspaceId, id);
   return id;
 }
@@ -81,6 +84,35 @@ export async function publishingCredentials(deps: AccountsDeps, workspaceId: num
   }));
 }
 
-export async function markDisconnected(deps: AccountsDeps, workspaceId: number, socialAccountId: number): Promise<void> {
-  if (!(await deps.socialAccounts.markDisconnected(workspaceId, socialAccountId))) throw notFound(`Social account ${socialAccountId}`);
+/**
+ * A platform refused the account's token at publish (`reason`: it had expired, or was revoked): the account is
+ * disconnected with that reason, announced as `account.disconnected` when it was connected until now.
+ */
+export async function markDisconnected(deps: AccountsDeps, workspaceId: number, socialAccountId: number, reason: 'expired' | 'revoked' = 'revoked'): Promise<void> {
+  const [account] = await deps.socialAccounts.list(workspaceId, [socialAccountId]);
+  if (!account) throw notFound(`Social account ${socialAccountId}`);
+  const message =
+    reason === 'expired'
+      ? `${account.platform} refused this account's token because it expired: reconnect the account.`
+      : `${account.platform} no longer accepts this account's authorization (revoked or password changed): reconnect the account.`;
+  const announce = account.disconnected ? undefined : disconnectedEvent(account, reason, message, deps.clock.now());
+  const why = account.disconnected ? undefined : { cause: reason, message, announce };
+  if (!(await deps.socialAccounts.markDisconnected(workspaceId, socialAccountId, why))) throw notFound(`Social account ${socialAccountId}`);
+}
+
+/** Keeps the class of a failed publish to the account (its health's `last_publish_error`). */
+export async function recordPublishError(deps: AccountsDeps, workspaceId: number, socialAccountId: number, errorClass: string, at: Date): Promise<void> {
+  if (!(PUBLISH_ERROR_CLASSES as readonly string[]).includes(errorClass)) throw invalidParameters([`error_class must be one of ${PUBLISH_ERROR_CLASSES.join(', ')}`]);
+  const [account] = await deps.socialAccounts.list(workspaceId, [socialAccountId]);
+  if (!account) throw notFound(`Social account ${socialAccountId}`);
+  // A refused token: this service knows whether it had expired (the publisher only saw the refusal).
+  const expired = account.disconnectCause === 'expired' || (account.tokenExpiresAt !== undefined && account.tokenExpiresAt.getTime() <= at.getTime());
+  const cls = errorClass === 'revoked' || errorClass === 'expired' ? (expired ? 'expired' : 'revoked') : (errorClass as PublishErrorClass);
+  if (!(await deps.socialAccounts.recordPublishError(workspaceId, socialAccountId, cls, at))) throw notFound(`Social account ${socialAccountId}`);
+}
+
+/** The account's health now (its token's renewability read from its credentials when not yet recorded). */
+export function accountHealth(deps: Pick<AccountsDeps, 'secrets' | 'clock'>, account: SocialAccount): AccountHealth {
+  const refreshable = account.refreshable ?? canRefresh(account.platform, account.sealedCredentials ? (JSON.parse(deps.secrets.decrypt(account.sealedCredentials)) as Record<string, string>) : {});
+  return healthOf(account, deps.clock.now(), refreshable);
 }

@@ -48,8 +48,11 @@ export class AnnouncingConnectionStore implements ConnectionStore {
   releaseLease(socialAccountId: number, holder: string): Promise<void> {
     return this.inner.releaseLease(socialAccountId, holder);
   }
-  dueForRefresh(before: Date, limit: number): ReturnType<ConnectionStore['dueForRefresh']> {
-    return this.inner.dueForRefresh(before, limit);
+  dueForRefresh(before: Date, limit: number, now?: Date): ReturnType<ConnectionStore['dueForRefresh']> {
+    return this.inner.dueForRefresh(before, limit, now);
+  }
+  expiringBetween(now: Date, before: Date, limit: number): ReturnType<ConnectionStore['expiringBetween']> {
+    return this.inner.expiringBetween(now, before, limit);
   }
   findAccount(socialAccountId: number): ReturnType<ConnectionStore['findAccount']> {
     return this.inner.findAccount(socialAccountId);

@@ -1,4 +1,6 @@
-import type { SocialAccount as SocialAccountMessage } from '@spa/contracts/accounts/v1/accounts';
+import { DisconnectReason, PublishErrorClass, RefreshOutcome, type SocialAccount as SocialAccountMessage } from '@spa/contracts/accounts/v1/accounts';
+import { accountHealthCodec, disconnectReasonCodec, publishErrorClassCodec, refreshOutcomeCodec } from '@spa/contracts/codecs';
+import { publicReason } from '../domain/account-health.js';
 import { notFound } from '@spa/errors';
 import type { ConnectDeps } from '../domain/connect/deps.js';
 import { connectWithCredentials } from '../domain/connect/credential-connect.js';
@@ -6,9 +8,10 @@ import { disconnectAccount } from '../domain/connect/disconnect.js';
 import { completeConnect, startConnect } from '../domain/connect/oauth-connect.js';
 import { refreshAccount } from '../domain/connect/refresh.js';
 import type { SocialAccount } from '../domain/model.js';
-import { listSocialAccounts } from '../domain/social-accounts.js';
+import { accountHealth, listSocialAccounts } from '../domain/social-accounts.js';
 
-export const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => ({
+/** The account as it travels, with its health (computed now). */
+export const socialAccountMessage = (deps: Pick<ConnectDeps, 'secrets' | 'clock'>, a: SocialAccount): SocialAccountMessage => ({
   id: a.id,
   platform: a.platform,
   username: a.username,
@@ -20,6 +23,13 @@ export const socialAccountMessage = (a: SocialAccount): SocialAccountMessage => 
   connectedAt: (a.connectedAt ?? a.createdAt).toISOString(),
   tokenExpiresAt: a.tokenExpiresAt?.toISOString(),
   disconnectedReason: a.disconnectedReason ?? '',
+  health: accountHealthCodec.toProto(accountHealth(deps, a)),
+  lastRefreshAt: a.lastRefreshTryAt?.toISOString(),
+  lastRefreshOutcome: a.lastRefreshOutcome ? refreshOutcomeCodec.toProto(a.lastRefreshOutcome) : RefreshOutcome.REFRESH_OUTCOME_UNSPECIFIED,
+  lastRefreshError: a.lastRefreshError,
+  lastPublishErrorClass: a.lastPublishErrorClass ? publishErrorClassCodec.toProto(a.lastPublishErrorClass) : PublishErrorClass.PUBLISH_ERROR_CLASS_UNSPECIFIED,
+  lastPublishErrorAt: a.lastPublishErrorAt?.toISOString(),
+  disconnectReason: a.disconnected && a.disconnectCause ? disconnectReasonCodec.toProto(publicReason(a.disconnectCause)!) : DisconnectReason.DISCONNECT_REASON_UNSPECIFIED,
 });
 
 /** The connect-flow RPCs (OAuth start and callback, disconnect, refresh after a 401, one account). */
@@ -28,7 +38,7 @@ export function connectHandlers(deps: ConnectDeps) {
     getSocialAccount: async (req: { workspaceId: number; socialAccountId: number }) => {
       const [account] = await listSocialAccounts(deps, req.workspaceId, [req.socialAccountId]);
       if (!account) throw notFound(`Social account ${req.socialAccountId}`);
-      return { socialAccount: socialAccountMessage(account) };
+      return { socialAccount: socialAccountMessage(deps, account) };
     },
     startConnect: async (req: { workspaceId: number; platform: string; instanceUrl: string }) => {
       const { url, expiresAt } = await startConnect(deps, { workspaceId: req.workspaceId, platform: req.platform, instanceUrl: req.instanceUrl || undefined });

@@ -6,6 +6,8 @@ import {
   type Preferences as PreferencesMessage,
   type Workspace as WorkspaceMessage,
 } from '@spa/contracts/accounts/v1/accounts';
+import { disconnectReasonCodec, publishErrorClassCodec } from '@spa/contracts/codecs';
+import { invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
@@ -17,7 +19,7 @@ import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from 
 import { getLinkShortening } from '../domain/link-shortening.js';
 import { getPreferences, updatePreferences } from '../domain/preferences.js';
 import { createSite, getSite } from '../domain/sites.js';
-import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials } from '../domain/social-accounts.js';
+import { connectSocialAccount, listSocialAccounts, markDisconnected, publishingCredentials, recordPublishError } from '../domain/social-accounts.js';
 import { getSubscription } from '../domain/subscription.js';
 import { addMember, createUser, removeMember } from '../domain/users.js';
 import { createWorkspace, getWorkspace, setReviewRequired, setSubscription } from '../domain/workspaces.js';
@@ -142,7 +144,14 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
       })),
     }),
     markDisconnected: async (req) => {
-      await markDisconnected(deps, req.workspaceId, req.socialAccountId);
+      const reason = req.reason === undefined ? undefined : disconnectReasonCodec.fromProto(req.reason);
+      await markDisconnected(deps, req.workspaceId, req.socialAccountId, reason === 'expired' ? 'expired' : 'revoked');
+      return {};
+    },
+    recordPublishError: async (req) => {
+      const errorClass = publishErrorClassCodec.fromProto(req.errorClass);
+      if (!errorClass) throw invalidParameters(['error_class must be set']);
+      await recordPublishError(deps, req.workspaceId, req.socialAccountId, errorClass, req.occurredAt ? new Date(req.occurredAt) : deps.clock.now());
       return {};
     },
     listPostingSchedules: async (req) => ({ postingSchedules: (await listPostingSchedules(deps, req.workspaceId)).map(scheduleMessage) }),
@@ -158,7 +167,7 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
       ),
     }),
     listSocialAccounts: async (req) => ({
-      socialAccounts: (await listSocialAccounts(deps, req.workspaceId, req.ids)).map(socialAccountMessage),
+      socialAccounts: (await listSocialAccounts(deps, req.workspaceId, req.ids)).map((a) => socialAccountMessage(deps, a)),
     }),
     getSubscription: async (req) => {
       const { subscription: s, timezone } = await getSubscription(deps, req.workspaceId);

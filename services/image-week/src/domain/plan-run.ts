@@ -2,6 +2,7 @@ import type { ItemRecord, RunRecord, Target } from './model.js';
 import type { ImageWeekDeps } from './ports.js';
 import { keepLease } from './keep-lease.js';
 import { freeSlots } from './plan-slots.js';
+import { announceIfFinished } from './run-events.js';
 import { itemJob } from './runs.js';
 import { writeQuotes } from './write-quotes.js';
 
@@ -21,6 +22,7 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
   if (!run || run.canceledAt) return true;
   if (run.plannedAt) {
     await dispatchPending(deps, run);
+    await announceIfFinished(deps, workspaceId, runId);
     return true;
   }
   const key = `plan:${runId}`;
@@ -78,6 +80,8 @@ export async function planRun(deps: ImageWeekDeps, workspaceId: number, runId: n
           : 'The daily AI generation quota is used up; no quote could be written';
     await deps.store.updateRun(runId, { plannedAt: deps.clock.now(), shortfallReason: shortfall, ...(errorMessage ? { errorMessage } : {}) });
     await dispatchPending(deps, { ...run, plannedAt: now });
+    // A run that planned nothing has ended (failed).
+    if (!items.length) await announceIfFinished(deps, workspaceId, runId);
     return true;
   } finally {
     stopRenewing();

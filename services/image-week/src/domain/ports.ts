@@ -80,6 +80,8 @@ export interface QuoteLedger {
 export interface SocialAccountInfo {
   id: number;
   platform: string;
+  /** The account's name on the platform (its handle). */
+  username: string;
   disconnected: boolean;
 }
 
@@ -187,6 +189,8 @@ export interface ImageWeekDeps {
   reader: CardReader;
   jobs: Jobs;
   clock: Clock;
+  /** Where a run's end is announced; without it, nothing is. */
+  events?: RunEvents | undefined;
   settings: {
     templateVersion: string;
     /** Runs of one workspace rendering at once. */
@@ -197,3 +201,4 @@ export interface ImageWeekDeps {
 }
 
 export type { RunStatus, ShortfallReason };
+import type { RunEvents } from './run-events.js';

@@ -4,6 +4,7 @@ import { TERMINAL_ITEM_STATUSES, type ItemRecord, type RunRecord } from './model
 import type { ImageWeekDeps } from './ports.js';
 import { keepLease } from './keep-lease.js';
 import { freeSlots } from './plan-slots.js';
+import { announceIfFinished } from './run-events.js';
 import { writeQuotes } from './write-quotes.js';
 
 export type Outcome = 'done' | 'later';
@@ -44,10 +45,15 @@ export async function processItem(deps: ImageWeekDeps, job: { workspaceId: numbe
   const stopRenewing = keepLease(deps.leases, leaseKey, owner, deps.settings.leaseMs);
   try {
     const item = await deps.store.item(job.runId, job.itemId);
-    if (!item || TERMINAL_ITEM_STATUSES.includes(item.status)) return 'done';
+    if (!item || TERMINAL_ITEM_STATUSES.includes(item.status)) {
+      // Its worker may have died between the item's end and announcing the run's.
+      if (item) await announceIfFinished(deps, run.workspaceId, run.id);
+      return 'done';
+    }
     if (!run.canceledAt && !(await holdRenderSlot(deps, run))) return 'later';
     await work(deps, run, item, () => deps.leases.acquire(leaseKey, owner, deps.settings.leaseMs));
     await releaseRenderSlotIfDone(deps, { ...run, ...(await deps.store.run(run.workspaceId, run.id)) });
+    await announceIfFinished(deps, run.workspaceId, run.id);
     return 'done';
   } finally {
     stopRenewing();
@@ -91,7 +97,8 @@ async function work(deps: ImageWeekDeps, run: RunRecord, start: ItemRecord, rene
       await save({ quote: quotes[0], scheduledAt: slot });
     }
     const target = run.targets.find((t) => t.socialAccountId === item.socialAccountId && t.platform === item.platform)!;
-    const watermark = run.watermarkEnabled && run.watermarkText && (item.accountPosition + 1) % run.watermarkEveryN === 0 ? run.watermarkText : undefined;
+    const markText = run.watermarkText ?? target.watermark;
+    const watermark = run.watermarkEnabled && markText && (item.accountPosition + 1) % run.watermarkEveryN === 0 ? markText : undefined;
     let accepted: { png: Buffer; width: number; height: number; template: string; watermarked: boolean } | undefined;
     let lastError = '';
     while (!accepted && item.attemptCount < deps.settings.maxAttempts) {

@@ -58,10 +58,11 @@ export type OutboxModel = ReturnType<typeof registerOutbox>;
 
 export function encodeEvent(event: PostEvent): string {
   const common = { workspaceId: event.workspaceId, postId: event.postId, status: event.status, occurredAt: event.occurredAt.toISOString() };
+  const scheduledAt = event.scheduledAt?.toISOString();
   const encoders = {
-    'posts.post.created': () => PostCreated.encode(common).finish(),
-    'posts.post.reviewed': () => PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '' }).finish(),
-    'posts.post.updated': () => PostUpdated.encode(common).finish(),
+    'posts.post.created': () => PostCreated.encode({ ...common, scheduledAt }).finish(),
+    'posts.post.reviewed': () => PostReviewed.encode({ ...common, reviewAction: event.reviewAction ?? '', scheduledAt }).finish(),
+    'posts.post.updated': () => PostUpdated.encode({ ...common, scheduledAt, previousStatus: event.previous?.status, previousScheduledAt: event.previous?.scheduledAt?.toISOString() }).finish(),
     'posts.post.deleted': () => PostDeleted.encode(common).finish(),
     'posts.post.terminal': () =>
       PostTerminal.encode({

@@ -1,3 +1,4 @@
+import { eventIdOf, publicEvent, type EventOutbox } from '@spa/events';
 import { isDuplicateKeyError, type Connection } from '@spa/mongo';
 import { Schema, type Model } from 'mongoose';
 import type { Platform } from '@spa/vocabulary';
@@ -99,7 +100,11 @@ export class MongoSitePushStore implements SitePushStore {
   private readonly Log: Model<LogDoc>;
   private readonly Claim: Model<ClaimDoc>;
 
-  constructor(connection: Connection) {
+  /** `outbox`: where `site_push.consumed` is queued before the push is marked; without one, nothing is announced. */
+  constructor(
+    connection: Connection,
+    private readonly outbox?: EventOutbox,
+  ) {
     const push = new Schema<PushDoc>(
       {
         _id: String,
@@ -178,8 +183,17 @@ export class MongoSitePushStore implements SitePushStore {
     await this.Push.updateOne({ _id: key, workspace_id: workspaceId }, { $set: { lease_until: until } });
   }
 
-  async markConsumed(workspaceId: number, key: string, contentHash: string, at: Date): Promise<void> {
-    await this.Push.updateOne({ _id: key, workspace_id: workspaceId, content_hash: contentHash }, { $set: { state: 'done', consumed_at: at, consumed_hash: contentHash, lease_until: null } });
+  async markConsumed(workspaceId: number, key: string, contentHash: string, at: Date, consumed?: { siteId: number; url: string; title: string; postIds: number[] }): Promise<void> {
+    const write = () =>
+      this.Push.updateOne({ _id: key, workspace_id: workspaceId, content_hash: contentHash }, { $set: { state: 'done', consumed_at: at, consumed_hash: contentHash, lease_until: null } });
+    if (!consumed || !this.outbox) {
+      await write();
+      return;
+    }
+    const data = { site_id: consumed.siteId, url: consumed.url, title: consumed.title, post_ids: consumed.postIds, consumed_at: at.toISOString() };
+    const event = publicEvent(eventIdOf(this.outbox.namespace, `${key}|${contentHash}`, 'site_push.consumed'), workspaceId, 'site_push.consumed', at, data);
+    // Kept once sent: a worker marking the same content consumed again meets it and announces nothing more.
+    await this.outbox.around([{ event, landedWhen: { collection: 'site_pushes', id: key, field: 'consumed_hash', value: contentHash, op: 'eq' }, keep: true }], write, (r) => r.matchedCount === 1);
   }
 
   async logPush(entry: { workspaceId: number; siteId: number; key: string; at: Date; matched: boolean }): Promise<void> {

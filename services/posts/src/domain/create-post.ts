@@ -13,6 +13,7 @@ export const createdEvent = (post: Post): PostEvent => ({
   postId: post.id,
   status: post.status,
   occurredAt: post.createdAt,
+  scheduledAt: post.scheduledAt,
 });
 
 /** Allocates the ids of valid inputs and builds their posts. */

@@ -87,6 +87,10 @@ export interface PostEvent {
   status: string;
   reviewAction?: string | undefined;
   occurredAt: Date;
+  /** created, updated, reviewed: when the post is to be published after the change (absent without a time). */
+  scheduledAt?: Date | undefined;
+  /** updated: the post's status and time before the change. */
+  previous?: { status: string; scheduledAt?: Date | undefined } | undefined;
   /** posts.post.terminal: the post was a dry run. */
   dryRun?: boolean | undefined;
   /** posts.post.terminal: the outcome per target. */

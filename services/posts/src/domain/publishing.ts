@@ -169,6 +169,8 @@ export async function publishPost(deps: PostsDeps, workspaceId: number, postId: 
       postId,
       status: 'scheduled',
       occurredAt: now,
+      scheduledAt: at,
+      previous: { status: current.status, scheduledAt: current.scheduledAt },
     },
   );
   if (!scheduled) throw new AppError('INVALID_STATE', `Post ${postId} changed while it was being published; read it again and retry`);

@@ -18,7 +18,7 @@ async function review(deps: PostsDeps, workspaceId: number, postId: number, acti
     postId,
     'pending_review',
     { status, reviewedAt: now, reviewAction: action, rejectionReason: reason, updatedAt: now },
-    { subject: 'posts.post.reviewed', msgId: `post-reviewed-${postId}-${now.getTime()}`, workspaceId, postId, status, reviewAction: action, occurredAt: now },
+    { subject: 'posts.post.reviewed', msgId: `post-reviewed-${postId}-${now.getTime()}`, workspaceId, postId, status, reviewAction: action, occurredAt: now, scheduledAt: current.scheduledAt },
   );
   if (!reviewed) throw new AppError('INVALID_STATE', `Post ${postId} is no longer pending_review; only a pending_review post can be ${verb}`);
   deps.flushEvents();

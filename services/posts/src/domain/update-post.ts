@@ -92,6 +92,8 @@ export async function updatePost(deps: PostsDeps, workspaceId: number, postId: n
     postId,
     status: next.status,
     occurredAt: next.updatedAt,
+    scheduledAt: next.scheduledAt,
+    previous: { status: current.status, scheduledAt: current.scheduledAt },
   });
   if (!saved) throw new AppError('INVALID_STATE', `Post ${postId} changed while it was being updated; read it again and retry`);
   deps.flushEvents();

@@ -38,6 +38,8 @@ export async function updateRecurrence(deps: PostsDeps, current: Post, patch: Re
     postId: current.id,
     status: next.status,
     occurredAt: now,
+    scheduledAt: next.scheduledAt,
+    previous: { status: current.status, scheduledAt: current.scheduledAt },
   });
   if (!saved) throw new AppError('INVALID_STATE', `Post ${current.id} changed while it was being updated; read it again and retry`);
   deps.flushEvents();

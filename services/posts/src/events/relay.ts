@@ -1,11 +1,13 @@
 import { resumeOrigin } from '@spa/telemetry';
 import type { Logger } from '@spa/logger';
 import { deleteByBatch, inWaves, updateEach } from '@spa/mongo';
-import { ensureStream, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
+import { publishPublicEvent } from '@spa/events';
+import { ensureStream, EVENTS_STREAM, jetstream, POSTS_STREAM, publishEvent, type NatsConnection } from '@spa/nats';
 import { ENTRY_SOURCE_FIELDS, entryOfDoc, tombstone, type EntrySource } from '../data/list-entries.js';
 import type { PostListIndex } from '../data/list-index.js';
 import type { PostsModels } from '../data/models.js';
 import { entryWorkspaceId, LandedWrites, type OutboxEntry } from '../data/outbox.js';
+import { publicEventsOf } from './public-events.js';
 
 /** Entries checked at once (a read of the post each, a repair insert when it landed). */
 const CHECKS_AT_ONCE = 16;
@@ -29,6 +31,7 @@ export class EventRelay {
   private readonly onListRepaired: (workspaceId: number) => Promise<void>;
   private readonly landed: LandedWrites;
   private readonly deployment: string | undefined;
+  private readonly held: boolean;
 
   constructor(deps: {
     models: PostsModels;
@@ -41,9 +44,12 @@ export class EventRelay {
     onListRepaired?: (workspaceId: number) => Promise<void>;
     /** The entries whose writes this process saw land, list entry included (the store's). */
     landed?: LandedWrites;
-    /** The deployment's JOBS_NAMESPACE, named on every event (consumers of other deployments skip it). */
+    /** The deployment's JOBS_NAMESPACE, named on every event (consumers of other deployments skip it); it names the public events' subjects too. */
     deployment?: string;
+    /** Tests of a crash only: publish nothing (the entries wait for the next process). */
+    hold?: boolean;
   }) {
+    this.held = deps.hold ?? false;
     this.deployment = deps.deployment;
     this.models = deps.models;
     this.listIndex = deps.listIndex;
@@ -56,6 +62,7 @@ export class EventRelay {
 
   async start(intervalMs: number): Promise<void> {
     await ensureStream(this.nc, POSTS_STREAM);
+    if (this.deployment) await ensureStream(this.nc, EVENTS_STREAM);
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.timer.unref();
     this.flush();
@@ -68,6 +75,7 @@ export class EventRelay {
 
   /** Starts a pass, or asks the running one to go round again. Never throws. */
   flush(): void {
+    if (this.held) return;
     if (this.running) {
       this.again = true;
       return;
@@ -102,9 +110,18 @@ export class EventRelay {
     // A change that has not landed (yet) past the grace period never will: its write failed.
     const abandoned = checked.filter((c) => !c.landed && now.getTime() - c.entry.created_at.getTime() > ABANDON_AFTER_MS).map((c) => c.entry._id);
     const publish = checked.filter((c) => c.landed).map((c) => c.entry);
-    // Issued in order, so the stream keeps the entries' order; Nats-Msg-Id makes a repeat harmless.
+    // Issued in order, so the streams keep the entries' order; Nats-Msg-Id makes a repeat harmless. Each entry's
+    // public events (the event log) go out with it: the entry is done once all of them are stored.
     const published = await Promise.allSettled(
-      publish.map((entry) => resumeOrigin(entry.origin, () => publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id, this.deployment))),
+      publish.map((entry) =>
+        resumeOrigin(entry.origin, () => {
+          const deployment = this.deployment;
+          return Promise.all([
+            publishEvent(js, entry.subject, Buffer.from(entry.payload, 'base64'), entry._id, deployment),
+            ...(deployment ? publicEventsOf(entry, deployment).map((e) => publishPublicEvent(js, deployment, e)) : []),
+          ]);
+        }),
+      ),
     );
     const sent = publish.filter((_, i) => published[i]!.status === 'fulfilled');
     await deleteByBatch(this.models.Outbox, sent);

@@ -1,4 +1,4 @@
-import type { Platform } from '@spa/vocabulary';
+import type { Platform, PublishErrorClass } from '@spa/vocabulary';
 import type { PostOptions } from '@spa/platforms';
 import type { Connector, ContentPart, MediaItem, TargetAccount } from '../connectors/types.js';
 
@@ -23,6 +23,8 @@ export interface TargetOutcome {
   permalink?: string | undefined;
   platformError?: string | undefined;
   disconnected: boolean;
+  /** Why it failed, as a class (`revoked`: the platform refused the account's token); absent when it did not. */
+  errorClass?: PublishErrorClass | undefined;
   /** The target's first link as published: its Dub short link and the URL it stands for. */
   dubShortUrl?: string | undefined;
   dubOriginalUrl?: string | undefined;
@@ -51,6 +53,8 @@ export interface PostsPort {
 export interface AccountsPort {
   targets(workspaceId: number, socialAccountIds: number[]): Promise<TargetAccount[]>;
   markDisconnected(workspaceId: number, socialAccountId: number): Promise<void>;
+  /** Keeps the class of a failed publish on the account (its health); optional: best effort. */
+  recordPublishError?(workspaceId: number, socialAccountId: number, errorClass: PublishErrorClass): Promise<void>;
 }
 
 /** One try at publishing one target; `n` counts from 1 per target. */

@@ -76,6 +76,11 @@ export async function publishJob(deps: PublisherDeps, job: PublishJob): Promise<
     await deps.accounts.markDisconnected(job.workspaceId, target.socialAccountId);
   }
   await deps.posts.recordResults(job.workspaceId, job.postId, done).catch(unlessGone);
+  // Each failed target's class on its account (its health's last publish error); best effort.
+  for (const o of done.filter((o) => o.platformStatus === 'failed' && o.errorClass)) {
+    const target = post.targets.find((t) => t.postAccountId === o.postAccountId)!;
+    await deps.accounts.recordPublishError?.(job.workspaceId, target.socialAccountId, o.errorClass!).catch(() => undefined);
+  }
   const now = deps.clock.now().getTime();
   for (const o of done) {
     const target = post.targets.find((t) => t.postAccountId === o.postAccountId);

@@ -31,7 +31,10 @@ const isFinal = (o: Outcome): boolean => o.kind === 'posted' || o.kind === 'dry_
 function toResult(postAccountId: number, outcome: Outcome): TargetOutcome {
   if (outcome.kind === 'dry_run') return { postAccountId, platformStatus: 'dry_run', disconnected: false };
   if (outcome.kind === 'posted') return { postAccountId, platformStatus: 'posted', platformPostId: outcome.platformPostId, permalink: outcome.permalink, disconnected: false };
-  return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected: outcome.kind === 'failed' && outcome.disconnected };
+  const disconnected = outcome.kind === 'failed' && outcome.disconnected;
+  // The platform refused the account's token (the accounts service tells expired from revoked); else the post, or a passing failure.
+  const errorClass = disconnected ? 'revoked' : outcome.kind === 'failed' && outcome.final ? 'rejected' : 'transient';
+  return { postAccountId, platformStatus: 'failed', platformError: outcome.error, disconnected, errorClass };
 }
 
 /**
@@ -102,6 +105,7 @@ const unsupported = (postAccountId: number, platform: string): TargetOutcome => 
   platformStatus: 'failed',
   platformError: `publishing to ${platform} is not supported yet`,
   disconnected: false,
+  errorClass: 'rejected',
 });
 
 /**
@@ -130,7 +134,7 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     if (mode === 'publish' && last && last.outcome?.kind !== 'failed' && connector.canReconcile === false) {
       const error = 'the platform did not answer and offers no way to check whether the post was made; not retried, so it is never posted twice';
       if (!last.outcome) await deps.attempts.record([{ postAccountId, n: last.n, outcome: { kind: 'failed', error, final: true, disconnected: false } }]);
-      return { postAccountId, platformStatus: 'failed', platformError: error, disconnected: false };
+      return { postAccountId, platformStatus: 'failed', platformError: error, disconnected: false, errorClass: 'transient' };
     }
     if (mode === 'publish' && last && last.outcome?.kind !== 'failed') {
       // Unknown outcome (no answer, or a publisher died during the call): look before trying again.
@@ -144,7 +148,14 @@ export async function publishTarget(deps: PublisherDeps, postAccountId: number, 
     }
     if (attempts.length >= deps.maxAttempts) {
       const error = last?.outcome && 'error' in last.outcome ? last.outcome.error : 'no outcome';
-      return { postAccountId, platformStatus: 'failed', platformError: `gave up after ${attempts.length} attempts: ${error}`, disconnected: false };
+      const rateLimited = last?.outcome?.kind === 'failed' && last.outcome.retryAfterMs !== undefined;
+      return {
+        postAccountId,
+        platformStatus: 'failed',
+        platformError: `gave up after ${attempts.length} attempts: ${error}`,
+        disconnected: false,
+        errorClass: rateLimited ? 'rate_limited' : 'transient',
+      };
     }
     if (last?.outcome?.kind === 'failed') {
       const wait = Math.min(last.outcome.retryAfterMs ?? 1_000 * 2 ** (attempts.length - 1), MAX_RETRY_WAIT_MS);

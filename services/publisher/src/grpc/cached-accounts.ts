@@ -1,4 +1,5 @@
 import type { TargetAccount } from '../connectors/types.js';
+import type { PublishErrorClass } from '@spa/vocabulary';
 import type { AccountsPort } from '../domain/ports.js';
 
 /**
@@ -47,6 +48,10 @@ export class CachedAccounts implements AccountsPort {
   async markDisconnected(workspaceId: number, socialAccountId: number): Promise<void> {
     this.forget(socialAccountId);
     await this.inner.markDisconnected(workspaceId, socialAccountId);
+  }
+
+  async recordPublishError(workspaceId: number, socialAccountId: number, errorClass: PublishErrorClass): Promise<void> {
+    await this.inner.recordPublishError?.(workspaceId, socialAccountId, errorClass);
   }
 
   forget(socialAccountId: number): void {

@@ -1,5 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
-import { platformStatusCodec } from '@spa/contracts/codecs';
+import { platformStatusCodec, publishErrorClassCodec } from '@spa/contracts/codecs';
 import { MediaServiceClient, type MediaFacts as FactsMessage } from '@spa/contracts/media/v1/media';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { AppError } from '@spa/errors';
@@ -43,6 +43,9 @@ export function accountsPort(address: string): AccountsPort & { close(): void } 
     },
     async markDisconnected(workspaceId, socialAccountId) {
       await client.markDisconnected({ workspaceId, socialAccountId });
+    },
+    async recordPublishError(workspaceId, socialAccountId, errorClass) {
+      await client.recordPublishError({ workspaceId, socialAccountId, errorClass: publishErrorClassCodec.toProto(errorClass), occurredAt: new Date().toISOString() });
     },
     close: () => client.close(),
   };

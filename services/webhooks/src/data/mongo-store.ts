@@ -1,6 +1,6 @@
 import { captureOrigin } from '@spa/telemetry';
 import { IdAllocator, insertEach, isDuplicateKeyError, updateEach, WriteBatcher, type Connection } from '@spa/mongo';
-import type { Attempt, Delivery, DeliveryStatus, EventKind, PostEventKind, Webhook } from '../domain/model.js';
+import type { Attempt, Delivery, DeliveryStatus, EventKind, SubscribableKind, Webhook } from '../domain/model.js';
 import type { WebhooksStore } from '../domain/ports.js';
 import { registerModels, type WebhooksModels } from './models.js';
 
@@ -51,7 +51,7 @@ function toWebhook(d: WebhookDoc): Webhook {
     id: d._id,
     workspaceId: d.workspace_id,
     url: d.url,
-    events: d.events as PostEventKind[],
+    events: d.events as SubscribableKind[],
     enabled: d.enabled,
     disabledReason: opt(d.disabled_reason),
     enabledAt: d.enabled_at,

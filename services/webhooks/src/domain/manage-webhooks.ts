@@ -1,20 +1,22 @@
 import { AppError, invalidParameters, notFound } from '@spa/errors';
-import { MAX_WEBHOOKS_PER_WORKSPACE, POST_EVENTS, ROTATION_OVERLAP_MS, type PostEventKind, type Webhook } from './model.js';
+import { EVENT_KINDS } from '@spa/vocabulary';
+import { MAX_WEBHOOKS_PER_WORKSPACE, POST_EVENTS, ROTATION_OVERLAP_MS, type SubscribableKind, type Webhook } from './model.js';
 import type { WebhooksDeps } from './ports.js';
 import { checkUrl, literalAddress, pickAddress } from './url-policy.js';
 
 export interface NewWebhook {
   workspaceId: number;
   url: string;
-  /** Empty: every post event. */
+  /** Empty: the terminal post events. */
   events: string[];
 }
 
-function checkEvents(events: string[], problems: string[]): PostEventKind[] {
+/** The kinds a webhook asks for, each checked; none: the terminal post events. */
+function checkEvents(events: string[], problems: string[]): SubscribableKind[] {
   events.forEach((e, i) => {
-    if (!(POST_EVENTS as readonly string[]).includes(e)) problems.push(`events[${i}] must be one of ${POST_EVENTS.join(', ')} (got ${JSON.stringify(e)})`);
+    if (!(EVENT_KINDS as readonly string[]).includes(e)) problems.push(`events[${i}] must be one of ${EVENT_KINDS.join(', ')} (got ${JSON.stringify(e)})`);
   });
-  return events.length ? ([...new Set(events)] as PostEventKind[]) : [...POST_EVENTS];
+  return events.length ? ([...new Set(events)] as SubscribableKind[]) : [...POST_EVENTS];
 }
 
 /** Refuses a URL that is or resolves to a forbidden address; a name that does not resolve (yet) is accepted and checked when sending. */
@@ -82,6 +84,15 @@ async function update(deps: WebhooksDeps, id: number, patch: Parameters<Webhooks
 export async function disableWebhook(deps: WebhooksDeps, webhookId: number, workspaceId?: number, reason = 'disabled by an operator'): Promise<Webhook> {
   await getWebhook(deps, webhookId, workspaceId);
   return update(deps, webhookId, { enabled: false, disabledReason: reason });
+}
+
+/** Replaces the kinds the webhook receives (none: the terminal post events); deliveries already made stay. */
+export async function setWebhookEvents(deps: WebhooksDeps, webhookId: number, events: string[], workspaceId?: number): Promise<Webhook> {
+  const problems: string[] = [];
+  const kinds = checkEvents(events, problems);
+  if (problems.length) throw invalidParameters(problems);
+  await getWebhook(deps, webhookId, workspaceId);
+  return update(deps, webhookId, { events: kinds });
 }
 
 /** Re-enables a webhook; the count of consecutive failed events starts again from zero. */

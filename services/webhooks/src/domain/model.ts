@@ -1,7 +1,11 @@
-/** Event kinds a webhook can subscribe to (webhook.test is sent on demand to any webhook). */
-export const POST_EVENTS = ['post.published', 'post.failed', 'post.partial_failure'] as const;
+import { TERMINAL_EVENT_KINDS, type EventKind as LoggedEventKind } from '@spa/vocabulary';
+
+/** What a webhook receives unless it chooses: the contract's terminal post events. */
+export const POST_EVENTS = TERMINAL_EVENT_KINDS;
 export type PostEventKind = (typeof POST_EVENTS)[number];
-export type EventKind = PostEventKind | 'webhook.test';
+/** Event kinds a webhook can subscribe to: every kind of the event log (webhook.test is sent on demand to any webhook). */
+export type SubscribableKind = LoggedEventKind;
+export type EventKind = SubscribableKind | 'webhook.test';
 
 export const MAX_WEBHOOKS_PER_WORKSPACE = 5;
 /** How long the previous secret keeps signing after a rotation. */
@@ -11,7 +15,8 @@ export interface Webhook {
   id: number;
   workspaceId: number;
   url: string;
-  events: PostEventKind[];
+  /** The kinds it receives (the terminal post events unless it chose others). */
+  events: SubscribableKind[];
   enabled: boolean;
   disabledReason?: string | undefined;
   /** When it was created or last re-enabled: the auto-disable count starts here. */

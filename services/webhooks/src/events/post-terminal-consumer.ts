@@ -3,7 +3,8 @@ import type { Logger } from '@spa/logger';
 import { withRequestId } from '@spa/logger';
 import { consumeDurable, fromOtherDeployment, POSTS_STREAM, traceCarrierOfHeaders, type JsMsg, type NatsConnection } from '@spa/nats';
 import { inSpan, SpanKind } from '@spa/telemetry';
-import type { PostTerminalEvent } from '../domain/payload.js';
+import { eventIdOf } from '@spa/events';
+import { eventKindOf, type PostTerminalEvent } from '../domain/payload.js';
 
 /**
  * Events handled at once. Each is a `subscribers` read and its deliveries' insert, both shared with the
@@ -22,11 +23,15 @@ export const EVENTS_WAITING_FOR_ATTEMPTS = MAX_ACK_PENDING / 2;
 /** How soon JetStream hands an event that could not be recorded to a consumer again. */
 const RETRY_DELAY_MS = 1_000;
 
-function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>): PostTerminalEvent {
+function decodePostTerminal(msg: Pick<JsMsg, 'data' | 'headers' | 'seq'>, namespace: string): PostTerminalEvent {
   const e = PostTerminal.decode(msg.data);
+  // The publisher's Nats-Msg-Id names the event; without one, its place in the stream does.
+  const sourceKey = msg.headers?.get('Nats-Msg-Id') || `${POSTS_STREAM.name}:${msg.seq}`;
+  const kind = eventKindOf(e.status);
   return {
-    // The publisher's Nats-Msg-Id names the event; without one, its place in the stream does.
-    sourceKey: msg.headers?.get('Nats-Msg-Id') || `${POSTS_STREAM.name}:${msg.seq}`,
+    sourceKey,
+    // The id the posts service gave the event in the event log (derived from the same message id).
+    eventId: kind ? eventIdOf(namespace, sourceKey, kind) : undefined,
     workspaceId: e.workspaceId,
     postId: e.postId,
     status: e.status,
@@ -58,7 +63,7 @@ export function consumePostTerminal(
       if (fromOtherDeployment(msg, namespace)) return msg.ack();
       let event: PostTerminalEvent;
       try {
-        event = decodePostTerminal(msg);
+        event = decodePostTerminal(msg, namespace);
       } catch (err) {
         logger.error({ err, seq: msg.seq }, 'post terminal event: undecodable; dropped');
         msg.term();

@@ -1,8 +1,10 @@
 import { DeliveryStatus as DeliveryStatusMessage, WebhooksServiceService, type Delivery as DeliveryMessage, type Webhook as WebhookMessage } from '@spa/contracts/webhooks/v1/webhooks';
-import { invalidParameters } from '@spa/errors';
+import { eventKindCodec } from '@spa/contracts/codecs';
+import { AppError, invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { listDeliveries, redeliver, sendTestEvent } from '../domain/deliveries.js';
-import { createWebhook, disableWebhook, enableWebhook, listWebhooks, rotateSecret } from '../domain/manage-webhooks.js';
+import { listEvents, type EventLog } from '../domain/event-log.js';
+import { createWebhook, disableWebhook, enableWebhook, listWebhooks, rotateSecret, setWebhookEvents } from '../domain/manage-webhooks.js';
 import type { Delivery, DeliveryStatus, Webhook } from '../domain/model.js';
 import type { WebhooksDeps } from '../domain/ports.js';
 
@@ -45,7 +47,7 @@ function positive(value: number, field: string): number {
 }
 
 /** gRPC transport of the webhooks service; `afterEnqueue` wakes the dispatcher when a delivery is queued. */
-export function webhooksService(deps: WebhooksDeps, afterEnqueue: () => void): ServiceBinding {
+export function webhooksService(deps: WebhooksDeps, afterEnqueue: () => void, eventLog?: EventLog): ServiceBinding {
   return bindService('webhooks.v1.WebhooksService', WebhooksServiceService, {
     createWebhook: async (req) => {
       const { webhook, secret } = await createWebhook(deps, { workspaceId: req.workspaceId, url: req.url, events: req.events });
@@ -71,6 +73,24 @@ export function webhooksService(deps: WebhooksDeps, afterEnqueue: () => void): S
       const delivery = await sendTestEvent(deps, positive(req.webhookId, 'webhook_id'), req.workspaceId);
       afterEnqueue();
       return { delivery: deliveryMessage(delivery) };
+    },
+    setWebhookEvents: async (req) => ({ webhook: webhookMessage(await setWebhookEvents(deps, positive(req.webhookId, 'webhook_id'), req.events, req.workspaceId)) }),
+    listEvents: async (req) => {
+      if (!eventLog) throw new AppError('SERVICE_UNAVAILABLE', 'The event log is not available');
+      const kinds = req.kinds.map((k) => eventKindCodec.fromProto(k) ?? `unknown kind ${k}`);
+      const page = await listEvents(eventLog, { workspaceId: req.workspaceId, after: req.after, kinds, limit: req.limit });
+      return {
+        events: page.events.map(({ cursor, event: e }) => ({
+          cursor,
+          id: e.id,
+          kind: eventKindCodec.toProto(e.kind),
+          version: e.version,
+          occurredAt: e.occurredAt.toISOString(),
+          dataJson: JSON.stringify(e.data),
+        })),
+        nextCursor: page.nextCursor,
+        hasMore: page.hasMore,
+      };
     },
   });
 }

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '@spa/errors';
 import { OAUTH_PLATFORMS } from '@spa/platforms';
 import type { Platform } from '@spa/vocabulary';
+import { disconnectedEvent } from '../account-events.js';
 import type { ConnectDeps } from './deps.js';
 import { openCredentials, withLease } from './save-account.js';
 
@@ -27,11 +28,15 @@ export async function disconnectAccount(deps: ConnectDeps, workspaceId: number, 
         return false;
       });
     }
+    const message = 'Disconnected by an operator: reconnect the account to publish again.';
     await deps.connections.saveConnection(socialAccountId, {
       sealedCredentials: null,
       tokenExpiresAt: null,
       disconnected: true,
-      disconnectedReason: 'Disconnected by an operator: reconnect the account to publish again.',
+      disconnectedReason: message,
+      disconnectCause: 'by_user',
+      // Announced when it was connected: disconnecting a disconnected account changes nothing a consumer follows.
+      ...(fresh.disconnected ? {} : { announce: disconnectedEvent(fresh, 'by_user', message, deps.clock.now()) }),
     });
     deps.log.info({ social_account_id: socialAccountId, workspace_id: fresh.workspaceId, platform, revoked_at_platform: revoked }, 'social account disconnected');
     return revoked;

@@ -1,4 +1,6 @@
-import type { Platform } from '@spa/vocabulary';
+import type { Platform, PublishErrorClass, RefreshOutcome } from '@spa/vocabulary';
+import type { AccountEvent } from '../account-events.js';
+import type { DisconnectCause, SocialAccount } from '../model.js';
 
 /** Tokens as a platform's token endpoint gave them (never logged). */
 export interface TokenSet {
@@ -73,9 +75,14 @@ export interface ConnectionStore {
   releaseLease(socialAccountId: number, holder: string): Promise<void>;
   /** Writes the account's connection (only the lease holder writes). */
   saveConnection(socialAccountId: number, change: ConnectionChange): Promise<void>;
-  /** Connected accounts whose token expires before `before`. */
-  dueForRefresh(before: Date, limit: number): Promise<Array<{ id: number; workspaceId: number }>>;
-  findAccount(socialAccountId: number): Promise<import('../model.js').SocialAccount | null>;
+  /**
+   * Connected accounts to refresh: those whose token expires before `before`, except those whose token cannot be
+   * renewed (`refreshable: false`), which are only due once it has expired (`now`).
+   */
+  dueForRefresh(before: Date, limit: number, now?: Date): Promise<Array<{ id: number; workspaceId: number }>>;
+  /** Connected accounts whose token may not be renewable (`refreshable` not true) and expires between `now` and `before`. */
+  expiringBetween(now: Date, before: Date, limit: number): Promise<SocialAccount[]>;
+  findAccount(socialAccountId: number): Promise<SocialAccount | null>;
 }
 
 export interface ConnectionChange {
@@ -89,6 +96,16 @@ export interface ConnectionChange {
   lastRefreshAt?: Date;
   disconnected?: boolean;
   disconnectedReason?: string;
+  disconnectCause?: DisconnectCause | null;
+  refreshable?: boolean;
+  lastRefreshTryAt?: Date;
+  lastRefreshOutcome?: RefreshOutcome;
+  lastRefreshError?: string | null;
+  lastPublishErrorClass?: PublishErrorClass | null;
+  lastPublishErrorAt?: Date | null;
+  expiringWarnedFor?: Date | null;
+  /** The public event the change announces: queued in the outbox before the change, published once it landed. */
+  announce?: AccountEvent;
 }
 
 /** The platform refused what the user entered: names the field and says what to do (nothing is stored). */

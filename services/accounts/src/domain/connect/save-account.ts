@@ -1,6 +1,8 @@
 import type { Platform } from '@spa/vocabulary';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@spa/errors';
+import { connectedEvent } from '../account-events.js';
+import { canRefresh } from '../account-health.js';
 import { createDefaultSchedule } from '../posting-schedules.js';
 import type { ConnectDeps } from './deps.js';
 import type { Identity, TokenSet } from './ports.js';
@@ -91,6 +93,12 @@ export async function saveConnectedAccount(
       connectedAt: now,
       disconnected: false,
       disconnectedReason: '',
+      disconnectCause: null,
+      refreshable: canRefresh(platform, credentials),
+      expiringWarnedFor: null,
+      lastPublishErrorClass: null,
+      lastPublishErrorAt: null,
+      announce: connectedEvent({ id: socialAccountId, workspaceId, platform, username: identity.username || identity.externalId, sandbox: false }, reconnected, now),
     });
   });
   if (result === 'busy') throw new AppError('SERVICE_UNAVAILABLE', 'The account is being refreshed right now; try connecting again in a moment');

@@ -51,6 +51,7 @@ export async function makeDrafts(deps: SitePushDeps, push: SitePushRecord): Prom
   const [rules, accounts] = await Promise.all([deps.sites.rules(push.workspaceId, push.siteId), deps.sites.connectedAccounts(push.workspaceId)]);
   const matched = matchRules(rules, accounts);
   const held = new Map((await deps.sitePushes.claims(push.workspaceId, push.key, push.contentHash)).map((c) => [c.ruleId, c]));
+  const postIds: number[] = [];
   for (const m of matched) {
     const claim =
       held.get(m.rule.id) ??
@@ -65,6 +66,7 @@ export async function makeDrafts(deps: SitePushDeps, push: SitePushRecord): Prom
         claimedAt: deps.clock.now(),
       }));
     await completeClaim(deps, push, m, claim);
+    postIds.push(claim.postId);
   }
-  await deps.sitePushes.markConsumed(push.workspaceId, push.key, push.contentHash, deps.clock.now());
+  await deps.sitePushes.markConsumed(push.workspaceId, push.key, push.contentHash, deps.clock.now(), { siteId: push.siteId, url: push.article.url, title: push.article.title, postIds });
 }

@@ -71,8 +71,11 @@ export interface SitePushStore {
   updatePush(record: SitePushRecord): Promise<void>;
   /** Moves the push's lease to `until` (a worker taking it over). */
   extendLease(workspaceId: number, key: string, until: Date): Promise<void>;
-  /** Sets consumed_at unless the content changed meanwhile. */
-  markConsumed(workspaceId: number, key: string, contentHash: string, at: Date): Promise<void>;
+  /**
+   * Sets consumed_at unless the content changed meanwhile, announcing it (`site_push.consumed`, once per push
+   * and content however many workers mark it) with what the drafts were made of.
+   */
+  markConsumed(workspaceId: number, key: string, contentHash: string, at: Date, consumed?: { siteId: number; url: string; title: string; postIds: number[] }): Promise<void>;
   /** Appends one push to the site's log (unmatched pushes are counted from it). */
   logPush(entry: { workspaceId: number; siteId: number; key: string; at: Date; matched: boolean }): Promise<void>;
   unmatchedCount(workspaceId: number, siteId: number): Promise<number>;
