@@ -19,11 +19,11 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
     .default('webhooks-post-terminal'),
-  /** Durable JetStream consumer of the deployment's public events (stream EVENTS; one name per deployment). */
+  /** Durable JetStream consumer of the deployment's public events (stream EVENTS); default `webhooks-events-<JOBS_NAMESPACE>`. */
   WEBHOOKS_EVENTS_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('webhooks-events'),
+    .optional(),
   /** How often the dispatcher looks for due attempts (it is also woken by new events). */
   WEBHOOKS_POLL_INTERVAL_MS: env.millis(1_000),
   /**
