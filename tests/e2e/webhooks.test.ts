@@ -94,7 +94,7 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
     expect(list.webhooks).toEqual([expect.objectContaining({ webhook_id: created.webhook_id, url: `${receiverUrl}/cli`, events: ['post.published', 'post.failed'], enabled: true })]);
     expect(JSON.stringify(list)).not.toContain(created.secret);
 
-    const badEvents = await admin(['webhook', 'create', '--workspace', W, '--url', `${receiverUrl}/x`, '--events', 'post.deleted']);
+    const badEvents = await admin(['webhook', 'create', '--workspace', W, '--url', `${receiverUrl}/x`, '--events', 'post.exploded']);
     expect(badEvents.code).toBe(1);
     expect(badEvents.stderr).toContain('INVALID_PARAMETERS');
     expect(badEvents.stderr).toContain('events[0] must be one of');
