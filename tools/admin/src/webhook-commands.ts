@@ -10,7 +10,8 @@ type Webhooks = PromiseClient<WebhooksServiceClient>;
 /** Flags the webhook commands add (--url is shared with site create). */
 export const WEBHOOK_FLAGS = ['events', 'webhook', 'delivery'];
 
-export const WEBHOOK_USAGE = `  webhook create --workspace W --url URL [--events e1,e2]
+export const WEBHOOK_USAGE = `  webhook create --workspace W --url URL [--events e1,e2]   (default: post.published,post.failed,post.partial_failure)
+  webhook events --webhook ID --events e1,e2   (the event kinds it receives; "" for the default)
   webhook list --workspace W
   webhook disable|enable|rotate-secret|deliveries|test --webhook ID
   webhook redeliver --delivery ID
@@ -81,6 +82,11 @@ export const WEBHOOK_COMMANDS: Record<string, (accounts: unknown, flags: Flags) 
       const r = await w.createWebhook({ workspaceId: id(f, 'workspace'), url: flag(f, 'url'), events });
       return { webhook_id: r.webhook?.id, secret: r.secret };
     });
+  },
+  'webhook events': (_, f) => {
+    if (typeof f.events !== 'string') throw usage('--events is required (comma-separated kinds; "" for the default)');
+    const events = f.events.split(',').map((e) => e.trim()).filter(Boolean);
+    return withWebhooks(async (w) => webhookJson((await w.setWebhookEvents({ webhookId: id(f, 'webhook'), events })).webhook));
   },
   'webhook list': (_, f) => withWebhooks(async (w) => ({ webhooks: (await w.listWebhooks({ workspaceId: id(f, 'workspace') })).webhooks.map(webhookJson) })),
   'webhook disable': (_, f) => withWebhooks(async (w) => webhookJson((await w.disableWebhook({ webhookId: id(f, 'webhook') })).webhook)),
