@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrl, isForbiddenAddress, pickAddress } from './url-policy.js';
+import { checkUrl, isForbiddenAddress, pickAddress } from './policy.js';
 
 const SSRF_URLS = [
   'https://127.0.0.1/hook',
