@@ -99,5 +99,5 @@ export function traceCarrierOfHeaders(headers: { get(key: string): string } | un
   const tracestate = headers?.get('tracestate');
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
-export { ANALYTICS_STREAM, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, metricSnapshotSubject } from './streams.js';
+export { ANALYTICS_STREAM, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricEndedSubject, metricFetchSubject, metricResultSubject, metricSnapshotSubject } from './streams.js';
 export { consumeDurable, keepingInProgress, type DurableConsumerSpec, type JsMsg } from './consumers.js';

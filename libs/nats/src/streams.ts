@@ -19,6 +19,12 @@ export const METRICS_STREAM: StreamSpec = { name: 'METRICS', subjects: ['metrics
 export const metricFetchSubject = (namespace: string): string => `metrics.${namespace}.fetch`;
 /** Results are partitioned by workspace, so one workspace's results are stored one at a time. */
 export const metricResultSubject = (namespace: string, partition: number | '*'): string => `metrics.${namespace}.result.${partition}`;
+/**
+ * Results that end a target's fetches or carry no counts (gone, disconnected, failed): each touches only its
+ * own target, so they are stored in parallel, apart from the ordered partitions, and a burst of them (posts
+ * that vanished from a platform) never delays the counts of another post.
+ */
+export const metricEndedSubject = (namespace: string): string => `metrics.${namespace}.ended`;
 
 /** Events of the analytics service: analytics.<namespace>.snapshot (the latest metrics of a target). */
 export const ANALYTICS_STREAM: StreamSpec = { name: 'ANALYTICS', subjects: ['analytics.>'] };
