@@ -7,7 +7,8 @@ import { expectError } from '../support/expect-error.js';
 
 /**
  * Input at the edges of what the API takes: control characters in text, integers at and past the width of
- * the field they travel in. Each is refused with a 422 naming the field (never a 500).
+ * the field they travel in, and options the contract leaves out. Each is refused with a 422 naming the
+ * field (never a 500), or taken with its documented default.
  */
 let stack: Stack;
 let ws: TestWorkspace;
@@ -97,5 +98,17 @@ describe('integers at the width of their field', () => {
     expectRefused(await call('/posts', { method: 'POST', body: { post: { body: 'x', post_accounts: [{ social_account_id: 2 ** 53 }] } } }), 'post.post_accounts[0].social_account_id');
     const poll = (duration_minutes: number) => ({ post: { body: 'x', post_contents: [{ platform: 'twitter', metadata: { poll: { options: ['a', 'b'], duration_minutes } } }] } });
     for (const minutes of [2 ** 31, 1e308, 4, 1.5]) expectRefused(await call('/posts', { method: 'POST', body: poll(minutes) }), 'post_contents[0].metadata.poll.duration_minutes');
+  });
+});
+
+describe("Quote Week's watermark as the contract has it", () => {
+  it("turns the watermark on without watermark_text: each card carries its account's @handle", async () => {
+    const res = await call('/image_week_runs', {
+      method: 'POST',
+      body: { topic: 'focus', platform_config: { instagram: { social_account_id: instagram } }, watermark_enabled: true, cutoff_days: 1, dry_run: true },
+    });
+    expect(res.status, res.text).toBe(201);
+    // The handle itself is the image-week service's to pick (validate-run.test.ts); the run states no text of its own.
+    expect(res.json.image_week_run).toMatchObject({ watermark_enabled: true, watermark_text: null, watermark_every_n: 1, dry_run: true });
   });
 });

@@ -24,6 +24,8 @@ export interface Target {
   link?: string | undefined;
   /** Instagram only: portrait (1080x1350, default) or square (1080x1080). */
   aspect?: Aspect | undefined;
+  /** The watermark of this account's cards when the run gives no watermark_text: the account's @handle. */
+  watermark?: string | undefined;
 }
 
 export interface RunSettings {

@@ -82,7 +82,7 @@ describe('keyed creates (content plans resuming a run)', () => {
   const depsOf = (i: number): Parameters<typeof createRun>[0] => ({
     store: runStores[i]!,
     quota: stores[i]!,
-    accounts: { ...accounts('starter'), socialAccounts: async (_ws, ids) => ids.map((id) => ({ id, platform: 'instagram', disconnected: false })) },
+    accounts: { ...accounts('starter'), socialAccounts: async (_ws, ids) => ids.map((id) => ({ id, platform: 'instagram', username: `acct${id}`, disconnected: false })) },
     jobs: { dispatch: async () => undefined },
     clock: { now: () => new Date('2026-10-10T12:00:00Z') },
     settings: { templateVersion: 'test' } as ImageWeekDeps['settings'],

@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const accounts: AccountsPort = {
-  socialAccounts: async (_w, ids) => ids.map((id) => ({ id, platform: id === 5 ? 'pinterest' : 'instagram', disconnected: false })),
+  socialAccounts: async (_w, ids) => ids.map((id) => ({ id, platform: id === 5 ? 'pinterest' : 'instagram', username: `acct${id}`, disconnected: false })),
   postingSchedule: async () => undefined,
   plan: async () => ({ tier: 'pro', timezone: 'UTC' }),
 };

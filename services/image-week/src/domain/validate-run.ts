@@ -70,8 +70,16 @@ function parseTargets(config: unknown, problems: string[]): Target[] {
   return targets;
 }
 
-/** Checks that each target names a connected account of the workspace on that platform. */
-async function checkAccounts(accounts: AccountsPort, workspaceId: number, targets: Target[], problems: string[]): Promise<void> {
+/** An account's handle as a watermark: `@name`, cut to the watermark's limit. */
+export function handleWatermark(username: string): string {
+  return [...`@${username.trim().replace(/^@+/, '')}`].slice(0, WATERMARK_MAX).join('');
+}
+
+/**
+ * Checks that each target names a connected account of the workspace on that platform; with `defaultMark`, gives
+ * each target its account's @handle as the watermark of its cards.
+ */
+async function checkAccounts(accounts: AccountsPort, workspaceId: number, targets: Target[], problems: string[], defaultMark: boolean): Promise<void> {
   const ids = targets.map((t) => t.socialAccountId).filter((id) => id > 0);
   if (ids.length === 0) return;
   const found = await accounts.socialAccounts(workspaceId, ids);
@@ -82,6 +90,7 @@ async function checkAccounts(accounts: AccountsPort, workspaceId: number, target
     if (!account) problems.push(`${where} ${t.socialAccountId} is not a connected account of this workspace`);
     else if (account.platform !== t.platform) problems.push(`${where} ${t.socialAccountId} is a ${account.platform} account, not ${t.platform}`);
     else if (account.disconnected) problems.push(`${where} ${t.socialAccountId} is disconnected; reconnect it first`);
+    else if (defaultMark) t.watermark = handleWatermark(account.username);
   }
 }
 
@@ -98,13 +107,13 @@ export async function validateRun(accounts: AccountsPort, workspaceId: number, i
   if (scheduleMode !== 'draft' && scheduleMode !== 'scheduled') problems.push('schedule_mode must be draft or scheduled');
   const watermarkText = input.watermarkText?.trim() || undefined;
   if (watermarkText && [...watermarkText].length > WATERMARK_MAX) problems.push(`watermark_text is longer than ${WATERMARK_MAX} characters`);
-  if (input.watermarkEnabled && !watermarkText) problems.push('watermark_text is required when watermark_enabled is true');
   const watermarkEveryN = input.watermarkEveryN ?? 1;
   if (!Number.isInteger(watermarkEveryN) || watermarkEveryN < 1 || watermarkEveryN > 100) problems.push('watermark_every_n must be an integer from 1 to 100');
   if (input.pack !== undefined && (typeof input.pack !== 'string' || input.pack.length > 100)) problems.push('pack must be a string of at most 100 characters');
   if (input.contentPlanId !== undefined && !isId(input.contentPlanId)) problems.push('content_plan_id must be a positive integer');
   if (input.idempotencyKey !== undefined && (!input.idempotencyKey || input.idempotencyKey.length > 200)) problems.push('idempotency_key must be 1 to 200 characters');
-  await checkAccounts(accounts, workspaceId, targets, problems);
+  // Without watermark_text, each account's cards carry its @handle.
+  await checkAccounts(accounts, workspaceId, targets, problems, !!input.watermarkEnabled && !watermarkText);
   if (problems.length) throw invalidParameters(problems);
   return {
     topic,

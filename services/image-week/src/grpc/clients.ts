@@ -16,7 +16,7 @@ export function accountsPort(address: string, deadlineMs: number): AccountsPort 
   return {
     async socialAccounts(workspaceId, ids) {
       const { socialAccounts } = await client.listSocialAccounts({ workspaceId, ids });
-      return socialAccounts.map((a) => ({ id: a.id, platform: a.platform, disconnected: a.disconnected }));
+      return socialAccounts.map((a) => ({ id: a.id, platform: a.platform, username: a.username, disconnected: a.disconnected }));
     },
     async postingSchedule(workspaceId, socialAccountId) {
       try {
