@@ -13,6 +13,7 @@ import { PublisherServiceClient } from '@spa/contracts/publisher/v1/publisher';
 import { ImageWeekServiceClient } from '@spa/contracts/image_week/v1/image_week';
 import { WebhooksServiceClient } from '@spa/contracts/webhooks/v1/webhooks';
 import { createClient, createStreamingClient, type PromiseClient, type StreamingClient } from '@spa/grpc';
+import { guardedGet, type GuardedResponse } from '@spa/url-guard';
 
 /** One long-lived gRPC client per backend service, shared by every request. */
 export interface Clients {
@@ -31,6 +32,8 @@ export interface Clients {
   analytics: PromiseClient<AnalyticsServiceClient>;
   /** The webhooks service, as the owner of the event log (GET /events). */
   events: PromiseClient<WebhooksServiceClient>;
+  /** Files on the web at URLs users give (media from a URL): guarded GETs (https, no private address, bounded). */
+  web: { get(url: string, maxBytes: number): Promise<GuardedResponse> };
 }
 
 export function createClients(config: {
@@ -45,6 +48,8 @@ export function createClients(config: {
   IMAGE_WEEK_ADDR: string;
   ANALYTICS_ADDR: string;
   WEBHOOKS_ADDR: string;
+  WEB_FETCH_TIMEOUT_MS: number;
+  WEB_FETCH_ALLOW_PRIVATE: boolean;
 }): Clients {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
@@ -62,6 +67,10 @@ export function createClients(config: {
     imageWeek: createClient(ImageWeekServiceClient, config.IMAGE_WEEK_ADDR, defaults),
     analytics: createClient(AnalyticsServiceClient, config.ANALYTICS_ADDR, defaults),
     events: createClient(WebhooksServiceClient, config.WEBHOOKS_ADDR, defaults),
+    web: {
+      get: (url, maxBytes) =>
+        guardedGet(url, { allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE, timeoutMs: config.WEB_FETCH_TIMEOUT_MS, maxBytes, headers: { 'user-agent': 'SocialPublishingAPI/1 (media from a URL)' } }),
+    },
   };
 }
 

@@ -51,6 +51,10 @@ export const configSchema = z.object({
   /** The built web app (dashboard/dist) to serve at /dashboard; default: the one beside the gateway. */
   DASHBOARD_BUNDLE_DIR: z.string().min(1).optional(),
   ANALYTICS_ADDR: env.address('127.0.0.1:50058'),
+  /** Files fetched from URLs users give (media from a URL): the whole fetch, body included, within this long. */
+  WEB_FETCH_TIMEOUT_MS: env.millis(30_000),
+  /** Allows plain http and private, loopback and link-local addresses for those fetches (local development and tests only). */
+  WEB_FETCH_ALLOW_PRIVATE: env.bool(false),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -1,16 +1,20 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, freshClientAddress, request, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
+import { png } from '../support/media-files.js';
 import { connectMcp, firstText, type McpConnection } from '../support/mcp.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
 let mcp: McpConnection;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  // Media from a URL may be fetched from this machine's loopback (the test's file server).
+  stack = await startStack({ publishing: true, gatewayEnv: { WEB_FETCH_ALLOW_PRIVATE: 'true' } });
   ws = await createWorkspace(stack);
   mcp = await connectMcp(stack.baseUrl, ws.apiKey, freshClientAddress());
 }, 120_000);
@@ -159,6 +163,32 @@ describe('the MCP endpoint', () => {
       expect(Number(after.headers['ratelimit-remaining'])).toBe(before - sameIp.requests() - 1);
     } finally {
       await sameIp.client.close();
+    }
+  });
+
+  it('uploads media from a URL and as base64 through tools, as REST stores an upload', async () => {
+    const image = await png(40, 30);
+    const files = http.createServer((req, res) => {
+      if (req.url === '/card.png') res.writeHead(200, { 'content-type': 'image/png' }).end(image);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const fileUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    try {
+      const fromUrl = await call<{ r2_key: string; content_type: string; width: number; height: number; size_bytes: number }>(mcp.client, 'upload_media_from_url', {
+        body: { url: `${fileUrl}/card.png`, platform: 'twitter' },
+      });
+      expect(fromUrl).toMatchObject({ content_type: 'image/png', width: 40, height: 30, size_bytes: image.length });
+      expect(fromUrl.r2_key).toMatch(new RegExp(`^ws/${ws.workspaceId}/`));
+
+      const missing = await mcp.client.callTool({ name: 'upload_media_from_url', arguments: { body: { url: `${fileUrl}/nothing.png`, platform: 'twitter' } } });
+      expect(missing.structuredContent).toMatchObject({ error: { code: 'INVALID_PARAMETERS', details: ['url answered HTTP 404'] } });
+
+      const asBase64 = await call<{ content_type: string; width: number }>(mcp.client, 'upload_media', { body: { platform: 'twitter', content_type: 'image/png', media: image.toString('base64') } });
+      expect(asBase64).toMatchObject({ content_type: 'image/png', width: 40 });
+    } finally {
+      files.closeAllConnections();
+      await new Promise((resolve) => files.close(resolve));
     }
   });
 

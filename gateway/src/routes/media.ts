@@ -1,6 +1,8 @@
 import type { UploadMediaRequest, UploadMediaResponse } from '@spa/contracts/media/v1/media';
 import { maxUploadBytes, UPLOAD_PLATFORMS, uploadRules, type UploadPlatform } from '@spa/platforms';
 import { z } from 'zod';
+import { AppError, invalidParameters } from '@spa/errors';
+import { UrlRefusedError } from '@spa/url-guard';
 import { bodyLimitFor, openCallSink, streamedUpload, type UploadSpec } from '../http/media-upload.js';
 import { route, type Route } from './route.js';
 import { queryInt } from './schemas.js';
@@ -106,6 +108,55 @@ function uploadRoute(platform: UploadPlatform, opts: { connected?: boolean; imag
 const genericFields = z.object({ platform: z.enum(UPLOAD_PLATFORMS), content_type: mime }).strict();
 const genericUpload = mediaUpload(genericFields, { requireConnectedAccount: false, imagesOnly: false });
 
+/** A refused fetch of a URL: over the size limit is 413, anything else names the `url` field. */
+const urlRefusal = (err: unknown): unknown =>
+  err instanceof UrlRefusedError ? (err.reason === 'size' ? new AppError('PAYLOAD_TOO_LARGE', `The file at ${err.message.replace(/^url's file/, 'url')}`) : invalidParameters([err.message])) : err;
+
+const mediaFromUrl = route({
+  method: 'post',
+  path: '/media/uploads/from_url',
+  tag: 'Media',
+  summary: 'Upload media for a platform from a URL',
+  description: [
+    'The gateway fetches the file at `url` and stores it exactly as POST /media/uploads stores an upload (the same',
+    'platform limits and checks of the bytes; the answer is the same). Only https URLs whose host resolves to public',
+    'addresses are fetched (loopback, private, link-local and metadata addresses are refused, also after a redirect;',
+    'at most 3 redirects); the whole fetch must end within 30 s. `content_type` defaults to the type the URL answers',
+    'with. A URL that cannot be fetched, answers an error or is refused: 422 INVALID_PARAMETERS naming url; a file over',
+    "the platform's limit: 413 PAYLOAD_TOO_LARGE. For agents (the MCP tool upload_media_from_url) and for files already online.",
+  ].join(' '),
+  audience: 'api_key',
+  scope: 'publish:write',
+  plan: 'paid',
+  body: z
+    .object({
+      url: z.string().min(1).max(2048).describe('https URL of the image or video'),
+      platform: z.enum(UPLOAD_PLATFORMS),
+      content_type: mime.optional().describe('MIME type of the file; default: the Content-Type the URL answers with'),
+    })
+    .strict(),
+  errors: ['PAYLOAD_TOO_LARGE'],
+  status: 201,
+  response: UploadResultSchema,
+  handle: async ({ clients, principal, body }) => {
+    const fetched = await clients.web.get(body.url, maxUploadBytes(body.platform)).catch((err: unknown) => {
+      throw urlRefusal(err);
+    });
+    const contentType = body.content_type ?? fetched.contentType;
+    if (!contentType || !/^[a-z]+\/[\w.+-]+$/.test(contentType)) throw invalidParameters(['content_type: the URL did not say what type its file is; give content_type']);
+    const sink = await genericUpload.open({ clients, principal });
+    try {
+      await sink.field('platform', body.platform);
+      await sink.field('content_type', contentType);
+      for await (const chunk of fetched.body) await sink.chunk(chunk);
+    } catch (err) {
+      sink.cancel();
+      throw urlRefusal(err);
+    }
+    return sink.finish();
+  },
+});
+
 export const mediaRoutes = [
   streamedUpload(
     route({
@@ -132,6 +183,7 @@ export const mediaRoutes = [
     }),
     genericUpload,
   ),
+  mediaFromUrl,
   uploadRoute('facebook', { imagesOnly: true, contentTypes: ['image/jpeg', 'image/png'] }),
   uploadRoute('instagram', {}),
   uploadRoute('discord', { connected: true }),
