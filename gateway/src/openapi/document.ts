@@ -162,6 +162,7 @@ export function buildOpenApi(routes: readonly Route[]): object {
         'Every error uses the envelope `{error:{message,code,details?,retry_after?}}`, also when the HTTP parser refuses a request before routing (400 BAD_REQUEST, 408 REQUEST_TIMEOUT, 431 REQUEST_HEADERS_TOO_LARGE). Malformed JSON is 422 INVALID_PARAMETERS; a body over the route limit is 413 PAYLOAD_TOO_LARGE; an unknown path is 404 NOT_FOUND.',
         `Every /api/v1 response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset describing the most restrictive limiter that applied (the global limit is ${GLOBAL_LIMIT.points} requests per minute per IP).`,
         'Text fields (in paths, queries and bodies) must not contain control characters U+0000 to U+001F other than tab, line feed and carriage return: such a request is 422 INVALID_PARAMETERS naming each field. Every integer states its range (`minimum`, `maximum`) and the width of the field it travels in (`format`: int32, uint32 or int64, an int64 as a JSON number going as far as 2^53 - 1); a value outside it is 422 naming the field.',
+        'AI agents: every operation below that an API key can call is also a tool of the MCP server at `/mcp` (Model Context Protocol, Streamable HTTP, stateless), with these schemas and the same scopes, plans, limits and error codes; see docs/mcp.md.',
         'Resources are returned with every field present; a field with no value is `null`. This document is served compressed (gzip, deflate or br) when the client accepts it.',
         ERROR_CODES_TABLE(),
       ].join('\n\n'),
