@@ -31,6 +31,8 @@ import { accountsService } from './grpc/handlers.js';
 import { platformStylesService } from './grpc/platform-styles-handlers.js';
 import { credentialAuth } from './platform-auth/credential-auth.js';
 import { siteRulesService } from './grpc/site-rules-handlers.js';
+import { mcpAuthorizationService } from './grpc/mcp-authorization-handlers.js';
+import { MongoMcpAuthorizationStore } from './data/mcp-authorization-store.js';
 import { oauthClient } from './platform-auth/oauth-client.js';
 
 runMain(async () => {
@@ -44,6 +46,7 @@ runMain(async () => {
   // One repository per aggregate, all on the accounts database.
   const preferences = new MongoPreferences(models);
   const siteRules = new MongoSiteRulesStore(mongo, models.Site);
+  const mcpAuthorization = new MongoMcpAuthorizationStore(mongo);
   const deps: ConnectDeps & Parameters<typeof dashboardService>[0] & PlatformStylesDeps = {
     ids: new MongoIdSequences(mongo),
     workspaces: new MongoWorkspaces(models),
@@ -85,6 +88,7 @@ runMain(async () => {
       dashboardService(deps),
       platformStylesService(deps),
       siteRulesService({ siteRules, clock: deps.clock }),
+      mcpAuthorizationService({ ...deps, mcp: mcpAuthorization }),
     ],
     logger,
   });

@@ -4,6 +4,7 @@ import {
   type CustomRule as CustomRuleMessage,
   type PostingSchedule as PostingScheduleMessage,
   type Preferences as PreferencesMessage,
+  type Principal as PrincipalMessage,
   type Workspace as WorkspaceMessage,
 } from '@spa/contracts/accounts/v1/accounts';
 import { disconnectReasonCodec, publishErrorClassCodec } from '@spa/contracts/codecs';
@@ -13,7 +14,7 @@ import { authenticate } from '../domain/authenticate.js';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import { createCustomRule, deleteCustomRule, getCustomRule, listCustomRules, toggleCustomRule, updateCustomRule } from '../domain/custom-rules.js';
 import type { ConnectDeps } from '../domain/connect/deps.js';
-import type { CustomRule, PostingSchedule, Preferences, Workspace } from '../domain/model.js';
+import type { CustomRule, PostingSchedule, Preferences, Principal, Workspace } from '../domain/model.js';
 import { connectHandlers, socialAccountMessage } from './connect-handlers.js';
 import { getPostingSchedule, listPostingSchedules, updatePostingSchedule } from '../domain/posting-schedules.js';
 import { getLinkShortening } from '../domain/link-shortening.js';
@@ -68,6 +69,17 @@ const customRuleMessage = (r: CustomRule): CustomRuleMessage => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
+export const principalMessage = (p: Principal): PrincipalMessage => ({
+  kind: p.kind === 'api_key' ? CredentialKind.CREDENTIAL_KIND_API_KEY : CredentialKind.CREDENTIAL_KIND_SITE_TOKEN,
+  workspaceId: p.workspaceId,
+  userId: p.userId,
+  keyId: p.keyId,
+  siteId: p.siteId,
+  scopes: p.scopes,
+  tier: p.tier,
+  subscriptionStatus: p.subscriptionStatus,
+});
+
 /** gRPC transport of the accounts service: proto messages in, domain calls, proto messages out. */
 export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId: number) => void } = {}): ServiceBinding {
   return bindService('accounts.v1.AccountsService', AccountsServiceService, {
@@ -75,18 +87,7 @@ export function accountsService(deps: ConnectDeps, hooks: { apiKeyUsed?: (keyId:
     authenticate: async (req) => {
       const p = await authenticate(deps, req.token);
       if (p.kind === 'api_key') hooks.apiKeyUsed?.(p.keyId);
-      return {
-        principal: {
-          kind: p.kind === 'api_key' ? CredentialKind.CREDENTIAL_KIND_API_KEY : CredentialKind.CREDENTIAL_KIND_SITE_TOKEN,
-          workspaceId: p.workspaceId,
-          userId: p.userId,
-          keyId: p.keyId,
-          siteId: p.siteId,
-          scopes: p.scopes,
-          tier: p.tier,
-          subscriptionStatus: p.subscriptionStatus,
-        },
-      };
+      return { principal: principalMessage(p) };
     },
     createWorkspace: (req) => createWorkspace(deps, { name: req.name, tier: req.tier, subscriptionStatus: req.subscriptionStatus }),
     getWorkspace: async (req) => ({ workspace: workspaceMessage(await getWorkspace(deps, req.workspaceId)) }),
