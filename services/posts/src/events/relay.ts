@@ -105,7 +105,11 @@ export class EventRelay {
     const found = await this.models.Outbox.find({ state: 'pending' }).sort({ created_at: 1 }).limit(500).lean<OutboxEntry[]>();
     // An entry whose write is under way here is left to it: it has not landed yet, and reading its post would tell nothing.
     const entries = found.filter((e) => !this.landed.isUnderway(e._id));
-    const checked = await inWaves(entries, CHECKS_AT_ONCE, async (entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry)));
+    // The posts deleted after a change still waiting here (a deletion's entry is written before the deletion):
+    // such a change is not taken for one that never landed because its post is gone.
+    const deletedAfter = new Map<number, number>();
+    for (const e of found) if (e.subject === 'posts.post.deleted') deletedAfter.set(e.post_id, e.created_at.getTime());
+    const checked = await inWaves(entries, CHECKS_AT_ONCE, async (entry) => (this.landed.has(entry._id) ? { entry, landed: true } : this.check(entry, deletedAfter)));
     const now = this.clock.now();
     // A change that has not landed (yet) past the grace period never will: its write failed.
     const abandoned = checked.filter((c) => !c.landed && now.getTime() - c.entry.created_at.getTime() > ABANDON_AFTER_MS).map((c) => c.entry._id);
@@ -135,10 +139,14 @@ export class EventRelay {
     if (failed) throw failed.reason;
   }
 
-  /** Whether an entry's change has landed (its post shows it), its list entry repaired if so. */
-  private async check(entry: OutboxEntry): Promise<{ entry: OutboxEntry; landed: boolean }> {
+  /**
+   * Whether an entry's change has landed (its post shows it, or the post is gone and a deletion queued after the
+   * change removed it), its list entry repaired if so.
+   */
+  private async check(entry: OutboxEntry, deletedAfter: Map<number, number>): Promise<{ entry: OutboxEntry; landed: boolean }> {
     const post = await this.models.Post.findById(entry.post_id, ENTRY_SOURCE_FIELDS).lean<EntrySource>();
-    const landed = entry.subject === 'posts.post.deleted' ? !post : !!post && post.updated_at.getTime() >= entry.post_updated_at.getTime();
+    const deletedLater = (deletedAfter.get(entry.post_id) ?? -1) >= entry.created_at.getTime();
+    const landed = entry.subject === 'posts.post.deleted' ? !post : post ? post.updated_at.getTime() >= entry.post_updated_at.getTime() : deletedLater;
     if (landed) await this.repairListIndex(entry, post);
     return { entry, landed };
   }
