@@ -1,4 +1,4 @@
-import { insertEach, inWaves, WriteBatcher, type Connection } from '@spa/mongo';
+import { insertEach, inWaves, updateEach, WriteBatcher, type Connection } from '@spa/mongo';
 import type { Platform } from '@spa/vocabulary';
 import { scheduledFetch, UNREPORTED, type BestTimeBucket, type DayTotals, type Metrics, type MonthBucket, type RateTerms, type ScheduledFetch, type Snapshot, type Track } from '../domain/model.js';
 import type { AnalyticsStore } from '../domain/ports.js';
@@ -105,10 +105,19 @@ interface LegacyFetchDoc {
 export class MongoAnalyticsStore implements AnalyticsStore {
   readonly models: AnalyticsModels;
   private readonly trackInserts: WriteBatcher<TrackDoc, boolean>;
+  /** Tracks ended by results stored at the same time, one command (a statement per track, by `_id`). */
+  private readonly trackEnds: WriteBatcher<{ filter: Record<string, unknown>; update: Record<string, unknown> }, void>;
 
   constructor(connection: Connection) {
     this.models = registerModels(connection);
     this.trackInserts = new WriteBatcher((docs) => insertEach(this.models.Track, docs), { maxBatch: 200, maxInFlight: 2 });
+    this.trackEnds = new WriteBatcher(
+      async (updates) => {
+        await updateEach(this.models.Track, updates);
+        return updates.map(() => undefined);
+      },
+      { maxBatch: 100, maxInFlight: 2 },
+    );
   }
 
   insertTrack(track: Track): Promise<boolean> {
@@ -120,8 +129,13 @@ export class MongoAnalyticsStore implements AnalyticsStore {
     return doc ? toTrack(doc) : null;
   }
 
-  async saveTrack(track: Track): Promise<void> {
-    await this.models.Track.replaceOne({ _id: track.postAccountId }, toTrackDoc(track));
+  async saveTrack(track: Track, ifStatus?: Track['status']): Promise<void> {
+    await this.models.Track.replaceOne({ _id: track.postAccountId, ...(ifStatus ? { status: ifStatus } : {}) }, toTrackDoc(track));
+  }
+
+  async endTrack(postAccountId: number, status: 'gone' | 'disconnected', reason: string | undefined): Promise<void> {
+    // Without its slots the dispatcher no longer finds it (see toTrackDoc).
+    await this.trackEnds.add({ filter: { _id: postAccountId }, update: { $set: { status, status_reason: reason ?? null }, $unset: { fetch_slots: 1 } } });
   }
 
   /**

@@ -1,5 +1,8 @@
 import type { AnalyticsDeps } from './ports.js';
 
+/** Fetch jobs of one slot published at once (each a JetStream publish awaiting its store acknowledgement). */
+const SENDS_AT_ONCE = 64;
+
 /**
  * Sends the fetches of every slot that ended since the cursor, slot by slot (an equality query on the
  * slot each, which finds the tracks with a fetch in it, so nothing scans or sorts the whole schedule),
@@ -15,11 +18,10 @@ export async function dispatchDueFetches(deps: AnalyticsDeps, slotMs: number, ma
   const cursor = (await deps.store.dispatchCursor()) ?? lastEnded - 1;
   let sent = 0;
   for (let slot = cursor + 1; slot <= Math.min(lastEnded, cursor + maxSlots); slot += 1) {
-    for (const { track, fetch } of await deps.store.fetchesInSlot(slot)) {
-      if (track.status !== 'active' || (track.last && track.last.n >= fetch.n)) continue;
-      await deps.messaging.sendFetch(track, fetch);
-      sent += 1;
-    }
+    const due = (await deps.store.fetchesInSlot(slot)).filter(({ track, fetch }) => track.status === 'active' && !(track.last && track.last.n >= fetch.n));
+    // Sent SENDS_AT_ONCE at a time: a slot of thousands (a wave of posts) is out in a second, not one publish round trip after another.
+    for (let i = 0; i < due.length; i += SENDS_AT_ONCE) await Promise.all(due.slice(i, i + SENDS_AT_ONCE).map(({ track, fetch }) => deps.messaging.sendFetch(track, fetch)));
+    sent += due.length;
     await deps.store.setDispatchCursor(slot);
   }
   return sent;

@@ -6,7 +6,10 @@ export interface AnalyticsStore {
   /** Inserts the track, with its fetch schedule, unless it exists (false then). */
   insertTrack(track: Track): Promise<boolean>;
   getTrack(postAccountId: number): Promise<Track | null>;
-  saveTrack(track: Track): Promise<void>;
+  /** Replaces the track; with `ifStatus`, only while it still has that status (a fetch that ended it meanwhile stands). */
+  saveTrack(track: Track, ifStatus?: Track['status']): Promise<void>;
+  /** Ends the target's fetches (its post is gone, or its account disconnected): one write, no read. */
+  endTrack(postAccountId: number, status: 'gone' | 'disconnected', reason: string | undefined): Promise<void>;
   /** The fetches scheduled in a slot, each with its track (an equality read on the slot). */
   fetchesInSlot(slot: number): Promise<Array<{ track: Track; fetch: ScheduledFetch }>>;
   /** The last slot whose fetches were sent; undefined before the first. */

@@ -25,16 +25,12 @@ export interface FetchResult {
  * since posting) is attributed to the days it happened on, and a count the platform does not report adds
  * nothing (it is null, never 0); the target's best-time cell takes its new rate; the
  * latest snapshot is announced for post_metric. A snapshot older than the one applied is stored but
- * adds nothing (its growth is in the later one). disconnected / gone: the target's fetches stop.
+ * adds nothing (its growth is in the later one). Any other outcome: recordEnded.
  */
 export async function recordResult(deps: AnalyticsDeps, r: FetchResult, seq: number): Promise<'recorded' | 'stale' | 'stopped' | 'skipped'> {
+  if (r.outcome !== 'ok') return recordEnded(deps, r);
   const track = await deps.store.getTrack(r.postAccountId);
   if (!track) return 'skipped';
-  if (r.outcome === 'disconnected' || r.outcome === 'gone') {
-    await deps.store.saveTrack({ ...track, status: r.outcome, statusReason: r.error });
-    return 'stopped';
-  }
-  if (r.outcome === 'failed') return 'skipped';
   if (track.last && track.last.n >= r.n) {
     await deps.store.insertSnapshot(snapshotOf(track, r, r.metrics));
     return 'stale';
@@ -64,9 +60,21 @@ export async function recordResult(deps: AnalyticsDeps, r: FetchResult, seq: num
     bestTimeRate: best.rate,
     bestTimeCell: best.cell,
   };
-  await deps.store.saveTrack(next);
+  // A fetch that ended the target meanwhile (stored apart, in parallel: recordEnded) stands.
+  await deps.store.saveTrack(next, track.status);
   await deps.messaging.announceSnapshot(next, { metrics, fetchedAt: r.fetchedAt });
   return 'recorded';
+}
+
+/**
+ * Stores a result without counts: gone / disconnected end the target's fetches (one write of its own
+ * track, so results of this kind are stored in parallel, in any order); failed changes nothing (the
+ * next scheduled fetch still runs).
+ */
+export async function recordEnded(deps: Pick<AnalyticsDeps, 'store'>, r: FetchResult): Promise<'stopped' | 'skipped'> {
+  if (r.outcome !== 'gone' && r.outcome !== 'disconnected') return 'skipped';
+  await deps.store.endTrack(r.postAccountId, r.outcome, r.error);
+  return 'stopped';
 }
 
 function snapshotOf(track: Track, r: FetchResult, metrics: Metrics): Snapshot {

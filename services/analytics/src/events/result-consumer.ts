@@ -1,12 +1,14 @@
 import { MetricFetchResult } from '@spa/contracts/events/v1/metrics';
 import { countsFromWire } from '@spa/contracts/metric-counts';
 import type { Logger } from '@spa/logger';
-import { consumeDurable, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricResultSubject, type JsMsg, type NatsConnection } from '@spa/nats';
+import { consumeDurable, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricEndedSubject, metricResultSubject, type JsMsg, type NatsConnection } from '@spa/nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AnalyticsDeps } from '../domain/ports.js';
-import { recordResult, type FetchResult } from '../domain/record-result.js';
+import { recordEnded, recordResult, type FetchResult } from '../domain/record-result.js';
 
 const OUTCOMES = new Set(['ok', 'disconnected', 'gone', 'failed']);
+/** Results without counts stored at once (each one write of its own target's track; writes made together share a command). */
+const ENDED_AT_ONCE = 64;
 
 export function decodeResult(data: Uint8Array): FetchResult | null {
   const r = MetricFetchResult.decode(data);
@@ -27,9 +29,33 @@ export function decodeResult(data: Uint8Array): FetchResult | null {
  * applied one at a time and in stream order, which the buckets' read-modify-writes rely on. A result
  * that fails to store is retried here (never negatively acknowledged, which would let a later one
  * overtake it); if this process dies, JetStream delivers it again after the ack wait.
+ *
+ * Results without counts (gone, disconnected, failed: the `ended` subject) touch only their own target's
+ * track: one consumer stores them ENDED_AT_ONCE at a time, in any order, so a burst of them (thousands of
+ * posts that vanished from a platform) never waits in, nor delays, a workspace's partition.
  */
 export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, logger: Logger, namespace: string, ackWaitMs: number) {
   const stops: Array<() => Promise<void>> = [];
+  const ended = await consumeDurable(
+    nc,
+    {
+      stream: METRICS_STREAM,
+      durable: `analytics-ended-${namespace}`,
+      filterSubject: metricEndedSubject(namespace),
+      startAt: 'all',
+      ackWaitMs,
+      maxAckPending: ENDED_AT_ONCE * 4,
+      parallel: ENDED_AT_ONCE,
+    },
+    async (msg) => {
+      const result = decodeOrDrop(msg);
+      if (!result) return;
+      await recordEnded(deps, result);
+      msg.ack();
+    },
+    (err, msg) => logger.warn({ err, seq: msg.seq }, 'metric result (ended): not stored; will be redelivered'),
+  );
+  stops.push(() => ended.stop());
   for (let p = 0; p < METRIC_RESULT_PARTITIONS; p += 1) {
     let stopping = false;
     const consumer = await consumeDurable(
@@ -44,7 +70,8 @@ export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, lo
     });
   }
 
-  async function handleOne(msg: JsMsg, stopping: () => boolean): Promise<void> {
+  /** The result, or null once an undecodable message is dropped. */
+  function decodeOrDrop(msg: JsMsg): FetchResult | null {
     let result: FetchResult | null;
     try {
       result = decodeResult(msg.data);
@@ -54,8 +81,13 @@ export async function consumeResults(nc: NatsConnection, deps: AnalyticsDeps, lo
     if (!result) {
       logger.error({ seq: msg.seq }, 'metric result: undecodable; dropped');
       msg.term();
-      return;
     }
+    return result;
+  }
+
+  async function handleOne(msg: JsMsg, stopping: () => boolean): Promise<void> {
+    const result = decodeOrDrop(msg);
+    if (!result) return;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await recordResult(deps, result, msg.seq);

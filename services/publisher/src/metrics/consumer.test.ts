@@ -10,7 +10,7 @@ import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metr
 import { countsFromWire } from '@spa/contracts/metric-counts';
 import { createLogger } from '@spa/logger';
 import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
-import { connectNats, ensureStream, jetstream, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type NatsConnection } from '@spa/nats';
+import { connectNats, ensureStream, jetstream, METRICS_STREAM, metricEndedSubject, metricFetchSubject, metricResultSubject, publishEvent, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConnectorError, type Connector } from '../connectors/types.js';
 import { MongoMetricRetryStore } from '../data/metric-retry-store.js';
@@ -51,16 +51,19 @@ const options = { concurrency: 2, ackWaitMs: 30_000, maxDeliveries: 3, maxRetryW
 const job = (postAccountId: number, platform: string, workspaceId = 1) =>
   MetricFetchJob.encode({ workspaceId, postId: 7, postAccountId, socialAccountId: 3, platform, platformPostId: `p${postAccountId}`, n: 1, dueAt: '2026-05-02T10:00:00.000Z', tries: 0 }).finish();
 
-/** Collects the results published in a namespace, by target. */
-function results(namespace: string) {
-  const got = new Map<number, MetricFetchResult & { at: number }>();
-  const sub = nc.subscribe(metricResultSubject(namespace, '*'), {
-    callback: (_, msg) => {
-      const r = MetricFetchResult.decode(msg.data);
-      got.set(r.job!.postAccountId, { ...r, at: Date.now() });
-    },
-  });
-  return { got, stop: () => sub.unsubscribe() };
+/** Collects the results published in a namespace (on a workspace's partition or the ended subject), by target. */
+function results(namespace: string, onResult: (size: number) => void = () => undefined) {
+  const got = new Map<number, MetricFetchResult & { at: number; subject: string }>();
+  const subs = [metricResultSubject(namespace, '*'), metricEndedSubject(namespace)].map((subject) =>
+    nc.subscribe(subject, {
+      callback: (_, msg) => {
+        const r = MetricFetchResult.decode(msg.data);
+        got.set(r.job!.postAccountId, { ...r, at: Date.now(), subject: msg.subject });
+        onResult(got.size);
+      },
+    }),
+  );
+  return { got, stop: () => subs.forEach((s) => s.unsubscribe()) };
 }
 
 it('sends each count as the platform reports it: null for one it does not report, 0 only for a reported 0', async () => {
@@ -73,29 +76,25 @@ it('sends each count as the platform reports it: null for one it does not report
     },
     connectors: { bluesky: { platform: 'bluesky', fetchMetrics: async () => ({ impressions: null, likes: 0, replies: 2, reposts: 5, clicks: null }) } as unknown as Connector },
   } as unknown as PublisherDeps;
-  const results = new Map<number, MetricFetchResult>();
   let done!: () => void;
   const received = new Promise<void>((resolve) => (done = resolve));
-  const sub = nc.subscribe(metricResultSubject(namespace, '*'), {
-    callback: (_, msg) => {
-      const r = MetricFetchResult.decode(msg.data);
-      results.set(r.job!.postAccountId, r);
-      if (results.size === 2) done();
-    },
-  });
+  const seen = results(namespace, (size) => size === 2 && done());
   const consumer = await consumeMetricJobs(nc, deps, retries, silent, { namespace, ...options });
   await publishEvent(jetstream(nc), metricFetchSubject(namespace), job(70, 'bluesky'), `${namespace}:70:1`);
   // No connector for the platform: the fetch is given up as gone, without counts.
   await publishEvent(jetstream(nc), metricFetchSubject(namespace), job(71, 'discord'), `${namespace}:71:1`);
   await received;
-  sub.unsubscribe();
+  seen.stop();
   await consumer.stop();
 
-  const ok = results.get(70)!;
+  const ok = seen.got.get(70)!;
   expect(ok.outcome).toBe('ok');
+  // Counts go to the workspace's ordered partition; a result that ends the fetches, to the ended subject.
+  expect(ok.subject).toBe(metricResultSubject(namespace, 1));
   expect(countsFromWire(ok)).toEqual({ impressions: null, likes: 0, replies: 2, reposts: 5, clicks: null });
-  const gone = results.get(71)!;
+  const gone = seen.got.get(71)!;
   expect(gone.outcome).toBe('gone');
+  expect(gone.subject).toBe(metricEndedSubject(namespace));
   expect(countsFromWire(gone)).toEqual({ impressions: null, likes: null, replies: null, reposts: null, clicks: null });
 });
 

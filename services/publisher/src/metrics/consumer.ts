@@ -3,7 +3,18 @@ import { MetricFetchJob, MetricFetchResult } from '@spa/contracts/events/v1/metr
 import { countsToWire, type MetricCounts } from '@spa/contracts/metric-counts';
 import type { Logger } from '@spa/logger';
 import { withRequestId } from '@spa/logger';
-import { consumeDurable, jetstream, METRIC_RESULT_PARTITIONS, METRICS_STREAM, metricFetchSubject, metricResultSubject, publishEvent, type JsMsg, type NatsConnection } from '@spa/nats';
+import {
+  consumeDurable,
+  jetstream,
+  METRIC_RESULT_PARTITIONS,
+  METRICS_STREAM,
+  metricEndedSubject,
+  metricFetchSubject,
+  metricResultSubject,
+  publishEvent,
+  type JsMsg,
+  type NatsConnection,
+} from '@spa/nats';
 import type { Platform } from '@spa/vocabulary';
 import type { PublisherDeps } from '../domain/ports.js';
 import { fetchTargetMetrics, type FetchOutcome } from './fetch-target-metrics.js';
@@ -27,7 +38,8 @@ export interface MetricsConsumerOptions {
 
 /**
  * Consumes metric fetch jobs: fetches through the platform's connector and publishes the result for
- * the analytics service, then acknowledges the job (only once the result is stored by JetStream, so a
+ * the analytics service (counts on the workspace's partition, a gone, disconnected or failed fetch on
+ * the `ended` subject), then acknowledges the job (only once the result is stored by JetStream, so a
  * crash loses nothing; a fetch redone after a crash yields the same snapshot id, stored once).
  * A fetch that fails transiently is recorded in the retry lane with its due time and acknowledged at
  * once (RetryLane): no job waits for a retry in the slots new fetches need. A platform's rate-limit hint
@@ -58,7 +70,9 @@ export async function consumeMetricJobs(
       fetchedAt: (outcome.kind === 'ok' ? outcome.fetchedAt : deps.clock.now()).toISOString(),
       error: outcome.kind === 'ok' ? undefined : outcome.error,
     }).finish();
-    await publishEvent(js, metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS), result, `${opts.namespace}:result-${job.postAccountId}:${job.n}`);
+    // Counts go to the workspace's ordered partition; a result that ends or skips the fetch goes apart, stored in parallel.
+    const subject = outcome.kind === 'ok' ? metricResultSubject(opts.namespace, job.workspaceId % METRIC_RESULT_PARTITIONS) : metricEndedSubject(opts.namespace);
+    await publishEvent(js, subject, result, `${opts.namespace}:result-${job.postAccountId}:${job.n}`);
   };
 
   /** Records the fetch in the retry lane, due at `dueAt`, after `tries` failed tries. */
