@@ -111,7 +111,7 @@ async function measure(stack: Stack, apiKey: string, n: number, path: (i: number
 }
 
 /** Writes `size` posts of one workspace (a third scheduled over 90 days from tomorrow); returns how many are scheduled. */
-async function seed(connection: Connection, workspaceId: number, firstId: number, size: number): Promise<number> {
+export async function seed(connection: Connection, workspaceId: number, firstId: number, size: number): Promise<number> {
   const posts = connection.db!.collection<{ _id: number }>('posts');
   const now = Date.now();
   let scheduled = 0;

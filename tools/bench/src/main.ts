@@ -21,6 +21,7 @@ import { benchMediaConversion } from './media-conversion.js';
 import { benchImageWeek } from './image-week.js';
 import { benchAnalytics } from './analytics.js';
 import { benchLists } from './lists.js';
+import { benchListImport } from './list-import.js';
 import { benchMcp } from './mcp.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   if (wanted('image-week')) await benchImageWeek();
   if (wanted('analytics')) await benchAnalytics();
   if (wanted('lists')) await benchLists();
+  if (wanted('list-import')) await benchListImport();
   if (wanted('mcp')) await benchMcp();
 }
 
@@ -60,8 +62,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing,media,conversion,generation,image-week,analytics,lists,mcp picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'conversion' | 'generation' | 'image-week' | 'analytics' | 'lists' | 'mcp'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,conversion,generation,image-week,analytics,lists,list-import,mcp picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'conversion' | 'generation' | 'image-week' | 'analytics' | 'lists' | 'list-import' | 'mcp'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }
