@@ -4,8 +4,10 @@ import { Outcome, SendButton, useSend } from './components/send';
 import { asApiError } from './components/ui';
 import { BASE, currentPath, isPlainClick, navigate } from './nav';
 import { AccountsPage } from './pages/accounts';
+import { AgentsPage } from './pages/agents';
 import { ApiKeyPage } from './pages/api-key';
 import { BillingPage } from './pages/billing';
+import { ConsentPage } from './pages/consent';
 import { PostsPage } from './pages/posts';
 import { SignIn } from './pages/sign-in';
 import { SitesPage } from './pages/sites';
@@ -18,7 +20,11 @@ const PAGES = [
   { path: 'sites', title: 'Sites', Page: SitesPage },
   { path: 'posts', title: 'Posts', Page: PostsPage },
   { path: 'billing', title: 'Billing', Page: BillingPage },
+  { path: 'agents', title: 'AI agents', Page: AgentsPage },
 ] as const;
+
+/** Where an AI agent's OAuth sign-in lands (after the sign-in form when nobody is signed in). */
+const CONSENT_PATH = 'oauth/consent';
 
 export function App() {
   const [session, setSession] = useState<SessionInfo | null | undefined>(undefined);
@@ -112,6 +118,7 @@ export function App() {
         notice={notice}
       />
     );
+  if (path === CONSENT_PATH) return <ConsentPage />;
   const workspace = session.workspaces.find((w) => w.id === session.workspace_id);
   return (
     <>

@@ -16,6 +16,7 @@ import { limit } from './http/rate-limit-headers.js';
 import { validate } from './http/validate.js';
 import { isInProcess } from './mcp/dispatch.js';
 import { mcpRouter } from './mcp/endpoint.js';
+import { oauthRouter } from './mcp/oauth/router.js';
 import { mountDocs } from './openapi/docs-page.js';
 import { oauthCallbackRouter } from './oauth/callback.js';
 import { BUCKETS, GLOBAL_LIMIT, type RateLimits } from './rate-limit/limits.js';
@@ -54,7 +55,7 @@ const REQUEST_ID = /^[\w.-]{1,128}$/;
 function handlerFor(route: Route, deps: GatewayDeps) {
   const bucket = route.bucket;
   return async (req: Request, res: Response): Promise<void> => {
-    const principal = await deps.authenticator.authenticate(req.headers.authorization);
+    const principal = await deps.authenticator.authenticate(req.headers.authorization, { mcp: isInProcess(req) });
     authorize(route, principal);
     if (bucket) await limit(res, () => deps.limits.consume(bucket, BUCKETS[bucket], principal.tokenId));
     const execute = async (): Promise<StoredAnswer> => {
@@ -158,6 +159,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.use('/api/v1', apiRouter(deps, compress));
   mountDocs(app, compress);
   app.use('/mcp', mcpRouter({ ...deps, app, maxBodyBytes: deps.mcpMaxBodyBytes ?? 32 * 1024 * 1024 }));
+  app.use(oauthRouter(deps));
   app.use(oauthCallbackRouter(deps.clients, deps.logger));
   if (deps.mediaHttpUrl) app.use(mediaRelay(deps.mediaHttpUrl, deps.logger));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);

@@ -1,4 +1,5 @@
 import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
+import { McpAuthorizationServiceClient } from '@spa/contracts/accounts/v1/mcp_authorization';
 import { PlatformStylesServiceClient } from '@spa/contracts/accounts/v1/platform_styles';
 import { AnalyticsServiceClient } from '@spa/contracts/analytics/v1/analytics';
 import { ContentPlansServiceClient } from '@spa/contracts/generation/v1/content_plans';
@@ -18,6 +19,8 @@ import { guardedGet, type GuardedResponse } from '@spa/url-guard';
 /** One long-lived gRPC client per backend service, shared by every request. */
 export interface Clients {
   accounts: PromiseClient<AccountsServiceClient>;
+  /** OAuth clients, grants and tokens of MCP clients (kept by accounts). */
+  mcpAuthorization: PromiseClient<McpAuthorizationServiceClient>;
   platformStyles: PromiseClient<PlatformStylesServiceClient>;
   posts: PromiseClient<PostsServiceClient>;
   sitePushes: PromiseClient<SitePushesServiceClient>;
@@ -54,6 +57,7 @@ export function createClients(config: {
   const defaults = { deadlineMs: config.GRPC_DEADLINE_MS };
   return {
     accounts: createClient(AccountsServiceClient, config.ACCOUNTS_ADDR, defaults),
+    mcpAuthorization: createClient(McpAuthorizationServiceClient, config.ACCOUNTS_ADDR, defaults),
     platformStyles: createClient(PlatformStylesServiceClient, config.ACCOUNTS_ADDR, defaults),
     posts: createClient(PostsServiceClient, config.POSTS_ADDR, defaults),
     sitePushes: createClient(SitePushesServiceClient, config.POSTS_ADDR, defaults),
@@ -76,6 +80,7 @@ export function createClients(config: {
 
 export function closeClients(clients: Clients): void {
   clients.accounts.close();
+  clients.mcpAuthorization.close();
   clients.platformStyles.close();
   clients.posts.close();
   clients.sitePushes.close();

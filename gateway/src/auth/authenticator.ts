@@ -5,6 +5,9 @@ import type { Scope, SubscriptionStatus, Tier } from '@spa/vocabulary';
 import { LRUCache } from 'lru-cache';
 import type { Clients } from '../clients.js';
 
+/** Access tokens of MCP clients (OAuth), as the accounts service issues them. */
+export const MCP_TOKEN_PREFIX = 'mcp_at_';
+
 export interface Principal {
   kind: 'api_key' | 'site_token';
   workspaceId: number;
@@ -15,6 +18,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   tier: Tier;
   subscriptionStatus: SubscriptionStatus;
+  /** An OAuth access token of an MCP client: its grant, and the MCP endpoint it was issued for. */
+  mcp?: { grantId: number; resource: string };
 }
 
 type Outcome = { principal: Principal } | { error: AppError };
@@ -47,7 +52,13 @@ export class Authenticator {
       ttl: Math.max(ttlMs, 1),
       fetchMethod: async (_hash, _stale, { context }) => {
         try {
-          const { principal } = await clients.accounts.authenticate({ token: context as string });
+          const token = context as string;
+          if (token.startsWith(MCP_TOKEN_PREFIX)) {
+            const { principal, grantId, resource } = await clients.mcpAuthorization.authenticateToken({ token });
+            if (!principal) return { error: new AppError('UNAUTHORIZED', 'Missing, expired or revoked access token') };
+            return { principal: { ...toPrincipal(principal), tokenId: `mcp:${grantId}`, mcp: { grantId, resource } } };
+          }
+          const { principal } = await clients.accounts.authenticate({ token });
           if (!principal) return { error: new AppError('UNAUTHORIZED', 'Missing or invalid API key') };
           return { principal: toPrincipal(principal) };
         } catch (err) {
@@ -58,7 +69,11 @@ export class Authenticator {
     });
   }
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * The principal of an `Authorization: Bearer` header. An MCP client's access token is taken only where
+   * `mcp` says so (the MCP endpoint and the REST requests its tool calls become): it was issued for /mcp.
+   */
+  async authenticate(authorization: string | undefined, opts: { mcp?: boolean } = {}): Promise<Principal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match?.[1]) {
       throw new AppError('UNAUTHORIZED', 'Missing or invalid API key: send it as "Authorization: Bearer <API_KEY>"');
@@ -68,6 +83,7 @@ export class Authenticator {
     const outcome = await this.cache.fetch(hash, { context: token });
     if (!outcome) throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
     if ('error' in outcome) throw outcome.error;
+    if (outcome.principal.mcp && !opts.mcp) throw new AppError('UNAUTHORIZED', 'This access token was issued for the MCP endpoint (/mcp); the REST API takes API keys');
     return outcome.principal;
   }
 }

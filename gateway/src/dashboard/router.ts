@@ -5,6 +5,7 @@ import type { DashboardRoute, DashboardSettings, MemberContext } from './context
 import { checkSameOrigin, requireSession } from './guard.js';
 import type { LoginLimits } from './login-limits.js';
 import { apiKeyRoutes } from './routes/api-key.js';
+import { mcpClientRoutes } from './routes/mcp-clients.js';
 import { overviewRoutes } from './routes/overview.js';
 import { sessionRouter } from './routes/session.js';
 import { siteRoutes } from './routes/sites.js';
@@ -22,7 +23,7 @@ export interface DashboardDeps {
   bundleDir: string | undefined;
 }
 
-export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [...apiKeyRoutes, ...webhookRoutes, ...socialAccountRoutes, ...siteRoutes, ...overviewRoutes];
+export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [...apiKeyRoutes, ...webhookRoutes, ...socialAccountRoutes, ...siteRoutes, ...overviewRoutes, ...mcpClientRoutes];
 
 /** The member context of a request: its session, and the session's workspace if the user still belongs to it. */
 async function memberContext(req: Request, deps: DashboardDeps): Promise<MemberContext> {

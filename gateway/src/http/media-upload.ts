@@ -8,6 +8,7 @@ import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { Clients } from '../clients.js';
 import { BUCKETS, limitStateOf, type RateLimits } from '../rate-limit/limits.js';
 import type { Route } from '../routes/route.js';
+import { isInProcess } from '../mcp/dispatch.js';
 import { Base64Decoder } from './base64-decoder.js';
 import { authorize } from './policy.js';
 import { recordLimit } from './rate-limit-headers.js';
@@ -308,7 +309,7 @@ export function streamedUploadHandler(route: Route, spec: UploadSpec, deps: { au
   const limit = bodyLimitFor(spec.maxBytes);
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than this endpoint accepts (${limit} bytes)`);
   return async (req, res) => {
-    const principal = await deps.authenticator.authenticate(req.headers.authorization);
+    const principal = await deps.authenticator.authenticate(req.headers.authorization, { mcp: isInProcess(req) });
     authorize(route, principal);
     let received = 0;
     let sink: UploadSink | undefined;

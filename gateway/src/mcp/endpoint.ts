@@ -10,6 +10,7 @@ import { GLOBAL_LIMIT, type RateLimits } from '../rate-limit/limits.js';
 import type { Route } from '../routes/route.js';
 import { buildCatalog, type OpenApiDocument } from './catalog.js';
 import type { Caller } from './dispatch.js';
+import { bearerChallenge, mcpResourceOf } from './oauth/metadata.js';
 import { mcpServer, toolListOf, type McpContext } from './server.js';
 
 export interface McpDeps {
@@ -53,6 +54,18 @@ export function mcpRouter(deps: McpDeps): express.Router {
   );
   const node = toNodeHandler(handler, { maxRequestBodySize: deps.maxBodyBytes, onerror: (err) => deps.logger.error({ err }, 'mcp handler failed') });
 
+  /** The caller; a refusal carries the challenge that sends an OAuth client to the protected resource metadata. */
+  const authenticated = async (req: Request, res: Response) => {
+    try {
+      const principal = await deps.authenticator.authenticate(req.headers.authorization, { mcp: true });
+      if (principal.mcp && principal.mcp.resource !== mcpResourceOf(req)) throw new AppError('UNAUTHORIZED', `This access token was issued for ${principal.mcp.resource}`);
+      return principal;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', bearerChallenge(req, req.headers.authorization ? 'invalid_token' : undefined));
+      throw err;
+    }
+  };
+
   const router = express.Router();
   router.all('/', async (req: Request, res: Response) => {
     res.locals.route = '/mcp';
@@ -61,7 +74,7 @@ export function mcpRouter(deps: McpDeps): express.Router {
       throw new AppError('CSRF_REJECTED', `MCP requests from a web page are accepted from this server's own origin only, not ${origin}`);
     }
     await limit(res, () => deps.limits.consume('global', GLOBAL_LIMIT, `ip:${req.ip ?? 'unknown'}`));
-    const principal = await deps.authenticator.authenticate(req.headers.authorization);
+    const principal = await authenticated(req, res);
     if (principal.kind !== 'api_key') throw new AppError('ENDPOINT_NOT_AVAILABLE', 'A Site Connection token can call only the Site Push endpoints, not the MCP endpoint');
     const caller: Caller = { authorization: req.headers.authorization ?? '', requestId: String(res.getHeader('X-Request-Id') ?? ''), clientIp: req.ip ?? '127.0.0.1' };
     const auth = { token: '', clientId: principal.tokenId, scopes: [...principal.scopes], extra: { caller } satisfies CallerAuthExtra };
