@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { LIFECYCLE_EVENT_KINDS } from '@spa/vocabulary';
 import { verifySignature } from '@spa/webhook-signature';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -102,8 +103,8 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/media/{r2_key}']!)).toEqual(expect.arrayContaining(['get', 'head', 'put']));
   });
 
-  it('describes the four webhook events with a signature that verifies', () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['post.failed', 'post.partial_failure', 'post.published', 'webhook.test']);
+  it('describes the contract webhook events and every opt-in lifecycle kind, each with a signature that verifies', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['post.failed', 'post.partial_failure', 'post.published', 'webhook.test', ...LIFECYCLE_EVENT_KINDS].sort());
     for (const hook of Object.values(doc.webhooks)) {
       const header = hook.post.parameters!.find((p) => p.name === 'X-Service-Signature')!.example as string;
       const body = JSON.stringify(hook.post.requestBody!.content['application/json']!.example);

@@ -7,7 +7,18 @@ import { retryingFetch, type RetryOptions } from './retry.js';
 export type { components, operations, paths };
 export { ApiError, unwrap, type ErrorEnvelope } from './errors.js';
 export { retryAfterMs, retryingFetch, type RetryOptions } from './retry.js';
-export { SIGNATURE_HEADER, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent } from './webhooks.js';
+export {
+  SIGNATURE_HEADER,
+  verifyWebhook,
+  verifyWebhookPayload,
+  WebhookVerificationError,
+  type LoggedEvent,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookEventKind,
+  type WebhookPayload,
+  type WebhookPayloads,
+} from './webhooks.js';
 
 export type Post = components['schemas']['Post'];
 export type ListPostsQuery = NonNullable<operations['getPosts']['parameters']['query']>;

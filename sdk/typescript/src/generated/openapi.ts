@@ -489,6 +489,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's event log, after a cursor
+         * @description Every event of the workspace in the order they happened, kept 30 days: the terminal post events and every lifecycle kind (whether or not a webhook chose it), each with the `data` its webhook delivery carries (see the webhooks section). An event's `id` is the `event_id` of its webhook deliveries, so a consumer that missed deliveries catches up here and deduplicates on it. Read from the start (no `after`), then pass each page’s `next_cursor` as `after`: pages follow each other without a gap or a repeat, also while new events arrive (an event is only in the log once every earlier one is, so a cursor never passes over an event that was still being written). `has_more` says whether more events followed the page when it was read; with none, poll again later from the same `next_cursor`. Events older than 30 days are gone: a cursor older than the oldest kept event reads on from the oldest kept.
+         *
+         *     Scope: `events:read`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/facebook/media_uploads": {
         parameters: {
             query?: never;
@@ -803,6 +827,30 @@ export interface paths {
          *     Plan: a paid plan with an active or trialing subscription.
          */
         post: operations["postMediaUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/media/uploads/from_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload media for a platform from a URL
+         * @description The gateway fetches the file at `url` and stores it exactly as POST /media/uploads stores an upload (the same platform limits and checks of the bytes; the answer is the same). Only https URLs whose host resolves to public addresses are fetched (loopback, private, link-local and metadata addresses are refused, also after a redirect; at most 3 redirects); the whole fetch must end within 30 s. `content_type` defaults to the type the URL answers with. A URL that cannot be fetched, answers an error or is refused: 422 INVALID_PARAMETERS naming url; a file over the platform's limit: 413 PAYLOAD_TOO_LARGE. For agents (the MCP tool upload_media_from_url) and for files already online.
+         *
+         *     Scope: `publish:write`.
+         *
+         *     Plan: a paid plan with an active or trialing subscription.
+         */
+        post: operations["postMediaUploadsFromUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1661,6 +1709,186 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "account.connected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.connected: a social account is connected, or connected again
+         * @description Opt-in: sent only to webhooks that chose account.connected among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_account_connected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.disconnected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.disconnected: a social account is disconnected: revoked or expired at the platform, stopped at a platform checkpoint, or by the user
+         * @description Opt-in: sent only to webhooks that chose account.disconnected among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_account_disconnected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.expiring: the token of an account that cannot be renewed without the user expires within 7 days (e.g. LinkedIn’s 60-day tokens): reconnect before then
+         * @description Opt-in: sent only to webhooks that chose account.expiring among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_account_expiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.reauth_required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.reauth_required: the platform refused to renew an account’s authorization (invalid_grant): the user must reconnect it
+         * @description Opt-in: sent only to webhooks that chose account.reauth_required among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_account_reauth_required"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "image_week_run.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * image_week_run.completed: every item of a Quote Week run finished and at least one card was made
+         * @description Opt-in: sent only to webhooks that chose image_week_run.completed among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_image_week_run_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "image_week_run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * image_week_run.failed: a Quote Week run ended without a card (planning failed, or every item failed)
+         * @description Opt-in: sent only to webhooks that chose image_week_run.failed among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_image_week_run_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.approved: a post awaiting review is approved
+         * @description Opt-in: sent only to webhooks that chose post.approved among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.created: a post is created (by the API, the dashboard, a content plan, a site push or a Quote Week run)
+         * @description Opt-in: sent only to webhooks that chose post.created among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.deleted: a post is deleted
+         * @description Opt-in: sent only to webhooks that chose post.deleted among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "post.failed": {
         parameters: {
             query?: never;
@@ -1672,7 +1900,7 @@ export interface webhooks {
         put?: never;
         /**
          * post.failed: every target platform failed
-         * @description Sent as an HTTPS POST to every webhook subscribed to the event. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         * @description Sent as an HTTPS POST to every webhook subscribed to the event (by default, every webhook). Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
          */
         post: operations["webhook_post_failed"];
         delete?: never;
@@ -1692,7 +1920,7 @@ export interface webhooks {
         put?: never;
         /**
          * post.partial_failure: some platforms published and some failed
-         * @description Sent as an HTTPS POST to every webhook subscribed to the event. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         * @description Sent as an HTTPS POST to every webhook subscribed to the event (by default, every webhook). Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
          */
         post: operations["webhook_post_partial_failure"];
         delete?: never;
@@ -1712,9 +1940,89 @@ export interface webhooks {
         put?: never;
         /**
          * post.published: every target platform published successfully
-         * @description Sent as an HTTPS POST to every webhook subscribed to the event. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         * @description Sent as an HTTPS POST to every webhook subscribed to the event (by default, every webhook). Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
          */
         post: operations["webhook_post_published"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.rejected: a post awaiting review is rejected (back to draft)
+         * @description Opt-in: sent only to webhooks that chose post.rejected among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.scheduled: a post is scheduled: created with a time, given one, moved to another, approved into the schedule, or published now
+         * @description Opt-in: sent only to webhooks that chose post.scheduled among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_scheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.updated: a post's content, targets, schedule or status is changed by its owner
+         * @description Opt-in: sent only to webhooks that chose post.updated among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_post_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "site_push.consumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * site_push.consumed: a pushed article's drafts were all made (once per article content)
+         * @description Opt-in: sent only to webhooks that chose site_push.consumed among their events (dashboard, Webhooks). The same event, with the same `event_id` as `id`, is in the event log (GET /events). Payload version 1: fields may be added to `data` without a new version; any other change is a new version, named in `version`. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         */
+        post: operations["webhook_site_push_consumed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1732,7 +2040,7 @@ export interface webhooks {
         put?: never;
         /**
          * webhook.test: fired on demand from the dashboard (post_id 0, no platforms)
-         * @description Sent as an HTTPS POST to every webhook subscribed to the event. Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
+         * @description Sent as an HTTPS POST to every webhook subscribed to the event (by default, every webhook). Answer 2xx within 5 seconds; otherwise the delivery is retried up to 7 times (waits of 10 s, 100 s, 15 min, 1 h, 2 h, then 3 h). After 10 consecutive failed events the webhook is disabled.
          */
         post: operations["webhook_webhook_test"];
         delete?: never;
@@ -1744,6 +2052,137 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The JSON body of a account.connected delivery (version 1). */
+        AccountConnectedEvent: {
+            data: {
+                /** @enum {string} */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+                /** @description An account connected before, connected again */
+                reconnected: boolean;
+                sandbox: boolean;
+                social_account_id: number;
+                username: string;
+            };
+            /** @constant */
+            event: "account.connected";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a account.disconnected delivery (version 1). */
+        AccountDisconnectedEvent: {
+            data: {
+                /** @description What happened and what to do */
+                message: string;
+                /** @enum {string} */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+                /**
+                 * @description revoked (the platform refused its authorization), expired (its token ran out), checkpoint (the platform asks the user to act), by_user
+                 * @enum {string}
+                 */
+                reason: "revoked" | "expired" | "checkpoint" | "by_user";
+                social_account_id: number;
+                username: string;
+            };
+            /** @constant */
+            event: "account.disconnected";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a account.expiring delivery (version 1). */
+        AccountExpiringEvent: {
+            data: {
+                /** @description Whole days left before the token expires */
+                days_left: number;
+                /** @enum {string} */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+                social_account_id: number;
+                /** Format: date-time */
+                token_expires_at: string;
+                username: string;
+            };
+            /** @constant */
+            event: "account.expiring";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a account.reauth_required delivery (version 1). */
+        AccountReauthRequiredEvent: {
+            data: {
+                message: string;
+                /** @enum {string} */
+                platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
+                /** @constant */
+                reason: "invalid_grant";
+                social_account_id: number;
+                /** @description When the current token expires (null: unknown) */
+                token_expires_at: string | null;
+                username: string;
+            };
+            /** @constant */
+            event: "account.reauth_required";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
         AiModelOption: {
             /** @description True for the built-in offline composer: no network, no key and no AI model behind it */
             builtin: boolean;
@@ -2126,13 +2565,112 @@ export interface components {
             updated_at: string;
             watermark_enabled: boolean;
             watermark_every_n: number;
+            /** @description null: each account's cards carry that account's @handle (when watermark_enabled) */
             watermark_text: string | null;
+        };
+        /** @description The JSON body of a image_week_run.completed delivery (version 1). */
+        ImageWeekRunCompletedEvent: {
+            data: {
+                canceled_items: number;
+                completed_items: number;
+                dry_run: boolean;
+                /** @description null */
+                error_message: string | null;
+                failed_items: number;
+                finished_at: string | null;
+                image_week_run_id: number;
+                /** @description The posts the run created (none for a dry run) */
+                post_ids: number[];
+                /** @constant */
+                status: "completed";
+                topic: string;
+                total_items: number;
+            };
+            /** @constant */
+            event: "image_week_run.completed";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a image_week_run.failed delivery (version 1). */
+        ImageWeekRunFailedEvent: {
+            data: {
+                canceled_items: number;
+                completed_items: number;
+                dry_run: boolean;
+                /** @description Why the run failed */
+                error_message: string | null;
+                failed_items: number;
+                finished_at: string | null;
+                image_week_run_id: number;
+                /** @description The posts the run created (none for a dry run) */
+                post_ids: number[];
+                /** @constant */
+                status: "failed";
+                topic: string;
+                total_items: number;
+            };
+            /** @constant */
+            event: "image_week_run.failed";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
         };
         LinkedInAssetUpload: {
             /** @description LinkedIn's URN of the uploaded asset (urn:li:image:… or urn:li:video:…). Put it in a LinkedIn post content's metadata.asset_urn; only the account that uploaded it can publish it. */
             asset_urn: string;
             /** @description The account the asset belongs to (the chosen one when none was given). */
             social_account_id: number;
+        };
+        /** @description One event of the workspace’s event log. */
+        LoggedEvent: {
+            /** @description The event's place in the log: pass it as `after` to read the events that follow it */
+            cursor: string;
+            /** @description The kind's data, exactly as in its webhook delivery (see the webhooks section) */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            event: "post.published" | "post.failed" | "post.partial_failure" | "post.created" | "post.updated" | "post.scheduled" | "post.deleted" | "post.approved" | "post.rejected" | "account.connected" | "account.disconnected" | "account.reauth_required" | "account.expiring" | "image_week_run.completed" | "image_week_run.failed" | "site_push.consumed";
+            /**
+             * Format: uuid
+             * @description The event's id: the `event_id` of every webhook delivery of it (the terminal events' deliveries carry it too)
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description A post's events only: the post (as in the post's webhook deliveries) */
+            post_id?: number;
+            /** @description The version of this kind's data */
+            version: number;
         };
         MediaUploadResult: {
             /** @description The type found in the bytes */
@@ -2368,6 +2906,39 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
         };
+        /** @description The JSON body of a post.approved delivery (version 1). */
+        PostApprovedEvent: {
+            data: {
+                post_id: number;
+                /** @description When the post is to be published; null without a time */
+                scheduled_at: string | null;
+                /**
+                 * @description The post's status after the change
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.approved";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
         /**
          * @description The content's media and per-platform choices. Each choice is read by the platforms named in its description; on another platform it is refused with 422 INVALID_PARAMETERS naming the field (e.g. `post_contents[0].metadata.board_id: only pinterest reads board_id; twitter does not`). Other keys are kept as given.
          * @example {
@@ -2444,7 +3015,10 @@ export interface components {
             media_fit?: "pad" | "crop";
             /** @description A poll (twitter, linkedin): its options within GET /platforms' poll rules; no media beside it. */
             poll?: {
-                /** @description Default 1440 */
+                /**
+                 * Format: int32
+                 * @description Default 1440; 5 to 20160 (14 days; X takes at most 10080)
+                 */
                 duration_minutes?: number;
                 options: string[];
             };
@@ -2463,6 +3037,70 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The JSON body of a post.created delivery (version 1). */
+        PostCreatedEvent: {
+            data: {
+                post_id: number;
+                /** @description When the post is to be published; null without a time */
+                scheduled_at: string | null;
+                /**
+                 * @description The post's status after the change
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.created";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a post.deleted delivery (version 1). */
+        PostDeletedEvent: {
+            data: {
+                post_id: number;
+                /**
+                 * @description The status the post had
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.deleted";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
         PostingSchedule: {
             id: number;
             max_posts_per_day: number;
@@ -2480,6 +3118,110 @@ export interface components {
             social_account_id: number;
             /** @description IANA time zone */
             timezone: string;
+        };
+        /** @description The JSON body of a post.rejected delivery (version 1). */
+        PostRejectedEvent: {
+            data: {
+                post_id: number;
+                /** @description When the post is to be published; null without a time */
+                scheduled_at: string | null;
+                /**
+                 * @description The post's status after the change
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.rejected";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a post.scheduled delivery (version 1). */
+        PostScheduledEvent: {
+            data: {
+                post_id: number;
+                /**
+                 * Format: date-time
+                 * @description When the post is to be published
+                 */
+                scheduled_at: string;
+                /**
+                 * @description The post's status after the change
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.scheduled";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
+        /** @description The JSON body of a post.updated delivery (version 1). */
+        PostUpdatedEvent: {
+            data: {
+                post_id: number;
+                /** @description The status before the change */
+                previous_status: ("draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial") | null;
+                /** @description When the post is to be published; null without a time */
+                scheduled_at: string | null;
+                /**
+                 * @description The post's status after the change
+                 * @enum {string}
+                 */
+                status: "draft" | "pending_review" | "scheduled" | "publishing" | "posted" | "failed" | "partial";
+            };
+            /** @constant */
+            event: "post.updated";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            post_id: number;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
         };
         Preferences: {
             /** @description The model generations use: the chosen one while it is offered, else the default model (the first of available_ai_models) */
@@ -2536,6 +3278,37 @@ export interface components {
             title: string;
             url: string;
         };
+        /** @description The JSON body of a site_push.consumed delivery (version 1). */
+        SitePushConsumedEvent: {
+            data: {
+                /** Format: date-time */
+                consumed_at: string;
+                /** @description The drafts made from the article, one per matching rule */
+                post_ids: number[];
+                site_id: number;
+                title: string;
+                url: string;
+            };
+            /** @constant */
+            event: "site_push.consumed";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events): the same in every webhook's delivery of it
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @description One per delivery (derived from the webhook and the event), identical across retries and manual redeliveries: deduplicate on it
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description The version of this kind's data
+             * @constant
+             */
+            version: 1;
+        };
         TikTokCreatorInfo: {
             avatar_url: string;
             comment_disabled: boolean;
@@ -2577,6 +3350,8 @@ export interface components {
         /** @description The JSON body of every webhook delivery. */
         WebhookEvent: {
             data: {
+                /** @description The post was a dry run: its targets are dry_run, published nowhere */
+                dry_run?: boolean;
                 platforms: {
                     platform: string;
                     platform_error: string | null;
@@ -2588,6 +3363,11 @@ export interface components {
             };
             /** @enum {string} */
             event: "post.published" | "post.failed" | "post.partial_failure" | "webhook.test";
+            /**
+             * Format: uuid
+             * @description The event's id in the event log (GET /events), the same in every webhook's delivery of it; absent on webhook.test
+             */
+            event_id?: string;
             /**
              * Format: uuid
              * @description One per delivery (a UUID derived from the webhook and the source event), identical across retries and manual redeliveries: deduplicate on it
@@ -4712,7 +5492,10 @@ export interface operations {
                             angles?: string[];
                             /** @description Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id. */
                             board_id?: string;
-                            /** @description LinkedIn channels of format post only; 1-10 */
+                            /**
+                             * Format: int32
+                             * @description LinkedIn channels of format post only; 1-10
+                             */
                             carousel_every_n?: number;
                             /**
                              * @description Default post; quote_card only on Instagram and Pinterest channels
@@ -4724,12 +5507,19 @@ export interface operations {
                              * @enum {string}
                              */
                             platform?: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
-                            /** @description 1-10, default 1 */
+                            /**
+                             * Format: int32
+                             * @description 1-10, default 1
+                             */
                             posts_per_day?: number;
                             quote_topic?: string;
-                            /** @description A connected account of the workspace */
+                            /**
+                             * Format: int64
+                             * @description A connected account of the workspace
+                             */
                             social_account_id: number;
                             watermark_enabled?: boolean;
+                            /** Format: int32 */
                             watermark_every_n?: number;
                             watermark_text?: string;
                         }[];
@@ -5475,7 +6265,10 @@ export interface operations {
                             angles?: string[];
                             /** @description Required on Pinterest channels, refused on others: the id (digits) of one of the account's boards (GET /pinterest/boards). The channel's pins (its Quote Week posts) carry it as their content's metadata.board_id. */
                             board_id?: string;
-                            /** @description LinkedIn channels of format post only; 1-10 */
+                            /**
+                             * Format: int32
+                             * @description LinkedIn channels of format post only; 1-10
+                             */
                             carousel_every_n?: number;
                             /**
                              * @description Default post; quote_card only on Instagram and Pinterest channels
@@ -5487,12 +6280,19 @@ export interface operations {
                              * @enum {string}
                              */
                             platform?: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
-                            /** @description 1-10, default 1 */
+                            /**
+                             * Format: int32
+                             * @description 1-10, default 1
+                             */
                             posts_per_day?: number;
                             quote_topic?: string;
-                            /** @description A connected account of the workspace */
+                            /**
+                             * Format: int64
+                             * @description A connected account of the workspace
+                             */
                             social_account_id: number;
                             watermark_enabled?: boolean;
+                            /** Format: int32 */
                             watermark_every_n?: number;
                             watermark_text?: string;
                         }[];
@@ -7220,6 +8020,172 @@ export interface operations {
             };
         };
     };
+    getEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An event's `cursor` (or a page's `next_cursor`): the events after it. Absent: from the oldest event kept
+                 * @example 1
+                 */
+                after?: string;
+                /**
+                 * @description Comma-separated event kinds (post.published, post.failed, post.partial_failure, post.created, post.updated, post.scheduled, post.deleted, post.approved, post.rejected, account.connected, account.disconnected, account.reauth_required, account.expiring, image_week_run.completed, image_week_run.failed, site_push.consumed); absent: every kind
+                 * @example example kinds
+                 */
+                kinds?: string;
+                /**
+                 * @description Events per page: 1 to 1000, default 100
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "3f1c9a52-8a0e-4c57-9d6b-2a4f1e0c7b11",
+                     *           "cursor": "1",
+                     *           "event": "post.published",
+                     *           "version": 1,
+                     *           "post_id": 1,
+                     *           "occurred_at": "2026-03-02T09:30:00Z",
+                     *           "data": {}
+                     *         }
+                     *       ],
+                     *       "next_cursor": "example next cursor",
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        events: components["schemas"]["LoggedEvent"][];
+                        has_more: boolean;
+                        /** @description Pass as `after` for the next page: the last event’s cursor, or `after` itself when the page is empty ("0" from the start) */
+                        next_cursor: string;
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postFacebookMediaUploads: {
         parameters: {
             query?: never;
@@ -7548,7 +8514,10 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /** @example 0 */
+                /**
+                 * @description Default 0; at most 2147483647
+                 * @example 0
+                 */
                 offset?: number;
                 /** @example pending */
                 status?: "pending" | "completed" | "failed" | "canceled";
@@ -7755,8 +8724,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: int64 */
                     content_plan_id?: number;
-                    /** @description 1-14, default 7: slots within this many days are planned */
+                    /**
+                     * Format: int32
+                     * @description 1-14, default 7: slots within this many days are planned (0 is refused, not read as the default)
+                     */
                     cutoff_days?: number;
                     /** @description Renders and verifies, creates no post, uses no monthly run */
                     dry_run?: boolean;
@@ -7769,10 +8742,14 @@ export interface operations {
                     schedule_mode?: string;
                     /** @description What the quotes are about (1-500 characters) */
                     topic: string;
+                    /** @description Puts a watermark on the cards: watermark_text, or else each account's @handle */
                     watermark_enabled?: boolean;
-                    /** @description 1-100, default 1: the watermark goes on every n-th card of each account */
+                    /**
+                     * Format: int32
+                     * @description 1-100, default 1: the watermark goes on every n-th card of each account
+                     */
                     watermark_every_n?: number;
-                    /** @description Required when watermark_enabled; at most 60 characters */
+                    /** @description An extension of the contract: the watermark's text, at most 60 characters. Without it, each account's cards carry that account's @handle */
                     watermark_text?: string;
                 };
             };
@@ -7887,6 +8864,7 @@ export interface operations {
                             updated_at: string;
                             watermark_enabled: boolean;
                             watermark_every_n: number;
+                            /** @description null: each account's cards carry that account's @handle (when watermark_enabled) */
                             watermark_text: string | null;
                         };
                     };
@@ -8136,6 +9114,7 @@ export interface operations {
                             updated_at: string;
                             watermark_enabled: boolean;
                             watermark_every_n: number;
+                            /** @description null: each account's cards carry that account's @handle (when watermark_enabled) */
                             watermark_text: string | null;
                         };
                     };
@@ -8387,6 +9366,7 @@ export interface operations {
                             updated_at: string;
                             watermark_enabled: boolean;
                             watermark_every_n: number;
+                            /** @description null: each account's cards carry that account's @handle (when watermark_enabled) */
                             watermark_text: string | null;
                         };
                     };
@@ -8660,6 +9640,7 @@ export interface operations {
                             updated_at: string;
                             watermark_enabled: boolean;
                             watermark_every_n: number;
+                            /** @description null: each account's cards carry that account's @handle (when watermark_enabled) */
                             watermark_text: string | null;
                         };
                         item: components["schemas"]["ImageWeekItem"];
@@ -9145,7 +10126,10 @@ export interface operations {
                     content_type: string;
                     /** @description The image file, base64 (standard alphabet, padding optional, no whitespace, no data: URL prefix); at most 5000000 bytes once decoded. The body is parsed and decoded as it arrives and the bytes streamed on, never held whole. */
                     media: string;
-                    /** @description The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are. */
+                    /**
+                     * Format: int64
+                     * @description The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are.
+                     */
                     social_account_id?: number;
                 };
             };
@@ -9318,7 +10302,10 @@ export interface operations {
                     content_type: string;
                     /** @description The video file, base64 (standard alphabet, padding optional, no whitespace, no data: URL prefix); at most 500000000 bytes once decoded. The body is parsed and decoded as it arrives and the bytes streamed on, never held whole. */
                     media: string;
-                    /** @description The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are. */
+                    /**
+                     * Format: int64
+                     * @description The LinkedIn account that will own the asset. Optional when exactly one LinkedIn account is connected; required (422) when several are.
+                     */
                     social_account_id?: number;
                 };
             };
@@ -9800,6 +10787,183 @@ export interface operations {
                     media: string;
                     /** @enum {string} */
                     platform: "facebook" | "instagram" | "pinterest" | "tiktok" | "threads" | "discord" | "slack" | "telegram" | "tumblr" | "twitter" | "mastodon" | "bluesky";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://example.com/articles/launch",
+                     *       "r2_key": "example r2 key",
+                     *       "content_type": "example content type",
+                     *       "size_bytes": 1,
+                     *       "width": 1,
+                     *       "height": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaUploadResult"];
+                };
+            };
+            /** @description `UNAUTHORIZED`: missing, invalid or revoked token, or a free-plan workspace */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ENDPOINT_NOT_AVAILABLE`: this endpoint is not reachable with this kind of token
+             *
+             *     `INSUFFICIENT_SCOPE`: the token lacks the scope this endpoint needs (the message names it)
+             *
+             *     `NO_ACTIVE_SUBSCRIPTION`: the workspace has no active or trialing paid subscription
+             *
+             *     `WORKSPACE_FORBIDDEN`: the token's creator no longer belongs to its workspace, or the resource belongs to another workspace
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_PARAMETERS`: request parameters failed validation; `details` has one entry per problem, naming the field */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: a rate limit was exceeded; `retry_after` and the `Retry-After` header say when to retry */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: an unexpected error; the message quotes the request id */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: a backend is unavailable for a moment; retry after `Retry-After` seconds when sent */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window of the most restrictive limiter that applied */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window resets (never a timestamp) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMediaUploadsFromUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry for 24 h: the same key with the same request replays the first answer (with `Idempotent-Replayed: true`); the same key with another request is 422; concurrent duplicates run once. Answers 429 and 5xx are not kept.
+                 * @example 5b0d7c1e-0f4a-4a49-9d4e-6f1d2c3b4a59
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/articles/launch",
+                 *       "platform": "facebook",
+                 *       "content_type": "image/png"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description MIME type of the file; default: the Content-Type the URL answers with */
+                    content_type?: string;
+                    /** @enum {string} */
+                    platform: "facebook" | "instagram" | "pinterest" | "tiktok" | "threads" | "discord" | "slack" | "telegram" | "tumblr" | "twitter" | "mastodon" | "bluesky";
+                    /** @description https URL of the image or video */
+                    url: string;
                 };
             };
         };
@@ -10432,10 +11596,14 @@ export interface operations {
                         call_to_action_text?: string | null;
                         /** @enum {string} */
                         emoji?: "none" | "few" | "many";
+                        /** Format: int32 */
                         hashtag_count?: number;
                         /** @enum {string} */
                         image_aspect?: "1:1" | "4:5" | "2:3" | "3:4" | "9:16" | "16:9" | "1.91:1";
-                        /** @description 1 to the platform's limit */
+                        /**
+                         * Format: int32
+                         * @description 1 to the platform's limit
+                         */
                         length_target?: number;
                         /** @enum {string} */
                         line_breaks?: "none" | "paragraphs" | "every_sentence";
@@ -11176,10 +12344,12 @@ export interface operations {
                  */
                 "application/json": {
                     posting_schedule: {
+                        /** Format: int32 */
                         max_posts_per_day?: number;
                         paused?: boolean;
                         /** @description Replaces the slots */
                         posting_slots?: {
+                            /** Format: int32 */
                             day_of_week: number;
                             enabled?: boolean;
                             time_of_day: string;
@@ -11697,6 +12867,7 @@ export interface operations {
                          * @default []
                          */
                         post_accounts?: {
+                            /** Format: int64 */
                             social_account_id: number;
                         }[];
                         /** @default [] */
@@ -11713,10 +12884,16 @@ export interface operations {
                             metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
-                            /** @description 0-based order (threads); default 0 */
+                            /**
+                             * Format: int32
+                             * @description 0-based order (threads); default 0
+                             */
                             position?: number;
                         }[];
-                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        /**
+                         * Format: int32
+                         * @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)
+                         */
                         recurrence_interval_days?: number;
                         /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
@@ -12442,6 +13619,7 @@ export interface operations {
                         flexible?: boolean;
                         /** @description Replaces the targets */
                         post_accounts?: {
+                            /** Format: int64 */
                             social_account_id: number;
                         }[];
                         /** @description Replaces the contents */
@@ -12458,10 +13636,16 @@ export interface operations {
                             metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
-                            /** @description 0-based order (threads); default 0 */
+                            /**
+                             * Format: int32
+                             * @description 0-based order (threads); default 0
+                             */
                             position?: number;
                         }[];
-                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        /**
+                         * Format: int32
+                         * @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)
+                         */
                         recurrence_interval_days?: number;
                         /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
@@ -13509,6 +14693,7 @@ export interface operations {
                          * @default []
                          */
                         post_accounts?: {
+                            /** Format: int64 */
                             social_account_id: number;
                         }[];
                         /** @default [] */
@@ -13525,10 +14710,16 @@ export interface operations {
                             metadata?: components["schemas"]["PostContentMetadata"];
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
-                            /** @description 0-based order (threads); default 0 */
+                            /**
+                             * Format: int32
+                             * @description 0-based order (threads); default 0
+                             */
                             position?: number;
                         }[];
-                        /** @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30) */
+                        /**
+                         * Format: int32
+                         * @description Days from a posting to the earliest time of its recurrence, 1 to 365 (default 30)
+                         */
                         recurrence_interval_days?: number;
                         /** @description Shift each recurrence's earliest time by a uniform random amount within ±25% of the interval, at most ±12 hours, so repeats do not look automated */
                         recurrence_jitter_enabled?: boolean;
@@ -13962,7 +15153,10 @@ export interface operations {
                 "application/json": {
                     /** @description The category (topic) the posts are about; each post takes a different angle on it */
                     category: string;
-                    /** @description 1–20 posts */
+                    /**
+                     * Format: int32
+                     * @description 1–20 posts
+                     */
                     count: number;
                     /** @enum {string} */
                     platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
@@ -14145,9 +15339,15 @@ export interface operations {
                  */
                 "application/json": {
                     angle?: string;
-                    /** @description 3–10 slides; default 6 */
+                    /**
+                     * Format: int32
+                     * @description 3–10 slides; default 6
+                     */
                     slide_count?: number;
-                    /** @description The connected LinkedIn account it is for; default: any connected LinkedIn account of the workspace */
+                    /**
+                     * Format: int64
+                     * @description The connected LinkedIn account it is for; default: any connected LinkedIn account of the workspace
+                     */
                     social_account_id?: number;
                     topic: string;
                 };
@@ -14531,7 +15731,10 @@ export interface operations {
                      */
                     platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                     topic: string;
-                    /** @description 2–25 parts */
+                    /**
+                     * Format: int32
+                     * @description 2–25 parts
+                     */
                     tweet_count: number;
                 };
             };
@@ -15765,7 +16968,18 @@ export interface operations {
                      *           "sandbox": false,
                      *           "connected_at": "2026-03-02T09:30:00Z",
                      *           "token_expires_at": "2026-03-02T09:30:00Z",
-                     *           "created_at": "2026-03-02T09:30:00Z"
+                     *           "created_at": "2026-03-02T09:30:00Z",
+                     *           "health": "ok",
+                     *           "disconnect_reason": "revoked",
+                     *           "last_refresh": {
+                     *             "at": "2026-03-02T09:30:00Z",
+                     *             "outcome": "ok",
+                     *             "error": "example error"
+                     *           },
+                     *           "last_publish_error": {
+                     *             "class": "expired",
+                     *             "at": "2026-03-02T09:30:00Z"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
@@ -15783,11 +16997,39 @@ export interface operations {
                             connected_at: string;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description Why it is disconnected (null while connected, and for accounts disconnected before reasons were kept). */
+                            disconnect_reason: ("revoked" | "expired" | "checkpoint" | "by_user") | null;
                             disconnected: boolean;
                             /** @description Why the account is disconnected and what to do (null while connected). */
                             disconnected_reason: string | null;
                             display_name: string | null;
+                            /**
+                             * @description ok; expiring (its token cannot be renewed without the user and expires within 7 days: reconnect before then); reauth_required (the platform refused to renew its authorization: reconnect); disconnected (revoked, expired, stopped at a platform checkpoint, or by the user: see disconnect_reason).
+                             * @enum {string}
+                             */
+                            health: "ok" | "expiring" | "reauth_required" | "disconnected";
                             id: number;
+                            /** @description The class of the last failed publish to the account; null when none failed since it was connected. */
+                            last_publish_error: {
+                                /** Format: date-time */
+                                at: string;
+                                /**
+                                 * @description expired or revoked (the platform refused the account’s token), rejected (the post itself), rate_limited, transient (retries ran out)
+                                 * @enum {string}
+                                 */
+                                class: "expired" | "revoked" | "rejected" | "rate_limited" | "transient";
+                            } | null;
+                            /** @description The last renewal of its token (by the refresh job, or after a refused publish); null before any. */
+                            last_refresh: {
+                                /** Format: date-time */
+                                at: string;
+                                error: string | null;
+                                /**
+                                 * @description ok (renewed); failed (the platform could not be reached or failed: retried, the account stays ok); refused (the platform refused to renew it)
+                                 * @enum {string}
+                                 */
+                                outcome: "ok" | "failed" | "refused";
+                            } | null;
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             sandbox: boolean;
@@ -15924,7 +17166,18 @@ export interface operations {
                      *         "sandbox": false,
                      *         "connected_at": "2026-03-02T09:30:00Z",
                      *         "token_expires_at": "2026-03-02T09:30:00Z",
-                     *         "created_at": "2026-03-02T09:30:00Z"
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "health": "ok",
+                     *         "disconnect_reason": "revoked",
+                     *         "last_refresh": {
+                     *           "at": "2026-03-02T09:30:00Z",
+                     *           "outcome": "ok",
+                     *           "error": "example error"
+                     *         },
+                     *         "last_publish_error": {
+                     *           "class": "expired",
+                     *           "at": "2026-03-02T09:30:00Z"
+                     *         }
                      *       }
                      *     }
                      */
@@ -15935,11 +17188,39 @@ export interface operations {
                             connected_at: string;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description Why it is disconnected (null while connected, and for accounts disconnected before reasons were kept). */
+                            disconnect_reason: ("revoked" | "expired" | "checkpoint" | "by_user") | null;
                             disconnected: boolean;
                             /** @description Why the account is disconnected and what to do (null while connected). */
                             disconnected_reason: string | null;
                             display_name: string | null;
+                            /**
+                             * @description ok; expiring (its token cannot be renewed without the user and expires within 7 days: reconnect before then); reauth_required (the platform refused to renew its authorization: reconnect); disconnected (revoked, expired, stopped at a platform checkpoint, or by the user: see disconnect_reason).
+                             * @enum {string}
+                             */
+                            health: "ok" | "expiring" | "reauth_required" | "disconnected";
                             id: number;
+                            /** @description The class of the last failed publish to the account; null when none failed since it was connected. */
+                            last_publish_error: {
+                                /** Format: date-time */
+                                at: string;
+                                /**
+                                 * @description expired or revoked (the platform refused the account’s token), rejected (the post itself), rate_limited, transient (retries ran out)
+                                 * @enum {string}
+                                 */
+                                class: "expired" | "revoked" | "rejected" | "rate_limited" | "transient";
+                            } | null;
+                            /** @description The last renewal of its token (by the refresh job, or after a refused publish); null before any. */
+                            last_refresh: {
+                                /** Format: date-time */
+                                at: string;
+                                error: string | null;
+                                /**
+                                 * @description ok (renewed); failed (the platform could not be reached or failed: retried, the account stays ok); refused (the platform refused to renew it)
+                                 * @enum {string}
+                                 */
+                                outcome: "ok" | "failed" | "refused";
+                            } | null;
                             /** @enum {string} */
                             platform: "twitter" | "linkedin" | "youtube" | "instagram" | "threads" | "pinterest" | "tiktok" | "bluesky" | "mastodon" | "facebook" | "google_business" | "discord" | "telegram" | "tumblr" | "slack";
                             sandbox: boolean;
@@ -17405,6 +18686,571 @@ export interface operations {
             };
         };
     };
+    webhook_account_connected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=38446a11ac54450a4c4f66871b37923adbe0a530bcf4a4a2dcc79fc013f720e4
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "account.connected",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "social_account_id": 42,
+                 *         "platform": "linkedin",
+                 *         "username": "ada",
+                 *         "reconnected": false,
+                 *         "sandbox": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountConnectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_account_disconnected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=338822b44649d625da8964f6973da1b65a25be979a20ba4b1dbccd29d117f1cb
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "account.disconnected",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "social_account_id": 42,
+                 *         "platform": "linkedin",
+                 *         "username": "ada",
+                 *         "reason": "revoked",
+                 *         "message": "linkedin no longer accepts this account’s authorization: reconnect the account."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountDisconnectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_account_expiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=130368f4da5501d682b3a03a978a32ef2dd3092e5306c65704d515afa5a3755e
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "account.expiring",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "social_account_id": 42,
+                 *         "platform": "linkedin",
+                 *         "username": "ada",
+                 *         "token_expires_at": "2026-03-07T09:30:00.000Z",
+                 *         "days_left": 5
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_account_reauth_required: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=4ca7ffa0e13f791e1b044ef922cea9ecae141eff5057f7f328a1c7a11ac7ba13
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "account.reauth_required",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "social_account_id": 42,
+                 *         "platform": "twitter",
+                 *         "username": "ada",
+                 *         "reason": "invalid_grant",
+                 *         "message": "twitter no longer accepts this account’s authorization (revoked, expired or password changed): reconnect the account.",
+                 *         "token_expires_at": "2026-03-02T10:30:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountReauthRequiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_image_week_run_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=f69f512f813715213459bea93fb7f37e2e58057ea4b7c1c6c73adc4553c9c7b2
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "image_week_run.completed",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "image_week_run_id": 7,
+                 *         "status": "completed",
+                 *         "topic": "courage",
+                 *         "dry_run": false,
+                 *         "total_items": 7,
+                 *         "completed_items": 6,
+                 *         "failed_items": 1,
+                 *         "canceled_items": 0,
+                 *         "post_ids": [
+                 *           1301,
+                 *           1302,
+                 *           1303,
+                 *           1304,
+                 *           1305,
+                 *           1306
+                 *         ],
+                 *         "error_message": null,
+                 *         "finished_at": "2026-03-02T09:41:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImageWeekRunCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_image_week_run_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=f653b7fbaf278c7fb63a1aa0e7f87f7f9fd72759a4813fe0cb7f142908e33209
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "image_week_run.failed",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "image_week_run_id": 8,
+                 *         "status": "failed",
+                 *         "topic": "courage",
+                 *         "dry_run": false,
+                 *         "total_items": 0,
+                 *         "completed_items": 0,
+                 *         "failed_items": 0,
+                 *         "canceled_items": 0,
+                 *         "post_ids": [],
+                 *         "error_message": "No free posting slot within 7 days for the configured accounts (paused schedule, no enabled slot, or every slot held)",
+                 *         "finished_at": "2026-03-02T09:31:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImageWeekRunFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=d11db63c9a44e02f38e8db804971a49146821e30daf11845bd16ab0ed600835f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.approved",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "scheduled",
+                 *         "scheduled_at": "2026-03-04T09:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=bfb40a968fc886bbf0565b8920b01cdc4923795a4eef7dd8919a34d58dda2b92
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.created",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "scheduled",
+                 *         "scheduled_at": "2026-03-03T09:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=6edc067d781b4874a5a379e6e58fb12762d6e16c7e5811dfb29e943bcfc4f797
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.deleted",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "draft"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhook_post_failed: {
         parameters: {
             query?: never;
@@ -17421,7 +19267,7 @@ export interface operations {
                 "X-Service-Event-Id": string;
                 /**
                  * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
-                 * @example t=1772443800,v1=19b73c3546693bcb2fa9590d1bcf823ca9a2ba3fcbafcc498971336204e3bb7b
+                 * @example t=1772443800,v1=20edf344a6be88d00976900601066bec7bde48af468256c15d82a3ca951c3642
                  */
                 "X-Service-Signature": string;
             };
@@ -17433,6 +19279,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "id": "3f1c9a52-8a0e-4c57-9d6b-2a4f1e0c7b11",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
                  *       "event": "post.failed",
                  *       "post_id": 1234,
                  *       "occurred_at": "2026-03-02T09:30:00.000Z",
@@ -17445,7 +19292,8 @@ export interface operations {
                  *             "platform_post_id": "",
                  *             "platform_error": "The instance refused the status: 422"
                  *           }
-                 *         ]
+                 *         ],
+                 *         "dry_run": false
                  *       }
                  *     }
                  */
@@ -17485,7 +19333,7 @@ export interface operations {
                 "X-Service-Event-Id": string;
                 /**
                  * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
-                 * @example t=1772443800,v1=750187cf4f09a8a67ddf432d0986f16d654868982e33252c96ecab34366b8b37
+                 * @example t=1772443800,v1=a2989a44d4d42c406963800e154ce0ba2cce3bab910afb0fb2f963fec6a457ef
                  */
                 "X-Service-Signature": string;
             };
@@ -17497,6 +19345,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "id": "3f1c9a52-8a0e-4c57-9d6b-2a4f1e0c7b11",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
                  *       "event": "post.partial_failure",
                  *       "post_id": 1234,
                  *       "occurred_at": "2026-03-02T09:30:00.000Z",
@@ -17515,7 +19364,8 @@ export interface operations {
                  *             "platform_post_id": "",
                  *             "platform_error": "Session expired; reconnect the account"
                  *           }
-                 *         ]
+                 *         ],
+                 *         "dry_run": false
                  *       }
                  *     }
                  */
@@ -17555,7 +19405,7 @@ export interface operations {
                 "X-Service-Event-Id": string;
                 /**
                  * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
-                 * @example t=1772443800,v1=1d0d4096cb862969edd2e6c5b9b9cb8fbf769c376ed09aa379d3ab96763ac5fe
+                 * @example t=1772443800,v1=529ebcf8feda93f2316106c037e34276c22f7f91d7618c803aa15797b3542b49
                  */
                 "X-Service-Signature": string;
             };
@@ -17567,6 +19417,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "id": "3f1c9a52-8a0e-4c57-9d6b-2a4f1e0c7b11",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
                  *       "event": "post.published",
                  *       "post_id": 1234,
                  *       "occurred_at": "2026-03-02T09:30:00.000Z",
@@ -17579,11 +19430,257 @@ export interface operations {
                  *             "platform_post_id": "113456789",
                  *             "platform_error": null
                  *           }
-                 *         ]
+                 *         ],
+                 *         "dry_run": false
                  *       }
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=c6a18210e59b264d9bb282cfdd8bf2ef259de9f8dec49c9d8a84f91c3da8800f
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.rejected",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "draft",
+                 *         "scheduled_at": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_scheduled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=36c0614c0d7de9f5d34d99fad43c1b1d69fe7c85d246923b51d546b5edd2ec95
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.scheduled",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "scheduled",
+                 *         "scheduled_at": "2026-03-04T09:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostScheduledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=437480d12fc706ecd39fe213536c3d0a50e34692d82c00349cfd8d6bacd66568
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "post.updated",
+                 *       "version": 1,
+                 *       "post_id": 1234,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "post_id": 1234,
+                 *         "status": "scheduled",
+                 *         "scheduled_at": "2026-03-04T09:00:00.000Z",
+                 *         "previous_status": "draft"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 5 seconds, is a failed attempt that is retried */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_site_push_consumed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Starts at 1; increments on each retry or manual redelivery
+                 * @example 1
+                 */
+                "X-Service-Attempt": number;
+                /**
+                 * @description Same value as the payload `id`
+                 * @example 6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. During a secret rotation the header carries one v1 per secret (the new one first); accept the request when any v1 matches. Verify on the raw bytes before parsing JSON, compare in constant time, and reject a t more than 300 s from your clock. The example is signed with the secret `whsec_example`.
+                 * @example t=1772443800,v1=5e50a7e4c943f1ce5d7f3aad60eb4606235a258f0a90f8dc65b8b3554c18b249
+                 */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6b8e3f0a-2c1d-4e5f-9a7b-0c1d2e3f4a5b",
+                 *       "event_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+                 *       "event": "site_push.consumed",
+                 *       "version": 1,
+                 *       "occurred_at": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "site_id": 3,
+                 *         "url": "https://blog.example.com/posts/hello",
+                 *         "title": "Hello",
+                 *         "post_ids": [
+                 *           1400,
+                 *           1401
+                 *         ],
+                 *         "consumed_at": "2026-03-02T09:30:05.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SitePushConsumedEvent"];
             };
         };
         responses: {
