@@ -1,6 +1,7 @@
 import { createWorkspace, freshClientAddress, request, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { LIFECYCLE_EVENT_KINDS, TERMINAL_EVENT_KINDS } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dash, inviteUser, signIn } from '../support/dashboard.js';
 import { dropStackEvents, eventually, payloadChecker, signedWith, startReceiver, type Delivery } from '../support/events.js';
 
 /**
@@ -257,6 +258,37 @@ describe('account health', () => {
     expect(delivered('/all', 'account.reauth_required', forAccount(id))).toHaveLength(1);
     await sandbox('/_sandbox/oauth/ttl', { seconds: 3600 });
   }, 180_000);
+
+  it('the dashboard: a webhook chooses its kinds (an unknown one named), and an account shows its health', async () => {
+    const user = await inviteUser(stack, ws.workspaceId);
+    const session = await signIn(stack, user.email, user.password, { localAddress: freshClientAddress() });
+    const page = (await dash(stack, session, 'GET', '/webhooks')).json;
+    expect(page.kinds).toEqual({ default: [...TERMINAL_EVENT_KINDS], lifecycle: [...LIFECYCLE_EVENT_KINDS] });
+    const hook = page.webhooks.find((w: any) => w.url === `${receiver.url}/default`);
+    const bad = await dash(stack, session, 'POST', `/webhooks/${hook.id}/events`, { events: ['post.deleted', 'post.exploded'] });
+    expect(bad.status, bad.text).toBe(422);
+    expect(JSON.stringify(bad.json.error.details)).toContain('events[1]');
+    const chosen = await dash(stack, session, 'POST', `/webhooks/${hook.id}/events`, { events: ['post.deleted'] });
+    expect(chosen.status, chosen.text).toBe(200);
+    expect(chosen.json.webhook.events).toEqual(['post.deleted']);
+    // From now on /default gets deletions (and no longer the terminal events it did not choose).
+    const { socialAccountId } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'mastodon', username: uniqueName('dash'), sandbox: true });
+    const post = (await call('/posts', { body: { post: { body: 'Chosen', post_accounts: [{ social_account_id: socialAccountId }] } } })).json.post.id as number;
+    expect((await call(`/posts/${post}`, { method: 'DELETE' })).status).toBe(200);
+    const [deleted] = await eventually(
+      () => delivered('/default', 'post.deleted', forPost(post)),
+      (ds) => ds.length === 1,
+    );
+    expect(signedWith(deleted!, secrets.default!)).toBe(true);
+    expect(delivered('/default', 'post.created', forPost(post))).toEqual([]);
+    // Back to the default.
+    expect((await dash(stack, session, 'POST', `/webhooks/${hook.id}/events`, { events: [] })).json.webhook.events).toEqual([...TERMINAL_EVENT_KINDS]);
+
+    const accounts = (await dash(stack, session, 'GET', '/social-accounts')).json.social_accounts as Array<Record<string, any>>;
+    expect(accounts.find((a) => a.id === socialAccountId)).toMatchObject({ health: 'ok', last_publish_error: null });
+    const disconnected = accounts.find((a) => a.status === 'disconnected');
+    expect(disconnected).toMatchObject({ health: expect.stringMatching(/^(disconnected|reauth_required)$/) });
+  });
 
   it('warns once, ahead of its expiry, about a token that cannot be renewed (account.expiring), and the account reads expiring', async () => {
     // LinkedIn gives a refresh token on an account's first consent only: the second workspace's connection has none.

@@ -12,12 +12,25 @@ interface Account {
   status: string;
   disconnected_reason: string | null;
   created_at: string;
+  token_expires_at: string | null;
+  health: 'ok' | 'expiring' | 'reauth_required' | 'disconnected';
+  last_refresh: { at: string; outcome: string; error: string | null } | null;
+  last_publish_error: { class: string; at: string } | null;
 }
 interface AccountsPage {
   social_accounts: Account[];
   platforms: Array<{ platform: string; connect: 'oauth' | 'credentials' | null }>;
   sandbox_connect: boolean;
 }
+
+const HEALTH_LABELS: Record<string, string> = { expiring: 'expiring soon', reauth_required: 'reauthorize', disconnected: 'disconnected', ok: 'ok' };
+const PUBLISH_ERRORS: Record<string, string> = {
+  expired: 'its authorization had expired',
+  revoked: 'the platform refused its authorization',
+  rejected: 'the platform refused the post',
+  rate_limited: 'rate limited by the platform',
+  transient: 'the platform could not be reached',
+};
 
 const LABELS: Record<string, string> = {
   twitter: 'X (Twitter)',
@@ -214,10 +227,32 @@ export function AccountsPage() {
                     {a.display_name && a.display_name !== a.username ? ` · ${a.display_name}` : ''}
                   </div>
                   {a.disconnected_reason && <div class="hint">{a.disconnected_reason}</div>}
+                  {a.health === 'expiring' && a.token_expires_at && (
+                    <div class="hint">
+                      Its authorization cannot be renewed without you and ends <When at={a.token_expires_at} />: reconnect it before then.
+                    </div>
+                  )}
+                  {a.last_refresh?.outcome === 'failed' && a.health === 'ok' && (
+                    <div class="hint">
+                      The last renewal could not reach {platformLabel(a.platform)} (<When at={a.last_refresh.at} />
+                      ); it is tried again on its own.
+                    </div>
+                  )}
+                  {a.last_publish_error && (
+                    <div class="hint">
+                      Last failed publish: {PUBLISH_ERRORS[a.last_publish_error.class] ?? a.last_publish_error.class} (<When at={a.last_publish_error.at} />)
+                    </div>
+                  )}
                 </div>
                 <div class="row-end">
                   {a.sandbox && <Badge tone="neutral">sandbox</Badge>}
                   <Badge tone={a.status === 'connected' ? 'ok' : 'bad'}>{a.status}</Badge>
+                  {a.health !== 'ok' && a.health !== 'disconnected' && <Badge tone={a.health === 'expiring' ? 'warn' : 'bad'}>{HEALTH_LABELS[a.health]}</Badge>}
+                  {a.status === 'connected' && a.health === 'expiring' && (
+                    <button type="button" class="button button-small" aria-label={`Reconnect ${platformLabel(a.platform)} @${a.username}`} onClick={() => reconnect(a)}>
+                      Reconnect
+                    </button>
+                  )}
                   {a.status === 'connected' ? (
                     <SendButton
                       label={`Disconnect ${platformLabel(a.platform)} @${a.username}`}

@@ -23,8 +23,76 @@ interface Delivery {
   created_at: string;
 }
 
-/** The post events a webhook can subscribe to (none chosen: all of them). */
+/** The terminal post events: what a webhook receives when it chooses none. */
 const EVENTS = ['post.published', 'post.failed', 'post.partial_failure'];
+/** The kinds a webhook can choose, as the server lists them. */
+interface Kinds {
+  default: string[];
+  lifecycle: string[];
+}
+/** The lifecycle kinds by what they are about. */
+const GROUPS: Array<[string, string]> = [
+  ['post.', 'Posts'],
+  ['account.', 'Accounts'],
+  ['image_week_run.', 'Quote Week'],
+  ['site_push.', 'Site Push'],
+];
+
+/** Checkboxes of every kind: the terminal events, then the lifecycle kinds by group (none chosen: the terminal events). */
+function KindChooser({ kinds, chosen, onChange, idPrefix }: { kinds: Kinds; chosen: Set<string>; onChange: (next: Set<string>) => void; idPrefix: string }) {
+  const box = (ev: string) => (
+    <label key={ev} class="check">
+      <input
+        type="checkbox"
+        id={`${idPrefix}-${ev}`}
+        checked={chosen.has(ev)}
+        onChange={() => {
+          const next = new Set(chosen);
+          if (next.has(ev)) next.delete(ev);
+          else next.add(ev);
+          onChange(next);
+        }}
+      />
+      {ev}
+    </label>
+  );
+  return (
+    <fieldset>
+      <legend>Events (none chosen: {kinds.default.join(', ')})</legend>
+      <div class="kind-group">
+        <span class="hint">A post reached its end</span>
+        {kinds.default.map(box)}
+      </div>
+      {GROUPS.map(([prefix, title]) => {
+        const group = kinds.lifecycle.filter((k) => k.startsWith(prefix));
+        return group.length ? (
+          <div key={prefix} class="kind-group">
+            <span class="hint">{title}</span>
+            {group.map(box)}
+          </div>
+        ) : null;
+      })}
+    </fieldset>
+  );
+}
+
+/** The webhook's kinds, changed in place. */
+function KindEditor({ webhook, kinds, onSaved }: { webhook: Webhook; kinds: Kinds; onSaved: () => Promise<void> }) {
+  const [chosen, setChosen] = useState<Set<string>>(new Set(webhook.events));
+  const save = async () => {
+    await call('POST', `/webhooks/${webhook.id}/events`, { events: [...chosen] });
+    await onSaved();
+    return chosen.size ? `Saved: it receives ${[...chosen].join(', ')}` : `Saved: it receives ${kinds.default.join(', ')}`;
+  };
+  return (
+    <SendForm run={save} class="stack">
+      <KindChooser kinds={kinds} chosen={chosen} onChange={setChosen} idPrefix={`webhook-${webhook.id}`} />
+      <button type="submit" class="button button-small">
+        Save events
+      </button>
+    </SendForm>
+  );
+}
 const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'neutral'> = { succeeded: 'ok', scheduled: 'warn', failed: 'bad', canceled: 'neutral' };
 
 function DeliveryLog({ webhook }: { webhook: Webhook }) {
@@ -65,7 +133,7 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
           Event
           <select value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
             <option value="">Any</option>
-            {[...new Set([...EVENTS, 'webhook.test', ...(log.data?.events ?? [])])].map((s) => (
+            {[...new Set([...webhook.events, ...EVENTS, 'webhook.test', ...(log.data?.events ?? [])])].map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
@@ -129,9 +197,10 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
   );
 }
 
-function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () => Promise<void> }) {
+function WebhookCard({ webhook, kinds, onChanged }: { webhook: Webhook; kinds: Kinds; onChanged: () => Promise<void> }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [showLog, setShowLog] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [logKey, setLogKey] = useState(0);
   const run = async (action: string, done: string, then?: (r: { secret?: string }) => void) => {
     const r = await call<{ secret?: string }>('POST', `/webhooks/${webhook.id}/${action}`);
@@ -147,7 +216,7 @@ function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () =
         <Badge tone={webhook.enabled ? 'ok' : 'bad'}>{webhook.enabled ? 'enabled' : 'disabled'}</Badge>
       </div>
       <p class="hint">
-        Events: {webhook.events.length ? webhook.events.join(', ') : 'every post event'} · created <When at={webhook.created_at} />
+        Events: {webhook.events.length ? webhook.events.join(', ') : kinds.default.join(', ')} · created <When at={webhook.created_at} />
         {webhook.disabled_reason && <> · disabled: {webhook.disabled_reason}</>}
         {webhook.previous_secret_expires_at && (
           <>
@@ -163,17 +232,22 @@ function WebhookCard({ webhook, onChanged }: { webhook: Webhook; onChanged: () =
         </SendButton>
         <SendButton run={() => run('rotate-secret', 'Secret rotated', (r) => setSecret(r.secret ?? null))}>Rotate secret</SendButton>
         <SendButton run={() => run('test', 'Test event sent: its delivery shows in the delivery log')}>Send test event</SendButton>
+        <button type="button" class="button button-small" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          {editing ? 'Close events' : 'Choose events'}
+        </button>
         <button type="button" class="button button-small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide delivery log' : 'Show delivery log'}
         </button>
       </div>
+      {editing && <KindEditor webhook={webhook} kinds={kinds} onSaved={onChanged} />}
       {showLog && <DeliveryLog key={logKey} webhook={webhook} />}
     </li>
   );
 }
 
 export function WebhooksPage() {
-  const list = useLoad(() => call<{ webhooks: Webhook[] }>('GET', '/webhooks'));
+  const list = useLoad(() => call<{ webhooks: Webhook[]; kinds?: Kinds }>('GET', '/webhooks'));
+  const kinds: Kinds = list.data?.kinds ?? { default: EVENTS, lifecycle: [] };
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<string | null>(null);
@@ -191,24 +265,7 @@ export function WebhooksPage() {
         <SendForm run={create} class="stack">
           <label for="webhook-url">Endpoint URL (https)</label>
           <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/social" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-          <fieldset>
-            <legend>Events (none chosen: every post event)</legend>
-            {EVENTS.map((ev) => (
-              <label key={ev} class="check">
-                <input
-                  type="checkbox"
-                  checked={events.has(ev)}
-                  onChange={() => {
-                    const next = new Set(events);
-                    if (next.has(ev)) next.delete(ev);
-                    else next.add(ev);
-                    setEvents(next);
-                  }}
-                />
-                {ev}
-              </label>
-            ))}
-          </fieldset>
+          <KindChooser kinds={kinds} chosen={events} onChange={setEvents} idPrefix="new-webhook" />
           <button type="submit" class="button button-primary">
             Add webhook
           </button>
@@ -221,7 +278,7 @@ export function WebhooksPage() {
       ) : (
         <ul class="list" aria-label="Webhooks">
           {list.data.webhooks.map((w) => (
-            <WebhookCard key={w.id} webhook={w} onChanged={list.reload} />
+            <WebhookCard key={w.id} webhook={w} kinds={kinds} onChanged={list.reload} />
           ))}
         </ul>
       )}

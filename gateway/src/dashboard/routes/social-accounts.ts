@@ -4,6 +4,7 @@ import { CREDENTIAL_PLATFORMS, OAUTH_PLATFORMS } from '@spa/platforms';
 import { PLATFORMS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { validate } from '../../http/validate.js';
+import { accountHealthJson } from '../../routes/account-health.js';
 import { idParam } from '../../routes/schemas.js';
 import type { DashboardRoute, MemberContext } from '../context.js';
 
@@ -36,6 +37,8 @@ const accountJson = (a: SocialAccount) => ({
   disconnected_reason: disconnectedReason(a.disconnectedReason),
   created_at: a.createdAt,
   connected_at: a.connectedAt || a.createdAt,
+  token_expires_at: a.tokenExpiresAt ?? null,
+  ...accountHealthJson(a),
 });
 
 async function page(ctx: MemberContext) {

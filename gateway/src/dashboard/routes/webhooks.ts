@@ -1,4 +1,5 @@
 import { DeliveryStatus, type Delivery, type Webhook } from '@spa/contracts/webhooks/v1/webhooks';
+import { LIFECYCLE_EVENT_KINDS, TERMINAL_EVENT_KINDS } from '@spa/vocabulary';
 import { z } from 'zod';
 import { validate } from '../../http/validate.js';
 import { idParam } from '../../routes/schemas.js';
@@ -13,6 +14,9 @@ const STATUS_NAMES = {
 const DELIVERY_STATUSES = ['scheduled', 'succeeded', 'failed', 'canceled'] as const;
 
 const CreateBody = z.object({ url: z.string().trim().min(1).max(2048), events: z.array(z.string().min(1).max(100)).max(50).default([]) }).strict();
+const EventsBody = z.object({ events: z.array(z.string().min(1).max(100)).max(50) }).strict();
+/** The kinds a webhook can choose: the default (the contract's terminal post events) and the opt-in lifecycle kinds. */
+const KINDS = { default: TERMINAL_EVENT_KINDS, lifecycle: LIFECYCLE_EVENT_KINDS };
 const IdParams = z.object({ id: idParam });
 const DeliveryParams = z.object({ id: z.uuid() });
 const DeliveriesQuery = z.object({ status: z.enum(DELIVERY_STATUSES).optional(), event: z.string().min(1).max(100).optional() }).strict();
@@ -51,7 +55,17 @@ export const webhookRoutes: DashboardRoute[] = [
   {
     method: 'get',
     path: '/webhooks',
-    handle: async (ctx) => ({ webhooks: (await ctx.clients.webhooks.listWebhooks({ workspaceId: ctx.workspace.id })).webhooks.map(webhookJson) }),
+    handle: async (ctx) => ({ webhooks: (await ctx.clients.webhooks.listWebhooks({ workspaceId: ctx.workspace.id })).webhooks.map(webhookJson), kinds: KINDS }),
+  },
+  {
+    // The kinds the webhook receives (none: the default); the webhooks service names an unknown one.
+    method: 'post',
+    path: '/webhooks/:id/events',
+    handle: async (ctx, req) => {
+      const { id } = validate(IdParams, req.params, 'path parameters');
+      const body = validate(EventsBody, req.body ?? undefined, 'request body');
+      return { webhook: webhookJson((await ctx.clients.webhooks.setWebhookEvents({ workspaceId: ctx.workspace.id, webhookId: id, events: body.events })).webhook) };
+    },
   },
   {
     method: 'post',
