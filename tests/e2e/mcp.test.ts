@@ -90,7 +90,7 @@ describe('the MCP endpoint', () => {
     const listed = await call<{ social_accounts: Array<{ id: number }> }>(mcp.client, 'list_social_accounts', {});
     expect(listed.social_accounts.map((a) => a.id)).toContain(accountId);
     const text = `from an agent ${uniqueName('m')}`;
-    const at = new Date(Date.now() + 4_000).toISOString();
+    const at = new Date(Date.now() + 8_000).toISOString();
     const created = await mcp.client.callTool({ name: 'create_post', arguments: { body: { post: { body: text, scheduled_at: at, post_accounts: [{ social_account_id: accountId }] } } } });
     expect(created.isError, firstText(created)).toBeFalsy();
     const post = (created.structuredContent as { post: PostJson }).post;
