@@ -17,6 +17,7 @@ export const INTEGRATION_TESTS = [
   'libs/mongo/src/**/id-allocator.test.ts',
   'libs/mongo/src/**/store-settings.test.ts',
   'libs/nats/src/**/nats.test.ts',
+  'libs/events/src/**/outbox.test.ts',
   'libs/redis/src/**/versioned-cache.test.ts',
 
   'sdk/typescript/src/**/sdk.test.ts',
