@@ -78,6 +78,18 @@ describe('the MCP endpoint', () => {
     const text = (platforms.contents[0] as { text: string }).text;
     expect(JSON.parse(text)).toEqual((await rest('/platforms', ws.apiKey)).json);
 
+    // A client of the 2026-07-28 revision gets the same tools, and their answers match their output schemas.
+    const modern = await connectMcp(stack.baseUrl, ws.apiKey, freshClientAddress(), { modern: true });
+    try {
+      expect(modern.client.getDiscoverResult()?.supportedVersions).toContain('2026-07-28');
+      expect((await modern.client.listTools()).tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+      const listed = await modern.client.callTool({ name: 'list_posts', arguments: { limit: 1 } });
+      expect(listed.isError, firstText(listed)).toBeFalsy();
+      expect(listed.structuredContent).toMatchObject({ meta: { limit: 1, offset: 0 } });
+    } finally {
+      await modern.client.close();
+    }
+
     const { prompts } = await mcp.client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['article_to_posts', 'week_of_posts']);
     const week = await mcp.client.getPrompt({ name: 'week_of_posts', arguments: { platform: 'mastodon' } });

@@ -37,11 +37,14 @@ export interface McpConnection {
   requests(): number;
 }
 
-/** The SDK's own client over Streamable HTTP, connected to the gateway's /mcp with a bearer token, from `localAddress`. */
-export async function connectMcp(baseUrl: string, token: string, localAddress: string): Promise<McpConnection> {
+/**
+ * The SDK's own client over Streamable HTTP, connected to the gateway's /mcp with a bearer token, from `localAddress`:
+ * a 2025-era client (initialize), or with `modern` one that negotiates the 2026-07-28 revision (server/discover).
+ */
+export async function connectMcp(baseUrl: string, token: string, localAddress: string, opts: { modern?: boolean } = {}): Promise<McpConnection> {
   const fetch = fetchFrom(localAddress);
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch });
-  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, opts.modern ? { versionNegotiation: { mode: 'auto' } } : undefined);
   await client.connect(transport);
   return { client, requests: () => fetch.requests };
 }
