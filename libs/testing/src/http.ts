@@ -49,9 +49,23 @@ export function request(baseUrl: string, path: string, opts: HttpOptions = {}): 
   });
 }
 
+/** The second octet of this process's client addresses (20-219): pid-derived until a block is claimed. */
+let addressBlock = (process.pid % 200) + 20;
 let nextAddress = 0;
-/** A client source address not used before by this process: 127.<pid-derived>.<n>.<m>. */
+
+/**
+ * A client source address not used before by this process: 127.<block>.<n>.<m> (62,500 of them per block). The
+ * gateway limits requests per client address: a test file given a stack of its own has a rate-limit prefix of its
+ * own too, but files that share one stack share its limits, so each claims a block of its own (useClientAddressBlock).
+ */
 export function freshClientAddress(): string {
   nextAddress += 1;
-  return `127.${(process.pid % 200) + 20}.${Math.floor(nextAddress / 250) % 250}.${(nextAddress % 250) + 2}`;
+  return `127.${addressBlock}.${Math.floor(nextAddress / 250) % 250}.${(nextAddress % 250) + 2}`;
+}
+
+/** Gives this process block `block` (0-199) of client addresses, which no other test file on the same gateway holds. */
+export function useClientAddressBlock(block: number): void {
+  if (!Number.isInteger(block) || block < 0 || block >= 200) throw new Error(`client address block ${block}: 0-199`);
+  addressBlock = block + 20;
+  nextAddress = 0;
 }

@@ -1,4 +1,5 @@
 export * from './processes.js';
 export * from './stack.js';
+export * from './attach.js';
 export * from './http.js';
 export * from './infra.js';

@@ -3,55 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AccountsServiceClient } from '@spa/contracts/accounts/v1/accounts';
-import { createClient, type PromiseClient } from '@spa/grpc';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import { postListVersionPrefix } from '@spa/redis';
 import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
-import { request, type HttpOptions, type HttpResponse } from './http.js';
-import { runAdmin, startProcess, stopStartedOnFailure, type RunningProcess } from './processes.js';
+import { stackOf, type Stack, type StackAddresses } from './attach.js';
+import { startProcess, stopStartedOnFailure, type RunningProcess } from './processes.js';
 
 /** The encryption key of test stacks (never a production value). */
 export const TEST_SECRETS_KEY = 'test-only-secrets-key-0123456789abcdef';
-
-export interface Stack {
-  baseUrl: string;
-  accountsAddr: string;
-  postsAddr: string;
-  mediaAddr: string;
-  /** The media service's HTTP server (reads and presigned PUTs; the gateway relays /media/... to it). */
-  mediaHttpUrl: string;
-  /** Where the media service keeps files (local-disk storage) and stages uploads for this stack. */
-  mediaDir: string;
-  generationAddr: string;
-  processes: RunningProcess[];
-  /** Direct gRPC access to accounts (setup in tests; the CLI has its own tests). */
-  accounts: PromiseClient<AccountsServiceClient>;
-  /** The platform sandbox, when started with `publishing: true` (the publisher then calls it for every platform). */
-  sandboxUrl: string | undefined;
-  /** A request to the gateway; `path` is absolute (e.g. /healthz). */
-  http(path: string, opts?: HttpOptions): Promise<HttpResponse>;
-  /** A request to /api/v1 + path. */
-  api(path: string, opts?: HttpOptions): Promise<HttpResponse>;
-  /** Starts one more gateway against the same services (and, by default, the same Redis prefix). */
-  startGateway(env?: Record<string, string>): Promise<RunningProcess>;
-  /** Starts one more posts replica (scheduler and recycler included) on the same database; `env` adds to its environment. */
-  startPosts(env?: Record<string, string>): Promise<RunningProcess>;
-  /** Starts one more publisher on the same database and job namespace (stack started with `publishing: true`). */
-  startPublisher(): Promise<RunningProcess>;
-  /** The image-week service (Quote Week). */
-  imageWeekAddr: string;
-  /** Starts one more image-week replica on the same database and job namespace. */
-  startImageWeek(env?: Record<string, string>): Promise<RunningProcess>;
-  /** The analytics service (metric snapshots, timeseries, rollups, best times). */
-  analyticsAddr: string;
-  /** JOBS_NAMESPACE of this stack's processes (names its publish and metric jobs). */
-  jobsNamespace: string;
-  /** Starts one more analytics replica on the same database and namespace. */
-  startAnalytics(): Promise<RunningProcess>;
-  admin(args: string[]): ReturnType<typeof runAdmin>;
-  stop(): Promise<void>;
-}
 
 export interface StackOptions {
   gatewayEnv?: Record<string, string>;
@@ -293,66 +252,78 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
     : undefined;
   if (webhooksProc) processes.push(webhooksProc);
   const webhooksEnv: Record<string, string> = webhooksProc ? { WEBHOOKS_ADDR: webhooksProc.address } : {};
+  const gatewayEnv: Record<string, string> = {
+    ...quiet,
+    MEDIA_HTTP_URL: mediaHttpUrl,
+    REDIS_URL: TEST_INFRA.redisUrl,
+    ACCOUNTS_ADDR: accountsProc.address,
+    POSTS_ADDR: postsProc.address,
+    POSTS_LIST_VERSION_PREFIX: postListVersionPrefix(postsDb),
+    MEDIA_ADDR: mediaProc.address,
+    GENERATION_ADDR: generationProc.address,
+    IMAGE_WEEK_ADDR: imageWeekProc.address,
+    ANALYTICS_ADDR: analyticsProc.address,
+    RATE_LIMIT_PREFIX: rateLimitPrefix,
+    ...webhooksEnv,
+    ...publisherEnv,
+    ...opts.gatewayEnv,
+  };
   let firstGatewayPort: number | undefined = gatewayPort;
   const startGateway = async (env: Record<string, string> = {}) => {
     const port = String(firstGatewayPort ?? 0);
     firstGatewayPort = undefined;
-    const gw = await startProcess('gateway', 'gateway/dist/main.js', {
-      HTTP_PORT: port,
-      ...quiet,
-      MEDIA_HTTP_URL: mediaHttpUrl,
-      REDIS_URL: TEST_INFRA.redisUrl,
-      ACCOUNTS_ADDR: accountsProc.address,
-      POSTS_ADDR: postsProc.address,
-      POSTS_LIST_VERSION_PREFIX: postListVersionPrefix(postsDb),
-      MEDIA_ADDR: mediaProc.address,
-      GENERATION_ADDR: generationProc.address,
-      IMAGE_WEEK_ADDR: imageWeekProc.address,
-      ANALYTICS_ADDR: analyticsProc.address,
-      RATE_LIMIT_PREFIX: rateLimitPrefix,
-      ...webhooksEnv,
-      ...publisherEnv,
-      ...opts.gatewayEnv,
-      ...env,
-    });
+    const gw = await startProcess('gateway', 'gateway/dist/main.js', { HTTP_PORT: port, ...gatewayEnv, ...env });
     processes.push(gw);
     return gw;
   };
   const gateway = await startGateway();
-  const baseUrl = `http://${gateway.address}`;
-  const accounts = createClient(AccountsServiceClient, accountsProc.address);
-  return {
-    baseUrl,
+  const databases = {
+    accounts: accountsDb,
+    posts: postsDb,
+    publisher: publisherDb,
+    media: mediaDb,
+    generation: generationDb,
+    imageWeek: imageWeekDb,
+    analytics: analyticsDb,
+    ...(webhooksProc ? { webhooks: webhooksDb } : {}),
+  };
+  const addresses: StackAddresses = {
+    baseUrl: `http://${gateway.address}`,
     accountsAddr: accountsProc.address,
     postsAddr: postsProc.address,
     mediaAddr: mediaProc.address,
     mediaHttpUrl,
     mediaDir,
     generationAddr: generationProc.address,
-    processes,
-    accounts,
+    imageWeekAddr: imageWeekProc.address,
+    analyticsAddr: analyticsProc.address,
+    webhooksAddr: webhooksProc?.address,
     sandboxUrl,
-    http: (path, o) => request(baseUrl, path, o),
-    api: (path, o) => request(baseUrl, `/api/v1${path}`, o),
+    jobsNamespace: common.JOBS_NAMESPACE,
+    // What a test reads is the MONGO_DB the service was given (a test may name a database of its own).
+    databases: {
+      ...databases,
+      accounts: opts.accountsEnv?.MONGO_DB ?? accountsDb,
+      generation: opts.generationEnv?.MONGO_DB ?? generationDb,
+    },
+    gatewayEnv,
+  };
+  return stackOf(addresses, {
+    processes,
     startGateway,
     startPosts,
     startPublisher: () => startPublisher(),
-    imageWeekAddr: imageWeekProc.address,
     startImageWeek,
-    analyticsAddr: analyticsProc.address,
-    jobsNamespace: common.JOBS_NAMESPACE,
     startAnalytics,
-    admin: (args) => runAdmin(args, { ACCOUNTS_ADDR: accountsProc.address, ...webhooksEnv }),
     stop: async () => {
-      accounts.close();
       await Promise.all(processes.map((p) => p.stop()));
-      await dropDatabases([accountsDb, postsDb, publisherDb, mediaDb, generationDb, imageWeekDb, analyticsDb, ...(webhooksProc ? [webhooksDb] : [])]);
+      await dropDatabases(Object.values(databases));
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
       // Posts' evergreen recycler: its durable consumer gets every stack's terminal events; gone with the stack.
       await deleteConsumer('POSTS', `posts-recycler-${common.JOBS_NAMESPACE}`);
       await rm(mediaDir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 export interface TestWorkspace {
