@@ -78,7 +78,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS, exclude: [...EXCLUDE, ...INTEGRATION_TESTS, ...E2E_TESTS] } },
       { extends: true, test: { name: 'integration', include: INTEGRATION_TESTS } },
-      { extends: true, test: { name: 'e2e', include: E2E_TESTS } },
+      // One stack for the e2e files that need nothing special of it (tests/support/shared-stack.ts), started before them.
+      { extends: true, test: { name: 'e2e', include: E2E_TESTS, globalSetup: ['tests/support/e2e-setup.ts'] } },
     ],
   },
 });
