@@ -1,13 +1,14 @@
 import { sandboxBoardId } from '@spa/platforms';
-import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, request, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** GET /tiktok/creator_info through the gateway → publisher → TikTok's documented creator_info query (sandbox). */
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
 }, 300_000);
 afterAll(async () => {
