@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshClientAddress, startStack, type Stack } from '@spa/testing';
+import { freshClientAddress, type Stack } from '@spa/testing';
+import { sharedStack } from '../support/shared-stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 afterAll(async () => {
   await stack?.stop();
