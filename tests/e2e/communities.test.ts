@@ -1,12 +1,13 @@
-import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, request, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** GET /communities through the gateway → publisher → each platform's documented listing (sandbox). */
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
 }, 300_000);
 afterAll(async () => {
