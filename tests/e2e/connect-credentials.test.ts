@@ -1,7 +1,8 @@
-import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, request, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalPds, type LocalPds } from '../support/bluesky-pds.js';
 import { dash, inviteUser, signIn, type DashboardSession } from '../support/dashboard.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * Credential entry through the dashboard (POST /dashboard/api/social-accounts/credentials): a Bluesky app
@@ -16,7 +17,7 @@ let session: DashboardSession;
 
 beforeAll(async () => {
   pds = await startLocalPds();
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
   const user = await inviteUser(stack, ws.workspaceId);
   session = await signIn(stack, user.email, user.password);
