@@ -1,10 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWorkspace, startStack, type Stack } from '@spa/testing';
+import { createWorkspace, type Stack } from '@spa/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../support/browser.js';
 import { inviteUser } from '../support/dashboard.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * The dashboard in a real browser (Debian's Chromium driven by playwright-core) against the real stack:
@@ -29,7 +30,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  stack = await startStack({ webhooks: true });
+  stack = await sharedStack();
   browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
