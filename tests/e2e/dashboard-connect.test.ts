@@ -1,8 +1,9 @@
-import { createWorkspace, request, startStack, type Stack } from '@spa/testing';
+import { createWorkspace, request, type Stack } from '@spa/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../support/browser.js';
 import { dash, inviteUser, signIn } from '../support/dashboard.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * The billing page's Quote Week card (runs used of the plan's monthly limit, recent runs) and the accounts page's connect buttons: the start endpoint (session + CSRF) begins the OAuth flow for the
@@ -12,7 +13,7 @@ import { dash, inviteUser, signIn } from '../support/dashboard.js';
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
