@@ -1,11 +1,12 @@
-import { createWorkspace, startStack, type Stack } from '@spa/testing';
+import { createWorkspace, type Stack } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dash, inviteUser, signIn } from '../support/dashboard.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** The dashboard's session surface over HTTP: sign-in, cookie, CSRF, limits, workspaces, sign-out, and its separation from /api/v1. */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ webhooks: true });
+  stack = await sharedStack();
 }, 240_000);
 afterAll(() => stack?.stop());
 
