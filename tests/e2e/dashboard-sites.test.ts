@@ -1,8 +1,9 @@
-import { createWorkspace, startStack, type Stack } from '@spa/testing';
+import { createWorkspace, type Stack } from '@spa/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../support/browser.js';
 import { dash, inviteUser, signIn } from '../support/dashboard.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * The dashboard's Sites page in a real browser against the real stack: register a site, manage its rules
@@ -12,7 +13,7 @@ import { dash, inviteUser, signIn } from '../support/dashboard.js';
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
