@@ -9,7 +9,6 @@ import {
   request,
   runAdmin,
   startProcess,
-  startStack,
   TEST_INFRA,
   uniqueName,
   type HttpOptions,
@@ -19,6 +18,7 @@ import {
 } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../support/media-files.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * A dry-run post goes API → scheduler → publisher → preflight (credentials checked, media read and
@@ -33,7 +33,7 @@ const db = uniqueName('t_dry_run_hooks');
 const consumer = uniqueName('dry_run_consumer');
 
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
