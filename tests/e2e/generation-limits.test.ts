@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, startStack, type Stack } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type Stack } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 // The per-token buckets of the generation endpoints (contract "Limits"; docs/architecture.md, "Plans"):
 // generate + generate_from_idea share 10/min; batch, thread and carousel share 6/min.
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 afterAll(async () => {
   await stack?.stop();
