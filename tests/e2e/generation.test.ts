@@ -1,14 +1,15 @@
 import { CAPABILITIES, countCharacters, utf8ByteLength } from '@spa/platforms';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { PLATFORMS, type Platform } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jaccard, shingles } from '../../services/generation/src/domain/writing/near-duplicates.js';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 // The local stack: no AI provider configured, so the built-in composer writes everything.
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 afterAll(async () => {
   await stack?.stop();
