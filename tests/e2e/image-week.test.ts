@@ -1,9 +1,10 @@
-import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareReadBack } from '../../services/image-week/src/verify/compare.js';
 import { OcrReader } from '../../services/image-week/src/verify/ocr.js';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
@@ -12,7 +13,7 @@ let pinterest: number;
 const ocr = new OcrReader();
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   ws = await createWorkspace(stack, { tier: 'pro' });
   instagram = await connect(ws, 'instagram');
   pinterest = await connect(ws, 'pinterest');
@@ -28,7 +29,9 @@ const call = (w: TestWorkspace, path: string, opts: HttpOptions = {}) => stack.a
 async function connect(w: TestWorkspace, platform: string, slotsPerDay = 1): Promise<number> {
   const { socialAccountId } = await stack.accounts.connectSocialAccount({ workspaceId: w.workspaceId, platform, username: uniqueName(platform), sandbox: true });
   const { postingSchedule } = await stack.accounts.getPostingSchedule({ workspaceId: w.workspaceId, socialAccountId });
-  const times = ['10:00', '15:00', '19:00'].slice(0, slotsPerDay);
+  // Slots at least five hours away: no scheduled card comes due while the test runs (the shared stack publishes).
+  const first = new Date().getUTCHours() + 6;
+  const times = [first, first + 5, first + 9].slice(0, slotsPerDay).map((h) => `${String(h % 24).padStart(2, '0')}:00`);
   await stack.accounts.updatePostingSchedule({
     workspaceId: w.workspaceId,
     scheduleId: postingSchedule!.id,
