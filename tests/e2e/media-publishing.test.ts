@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, request, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { png } from '../support/media-files.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 // One uploaded r2_key serves a post to several accounts: the publisher reads the bytes by key through
 // the gateway's /media relay (MEDIA_BASE_URL) and uploads them as each account's native media.
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
 }, 90_000);
 afterAll(async () => {
