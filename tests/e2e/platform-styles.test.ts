@@ -1,14 +1,15 @@
 import { PLATFORMS } from '@spa/vocabulary';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** Platform styles through the gateway: stored by accounts per workspace and platform, defaults from the capability table. */
 let stack: Stack;
 let ws: TestWorkspace;
 let other: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   [ws, other] = await Promise.all([createWorkspace(stack), createWorkspace(stack)]);
 }, 300_000);
 afterAll(async () => {
