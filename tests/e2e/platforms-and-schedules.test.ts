@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
 });
 afterAll(async () => {
