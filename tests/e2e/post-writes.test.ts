@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { listPostsRequest } from '@spa/contracts/codecs';
 import { Platform, PostStatus } from '@spa/contracts/common/v1/vocabulary';
 import { PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { createClient } from '@spa/grpc';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 let stack: Stack;
 let ws: TestWorkspace;
 let x: number;
 let li: number;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
   x = (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'x-user', sandbox: true })).socialAccountId;
   li = (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'linkedin', username: 'li-user', sandbox: true })).socialAccountId;
