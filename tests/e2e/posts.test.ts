@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, freePort, freshClientAddress, request, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freePort, freshClientAddress, request, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 afterAll(async () => {
   await stack?.stop();
