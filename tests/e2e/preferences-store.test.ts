@@ -1,7 +1,8 @@
 import { AppError } from '@spa/errors';
 import { MAX_SCHEDULE_DAYS } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '@spa/testing';
+import { type Stack } from '@spa/testing';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * The accounts side of preferences and subscriptions, over real gRPC to the accounts process. The public
@@ -9,7 +10,7 @@ import { startStack, type Stack } from '@spa/testing';
  */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 });
 afterAll(async () => {
   await stack?.stop();
