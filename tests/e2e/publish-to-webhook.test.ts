@@ -2,9 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats } from '@spa/nats';
-import { createWorkspace, dropDatabases, freshClientAddress, request, runAdmin, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
+import { createWorkspace, dropDatabases, freshClientAddress, request, runAdmin, startProcess, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
 import { verifySignature } from '@spa/webhook-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** The whole path: API → scheduler → publisher → sandbox platform → posts.post.terminal → webhooks → a signed POST. */
 let stack: Stack;
@@ -15,7 +16,7 @@ const db = uniqueName('t_webhooks_chain');
 const consumer = uniqueName('chain_consumer');
 
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
