@@ -1,13 +1,14 @@
-import { createWorkspace, freshClientAddress, startStack, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** The plan's max_schedule_days on create, update and bulk; every integer query parameter bounded at the edge. */
 let stack: Stack;
 let starter: TestWorkspace;
 let account: number;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   starter = await createWorkspace(stack, { tier: 'starter' });
   account = (await stack.accounts.connectSocialAccount({ workspaceId: starter.workspaceId, platform: 'mastodon', username: 'limits_m', sandbox: true })).socialAccountId;
 }, 300_000);
