@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { createApiClient, unwrap, verifyWebhook, ApiError } from '@spa/sdk';
 import { connectNats } from '@spa/nats';
-import { createWorkspace, dropDatabases, runAdmin, startProcess, startStack, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
+import { createWorkspace, dropDatabases, runAdmin, startProcess, TEST_INFRA, uniqueName, type RunningProcess, type Stack } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedStack } from '../support/shared-stack.js';
 
 /** The SDK against the real stack: create, publish, receive the signed webhook, verify it. */
 let stack: Stack;
@@ -15,7 +16,7 @@ const db = uniqueName('t_webhooks_sdk');
 const consumer = uniqueName('sdk_consumer');
 
 beforeAll(async () => {
-  stack = await startStack({ publishing: true });
+  stack = await sharedStack();
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
