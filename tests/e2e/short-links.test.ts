@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo } from '@spa/mongo';
-import { createWorkspace, dropDatabases, freshClientAddress, request, startStack, TEST_INFRA, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, request, TEST_INFRA, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * Dub short links end to end, with Dub's loopback stand-in (tools/sandbox, `/dub`, which keeps links per bearer key):
@@ -12,10 +13,8 @@ import { createWorkspace, dropDatabases, freshClientAddress, request, startStack
 const WORKSPACE_KEY = 'dub_e2e_workspace_key_1234';
 let stack: Stack;
 let ws: TestWorkspace;
-const accountsDb = uniqueName('t_accounts_dub');
 beforeAll(async () => {
-  // The accounts database is named here so that the test can read the stored preferences as they are.
-  stack = await startStack({ publishing: true, accountsEnv: { MONGO_DB: accountsDb } });
+  stack = await sharedStack();
   ws = await createWorkspace(stack);
   const on = await stack.api('/preferences', {
     method: 'PATCH',
@@ -27,7 +26,6 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await stack?.stop();
-  await dropDatabases([accountsDb]);
 });
 
 const call = (path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
@@ -65,7 +63,9 @@ async function targetsWhen(postId: number, ready: (targets: Target[]) => boolean
   return targets;
 }
 
-const sandboxPosts = async (platform: string): Promise<Array<{ text: string }>> => (await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts;
+/** The posts the platform holds, of one account (other files post beside this one). */
+const sandboxPosts = async (platform: string, account: string): Promise<Array<{ text: string }>> =>
+  ((await request(stack.sandboxUrl!, `/_sandbox/posts?platform=${platform}`)).json.posts as Array<{ account: string; text: string }>).filter((p) => p.account === account);
 
 describe('Dub short links', () => {
   it('publishes each URL as a short link of its own per target and stores the first pair on the PostAccount', async () => {
@@ -89,7 +89,7 @@ describe('Dub short links', () => {
     expect((await linkOf(xt, 'dub_some_other_workspace_key')).status).toBe(404);
 
     // What the platform received: the short links in place of the URLs, the rest of the text as written.
-    const tweet = (await sandboxPosts('twitter')).at(-1)!.text;
+    const tweet = (await sandboxPosts('twitter', 'dub_x')).at(-1)!.text;
     expect(tweet).not.toContain('example.com');
     expect(tweet).not.toContain('example.org');
     expect(tweet.startsWith(`Our guide: ${xt.dub_short_url}. Also `)).toBe(true);
@@ -137,7 +137,7 @@ describe('Link shortening preference', () => {
       })
       .toBe('posted');
     expect(t).toMatchObject({ dub_short_url: null, dub_original_url: null });
-    expect((await sandboxPosts('twitter')).some((p) => p.text === text)).toBe(true);
+    expect((await sandboxPosts('twitter', 'dub_off_x')).some((p) => p.text === text)).toBe(true);
   });
 
   it('never answers the key, stores it encrypted, and names bad input', async () => {
@@ -153,7 +153,7 @@ describe('Link shortening preference', () => {
     expect(read.json.preferences.dub_api_key_set).toBe(true);
 
     // The stored preferences hold the key sealed (AES-256-GCM), never in plain text.
-    const mongo = await connectMongo(TEST_INFRA.mongoUrl, accountsDb);
+    const mongo = await connectMongo(TEST_INFRA.mongoUrl, stack.addresses.databases.accounts);
     try {
       const docs = await mongo.db!.collection('preferences_revisions').find({}).toArray();
       const raw = JSON.stringify(docs);
