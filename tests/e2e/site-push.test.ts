@@ -1,7 +1,8 @@
 import { countCharacters } from '@spa/platforms';
-import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, startStack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * Site Push end to end: sites and rules through the admin CLI, articles pushed with the site's token
@@ -10,7 +11,7 @@ import { expectError } from '../support/expect-error.js';
 let stack: Stack;
 let ws: TestWorkspace;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   ws = await createWorkspace(stack, { tier: 'pro' });
 }, 300_000);
 afterAll(async () => {
@@ -96,6 +97,18 @@ describe('Site Push', () => {
   it('turns a pushed article into one post per enabled rule, written with the link, as draft or in the next slot', async () => {
     const twitter = (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'teablog', sandbox: true })).socialAccountId;
     const linkedin = (await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'linkedin', username: 'teablog-li', sandbox: true })).socialAccountId;
+    // One slot a day, hours away: the post made in the next slot never comes due while the test runs (the shared stack publishes).
+    const { postingSchedule } = await stack.accounts.getPostingSchedule({ workspaceId: ws.workspaceId, socialAccountId: linkedin });
+    const slot = `${String((new Date().getUTCHours() + 6) % 24).padStart(2, '0')}:00`;
+    await stack.accounts.updatePostingSchedule({
+      workspaceId: ws.workspaceId,
+      scheduleId: postingSchedule!.id,
+      timezone: 'UTC',
+      maxPostsPerDay: 5,
+      paused: false,
+      hasPostingSlots: true,
+      postingSlots: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, timeOfDay: slot, enabled: true })),
+    });
     const res = await push(site.token, article);
     expect(res.status, res.text).toBe(201);
     expect(res.json.site_push).toMatchObject({ url: article.url, title: article.title, matched_rules: 2, content_changed: true });
