@@ -94,6 +94,11 @@ const newContent = (c: NonNullable<z.infer<typeof PostFieldsSchema>['post_conten
 });
 const PostEnvelope = z.object({ post: PostSchema });
 
+/** Which transitions need a reviewer, in a workspace that requires review (the posts service's approval rule). */
+const REVIEW_RULE =
+  'Review (a workspace that requires it): a post is created, and goes back after any edit, as pending_review; only approve takes it on (to scheduled, or draft without scheduled_at). ' +
+  'A rejected post (back to draft) needs approval again: edit it to send it to review. POST /posts/{post_id}/publishes, now or into the next slot, takes only an approved post: a rejected or never-approved one is 422 INVALID_STATE.';
+
 export const postRoutes = [
   route({
     method: 'get',
@@ -179,7 +184,8 @@ export const postRoutes = [
     summary: 'Approve a post awaiting review',
     description:
       'Only a pending_review post (else 422 INVALID_STATE). It becomes scheduled when it has scheduled_at, otherwise a draft; reviewed_at and review_action are set. ' +
-      'A post approved after its scheduled_at has passed is handed to the publisher at once and answered as it stands then (usually `publishing`).',
+      'A post approved after its scheduled_at has passed is handed to the publisher at once and answered as it stands then (usually `publishing`). ' +
+      REVIEW_RULE,
     audience: 'api_key',
     scope: 'posts:write',
     plan: 'pro_team',
@@ -197,7 +203,8 @@ export const postRoutes = [
     tag: 'Publishing',
     summary: 'Publish a post now, or schedule it into the next free slot',
     description:
-      '`{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS).',
+      '`{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS). ' +
+      REVIEW_RULE,
     audience: 'api_key',
     scope: 'publish:write',
     plan: 'paid',
@@ -296,7 +303,7 @@ export const postRoutes = [
     path: '/posts/{id}/reject',
     tag: 'Posts',
     summary: 'Reject a post awaiting review',
-    description: 'Only a pending_review post (else 422 INVALID_STATE). It returns to draft with review_action "rejected", reviewed_at and rejection_reason set.',
+    description: `Only a pending_review post (else 422 INVALID_STATE). It returns to draft with review_action "rejected", reviewed_at and rejection_reason set. ${REVIEW_RULE}`,
     audience: 'api_key',
     scope: 'posts:write',
     plan: 'pro_team',

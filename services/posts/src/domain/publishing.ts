@@ -1,5 +1,6 @@
 import { AppError, invalidParameters } from '@spa/errors';
 import { movedToPublishing, type Dispatch, type Post } from './model.js';
+import { assertApproved } from './approval.js';
 import { nextFreeSlot } from './next-slot.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
@@ -150,10 +151,11 @@ export async function dispatchDuePosts(deps: PostsDeps, limit = PASS_LIMIT, scan
  * into the next free slot of its first target account.
  */
 export async function publishPost(deps: PostsDeps, workspaceId: number, postId: number, toNextSlot: boolean): Promise<Post> {
-  const current = await getPost(deps, workspaceId, postId);
+  const [current, settings] = await Promise.all([getPost(deps, workspaceId, postId), deps.accounts.workspaceSettings(workspaceId)]);
   if (current.status !== 'draft' && current.status !== 'scheduled') {
     throw new AppError('INVALID_STATE', `Post ${postId} is ${current.status}; only a draft or scheduled post can be published`);
   }
+  assertApproved(current, settings, toNextSlot ? 'scheduled' : 'published');
   const first = current.postAccounts[0];
   if (!first) throw invalidParameters(['the post has no post_accounts to publish to']);
   const now = deps.clock.now();

@@ -1,0 +1,73 @@
+import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/expect-error.js';
+
+/** Workflows no request can go around: review in a workspace that requires it. */
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+}, 240_000);
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const call = (ws: TestWorkspace, path: string, opts: HttpOptions = {}) => stack.api(path, { token: ws.apiKey, localAddress: freshClientAddress(), ...opts });
+
+/** A sandbox account whose schedule has one slot a day at 10:00 UTC and takes one post a day. */
+async function connect(ws: TestWorkspace): Promise<number> {
+  const { socialAccountId } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'mastodon', username: uniqueName('m'), sandbox: true });
+  const { postingSchedule } = await stack.accounts.getPostingSchedule({ workspaceId: ws.workspaceId, socialAccountId });
+  await stack.accounts.updatePostingSchedule({
+    workspaceId: ws.workspaceId,
+    scheduleId: postingSchedule!.id,
+    timezone: 'UTC',
+    maxPostsPerDay: 1,
+    paused: false,
+    hasPostingSlots: true,
+    postingSlots: [0, 1, 2, 3, 4, 5, 6].map((dayOfWeek) => ({ dayOfWeek, timeOfDay: '10:00', enabled: true })),
+  });
+  return socialAccountId;
+}
+
+describe('review in a workspace that requires it', () => {
+  it('a rejected post is neither published nor scheduled into a slot until it is approved again', async () => {
+    const ws = await createWorkspace(stack, { tier: 'pro', reviewRequired: true });
+    const account = await connect(ws);
+    const created = await call(ws, '/posts', { method: 'POST', body: { post: { body: 'launch day', post_accounts: [{ social_account_id: account }] } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.post.id as number;
+    expect(created.json.post.status).toBe('pending_review');
+    const rejected = await call(ws, `/posts/${id}/reject`, { method: 'POST', body: { rejection_reason: 'off brand' } });
+    expect(rejected.json.post).toMatchObject({ status: 'draft', review_action: 'rejected' });
+
+    for (const body of [{}, { to_next_slot: true }]) {
+      const res = await call(ws, `/posts/${id}/publishes`, { method: 'POST', body });
+      expectError(res, 422, 'INVALID_STATE');
+      expect(res.json.error.message).toMatch(/requires review and it was rejected \(off brand\)/);
+    }
+    expect((await call(ws, `/posts/${id}`)).json.post).toMatchObject({ status: 'draft', scheduled_at: null, posted_at: null });
+
+    // Edited, it goes back to review; approved, it may be scheduled.
+    const edited = await call(ws, `/posts/${id}`, { method: 'PATCH', body: { post: { body: 'launch day, on brand' } } });
+    expect(edited.json.post.status, edited.text).toBe('pending_review');
+    expect((await call(ws, `/posts/${id}/approve`, { method: 'POST' })).json.post).toMatchObject({ status: 'draft', review_action: 'approved' });
+    const scheduled = await call(ws, `/posts/${id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
+    expect(scheduled.status, scheduled.text).toBe(200);
+    expect(scheduled.json.post.status).toBe('scheduled');
+  });
+
+  it('a draft never approved (made before the workspace required review) is not published', async () => {
+    const ws = await createWorkspace(stack, { tier: 'pro' });
+    const account = await connect(ws);
+    const draft = (await call(ws, '/posts', { method: 'POST', body: { post: { body: 'old draft', post_accounts: [{ social_account_id: account }] } } })).json.post;
+    expect(draft.status).toBe('draft');
+    await stack.accounts.setReviewRequired({ workspaceId: ws.workspaceId, required: true });
+    const refused = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
+    expectError(refused, 422, 'INVALID_STATE');
+    expect(refused.json.error.message).toMatch(/requires review and it has not been approved/);
+    await stack.accounts.setReviewRequired({ workspaceId: ws.workspaceId, required: false });
+    const taken = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
+    expect(taken.status, taken.text).toBe(200);
+  });
+});
