@@ -2,7 +2,10 @@ import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpO
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
 
-/** Workflows no request can go around: review in a workspace that requires it. */
+/**
+ * Workflows no request can go around: review in a workspace that requires it, and the plan's scheduling
+ * horizon for a post put into its account's next free slot.
+ */
 let stack: Stack;
 
 beforeAll(async () => {
@@ -69,5 +72,36 @@ describe('review in a workspace that requires it', () => {
     await stack.accounts.setReviewRequired({ workspaceId: ws.workspaceId, required: false });
     const taken = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
     expect(taken.status, taken.text).toBe(200);
+  });
+});
+
+describe("the plan's max_schedule_days for a post put into the next free slot", () => {
+  it('is refused when the next free slot is further ahead than the plan schedules, and the post is unchanged', async () => {
+    const ws = await createWorkspace(stack, { tier: 'starter' });
+    const account = await connect(ws);
+    // Every 10:00 UTC slot within the 30 days a Starter plan schedules ahead is taken, so the next free one is beyond them.
+    const now = Date.now();
+    const first = new Date(now);
+    first.setUTCHours(10, 0, 0, 0);
+    if (first.getTime() <= now + 60_000) first.setUTCDate(first.getUTCDate() + 1);
+    const slots: string[] = [];
+    for (const at = new Date(first); at.getTime() < now + 30 * 86_400_000 - 60_000; at.setUTCDate(at.getUTCDate() + 1)) slots.push(at.toISOString());
+    const taken = await call(ws, '/posts/bulk', { method: 'POST', body: { posts: slots.map((s) => ({ body: `taken ${s}`, scheduled_at: s, post_accounts: [{ social_account_id: account }] })) } });
+    expect(taken.status, taken.text).toBe(201);
+    const draft = (await call(ws, '/posts', { method: 'POST', body: { post: { body: 'one more', post_accounts: [{ social_account_id: account }] } } })).json.post;
+
+    const res = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
+    expectError(res, 422, 'INVALID_STATE');
+    expect(res.json.error.message).toMatch(/no free posting slot in the next 30 days \(the starter plan schedules up to 30 days ahead/);
+    expect((await call(ws, `/posts/${draft.id}`)).json.post).toMatchObject({ status: 'draft', scheduled_at: null });
+  });
+
+  it('takes a free slot within the horizon', async () => {
+    const ws = await createWorkspace(stack, { tier: 'starter' });
+    const account = await connect(ws);
+    const draft = (await call(ws, '/posts', { method: 'POST', body: { post: { body: 'soon', post_accounts: [{ social_account_id: account }] } } })).json.post;
+    const res = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
+    expect(res.status, res.text).toBe(200);
+    expect(new Date(res.json.post.scheduled_at as string).getTime()).toBeLessThanOrEqual(Date.now() + 2 * 86_400_000);
   });
 });

@@ -203,7 +203,7 @@ export const postRoutes = [
     tag: 'Publishing',
     summary: 'Publish a post now, or schedule it into the next free slot',
     description:
-      '`{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS). ' +
+      '`{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS). The next free slot is looked for within the plan\'s max_schedule_days (and at most 60 days): none there is 422 INVALID_STATE. ' +
       REVIEW_RULE,
     audience: 'api_key',
     scope: 'publish:write',

@@ -11,11 +11,15 @@ export interface NextSlot {
   at: Date | null;
 }
 
-/** The account's next enabled slot after `after` (default: now) that no upcoming post holds, within its daily maximum. */
-export async function nextFreeSlot(deps: PostsDeps, workspaceId: number, socialAccountId: number, after?: Date): Promise<NextSlot> {
+/**
+ * The account's next enabled slot after `after` (default: now) that no upcoming post holds, within its daily maximum,
+ * at most `horizonDays` (default and at most 60) days after `after`.
+ */
+export async function nextFreeSlot(deps: PostsDeps, workspaceId: number, socialAccountId: number, after?: Date, horizonDays = SLOT_HORIZON_DAYS): Promise<NextSlot> {
   const schedule = await deps.accounts.postingSchedule(workspaceId, socialAccountId);
   const now = after ?? deps.clock.now();
-  const until = new Date(now.getTime() + (SLOT_HORIZON_DAYS + 1) * 86_400_000);
+  const days = Math.min(horizonDays, SLOT_HORIZON_DAYS);
+  const until = new Date(now.getTime() + (days + 1) * 86_400_000);
   const taken = await deps.store.scheduledTimes(workspaceId, socialAccountId, new Date(now.getTime() - 86_400_000), until);
   const at = nextSlot(
     {
@@ -24,7 +28,8 @@ export async function nextFreeSlot(deps: PostsDeps, workspaceId: number, socialA
       paused: schedule.paused,
       posting_slots: schedule.postingSlots.map((s) => ({ id: s.id, day_of_week: s.dayOfWeek, time_of_day: s.timeOfDay, enabled: s.enabled, source: s.source })),
     },
-    { after: now, taken, horizonDays: SLOT_HORIZON_DAYS },
+    { after: now, taken, horizonDays: days },
   );
-  return { scheduleId: schedule.id, timezone: schedule.timezone, at };
+  // The slot search counts days in the schedule's zone; the horizon is exact.
+  return { scheduleId: schedule.id, timezone: schedule.timezone, at: at && at.getTime() <= now.getTime() + days * 86_400_000 ? at : null };
 }

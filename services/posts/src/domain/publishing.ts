@@ -1,7 +1,7 @@
 import { AppError, invalidParameters } from '@spa/errors';
 import { movedToPublishing, type Dispatch, type Post } from './model.js';
 import { assertApproved } from './approval.js';
-import { nextFreeSlot } from './next-slot.js';
+import { nextFreeSlot, SLOT_HORIZON_DAYS } from './next-slot.js';
 import type { PostsDeps } from './ports.js';
 import { getPost } from './read-posts.js';
 
@@ -159,8 +159,13 @@ export async function publishPost(deps: PostsDeps, workspaceId: number, postId: 
   const first = current.postAccounts[0];
   if (!first) throw invalidParameters(['the post has no post_accounts to publish to']);
   const now = deps.clock.now();
-  const at = toNextSlot ? (await nextFreeSlot(deps, workspaceId, first.socialAccountId)).at : now;
-  if (!at) throw new AppError('INVALID_STATE', `Social account ${first.socialAccountId} has no free posting slot in the next 60 days (paused or full)`);
+  // The next free slot within the plan's max_schedule_days, as a time given on create or update must be.
+  const horizonDays = Math.min(SLOT_HORIZON_DAYS, settings.maxScheduleDays ?? SLOT_HORIZON_DAYS);
+  const at = toNextSlot ? (await nextFreeSlot(deps, workspaceId, first.socialAccountId, undefined, horizonDays)).at : now;
+  if (!at) {
+    const plan = horizonDays < SLOT_HORIZON_DAYS ? ` (the ${settings.tier ?? 'current'} plan schedules up to ${horizonDays} days ahead: max_schedule_days)` : ' (paused or full)';
+    throw new AppError('INVALID_STATE', `Social account ${first.socialAccountId} has no free posting slot in the next ${horizonDays} days${plan}`);
+  }
   const scheduled = await deps.store.replace(
     current,
     { ...current, status: 'scheduled', scheduledAt: at, updatedAt: now },
