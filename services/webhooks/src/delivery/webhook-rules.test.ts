@@ -1,6 +1,7 @@
 /** Signing with rotated secrets, private targets refused (at creation and at send time), management limits (real store, real HTTP). */
 import net, { type AddressInfo } from 'node:net';
 import { AppError } from '@spa/errors';
+import { EVENT_KINDS } from '@spa/vocabulary';
 import { verifySignature } from '@spa/webhook-signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook, rotateSecret } from '../domain/manage-webhooks.js';
@@ -125,10 +126,10 @@ describe('webhook management rules', () => {
   });
 
   it('names each bad field', async () => {
-    const err = await createWebhook(fx.makeDeps(false), { workspaceId: 1, url: 'http://hooks.example.com', events: ['post.published', 'post.deleted'] }).catch((e: unknown) => e);
+    const err = await createWebhook(fx.makeDeps(false), { workspaceId: 1, url: 'http://hooks.example.com', events: ['post.published', 'post.exploded'] }).catch((e: unknown) => e);
     expect(err).toMatchObject({
       code: 'INVALID_PARAMETERS',
-      details: ['events[1] must be one of post.published, post.failed, post.partial_failure (got "post.deleted")', 'url must use https'],
+      details: [`events[1] must be one of ${EVENT_KINDS.join(', ')} (got "post.exploded")`, 'url must use https'],
     });
   });
 });
