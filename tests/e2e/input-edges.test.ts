@@ -76,6 +76,21 @@ describe('control characters in text', () => {
   });
 });
 
+describe('requests that do not decode', () => {
+  it('a body that is not what its Content-Encoding says is a 422 in the envelope', async () => {
+    const res = await call('/custom_rules', { method: 'POST', body: { custom_rule: { title: 't', content: 'c' } }, headers: { 'content-encoding': 'gzip' } });
+    expectError(res, 422, 'INVALID_PARAMETERS');
+    expect(res.json.error.message).toMatch(/Request body could not be read/);
+  });
+
+  it('a path segment that is not valid percent-encoding is a 422 on the API and a 404 at the media relay', async () => {
+    const api = await call('/posts/%ZZ');
+    expectError(api, 422, 'INVALID_PARAMETERS');
+    expect(api.json.error.message).toMatch(/path parameters: "%ZZ" is not valid percent-encoding/);
+    for (const method of ['GET', 'PUT']) expectError(await stack.http('/media/%ZZ', { method, localAddress: freshClientAddress() }), 404, 'NOT_FOUND');
+  });
+});
+
 describe('integers at the width of their field', () => {
   const runBody = (overrides: Record<string, unknown>) => ({ topic: 'focus', platform_config: { instagram: { social_account_id: instagram } }, dry_run: true, ...overrides });
 

@@ -4,7 +4,7 @@ import type { Logger } from '@spa/logger';
 import type { ErrorRequestHandler, Response } from 'express';
 
 /** Maps what body-parser throws (malformed JSON, oversized body, bad encoding) to AppError. */
-function fromBodyParser(err: { type?: string; message?: string; limit?: number }): AppError | undefined {
+function fromBodyParser(err: { type?: string; message?: string; limit?: number; status?: unknown }): AppError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return new AppError('INVALID_PARAMETERS', `Request body is not valid JSON: ${err.message ?? 'parse error'}`);
@@ -16,8 +16,16 @@ function fromBodyParser(err: { type?: string; message?: string; limit?: number }
     case 'request.size.invalid':
       return new AppError('INVALID_PARAMETERS', `Request body could not be read: ${err.message ?? err.type}`);
     default:
-      return undefined;
+      // A body that does not decode as its Content-Encoding says (gzip that is not gzip): the client's fault, as any 4xx it raises.
+      return typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? new AppError('INVALID_PARAMETERS', `Request body could not be read: ${err.message ?? 'malformed'}`) : undefined;
   }
+}
+
+/** The router could not percent-decode a path segment (`/posts/%ZZ`): the path names no valid parameter. */
+function fromRouter(err: unknown): AppError | undefined {
+  if (!(err instanceof URIError)) return undefined;
+  const segment = /param '(.*)'$/.exec(err.message)?.[1];
+  return new AppError('INVALID_PARAMETERS', `path parameters: ${segment === undefined ? 'a segment' : JSON.stringify(segment.slice(0, 100))} is not valid percent-encoding`);
 }
 
 export function sendError(res: Response, err: AppError): void {
@@ -36,7 +44,7 @@ const QUOTA_OF: Partial<Record<string, string>> = {
 /** The one place the gateway turns errors into the public envelope; anything unexpected is a logged 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const appError = err instanceof AppError ? err : (fromBodyParser(err as { type?: string }) ?? undefined);
+    const appError = err instanceof AppError ? err : (fromRouter(err) ?? fromBodyParser(err as { type?: string }));
     if (appError && appError.code !== 'INTERNAL_ERROR') {
       const quota = QUOTA_OF[appError.code];
       if (quota) quotaRefusals.inc({ quota });

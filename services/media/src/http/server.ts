@@ -40,7 +40,13 @@ export function createMediaHttpServer(deps: MediaDeps, opts: { signingKey: strin
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://media.local');
     if (!url.pathname.startsWith(PREFIX)) throw new AppError('NOT_FOUND', `No such path: ${url.pathname}`);
-    const key = decodeURIComponent(url.pathname.slice(PREFIX.length));
+    let key: string;
+    try {
+      key = decodeURIComponent(url.pathname.slice(PREFIX.length));
+    } catch {
+      // Not valid percent-encoding: no key was ever made so.
+      throw new AppError('NOT_FOUND', 'No media file under this key');
+    }
     if (req.method === 'GET' || req.method === 'HEAD') {
       const found = await openMedia(deps, key);
       if (!found) throw new AppError('NOT_FOUND', 'No media file under this key');
