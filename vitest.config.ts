@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './tests/support/sequencer.js';
 
 /**
  * Test tiers (vitest projects; `npx vitest run --project unit`):
@@ -74,6 +75,8 @@ export default defineConfig({
     // A test stack (ten processes) started while both workers are busy has taken over 60 s here.
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // The known slowest files first, whatever their tier (tests/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS, exclude: [...EXCLUDE, ...INTEGRATION_TESTS, ...E2E_TESTS] } },
