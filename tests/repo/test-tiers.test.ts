@@ -15,7 +15,7 @@ const INFRASTRUCTURE: Array<[RegExp, string]> = [
   [/from '@atproto\/pds'|support\/bluesky-pds(\.js)?'/, 'a real Bluesky PDS'],
   [/from 'node:child_process'/, 'a child process'],
   [/\bmakeVideo\b/, 'ffmpeg (a child process making a test video)'],
-  [/\bstartStack\b|\bstartProcess\b/, 'service processes'],
+  [/\bstartStack\b|\bstartProcess\b|\bsharedStack\b|\battachStack\b/, 'service processes'],
 ];
 
 const files = (patterns: string[]) => globSync(patterns, { cwd: REPO_ROOT, exclude: (name) => name === 'node_modules' || name === 'dist' || name === '.tools' });
