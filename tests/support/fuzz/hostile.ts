@@ -2,6 +2,47 @@
 
 const LONG = 'a'.repeat(20_000);
 
+/** Every C0 control character no text may hold (tab, line feed and carriage return are allowed), and neighbours that are allowed. */
+export const CONTROL_TEXTS: string[] = [
+  ...Array.from({ length: 32 }, (_, c) => c)
+    .filter((c) => c !== 0x09 && c !== 0x0a && c !== 0x0d)
+    .map((c) => `text${String.fromCharCode(c)}end`),
+  '\u0000',
+  'tab\there\r\nline',
+  'del\u007f',
+  'next line\u0085',
+  'separators\u2028\u2029',
+  '\ufeffbom',
+];
+
+/** The edges of the integer widths a value travels in (int32, uint32, int64, a JSON number's 2^53). */
+export const INTEGER_EDGES: number[] = [
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  -(2 ** 31) - 1,
+  2 ** 32 - 1,
+  2 ** 32,
+  -(2 ** 32),
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 1,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  2 ** 63,
+  -(2 ** 63),
+  2 ** 64,
+  -0,
+  1e-7,
+];
+
+/** Arrays far larger than any field takes. */
+export const HUGE_ARRAYS: unknown[] = [
+  Array.from({ length: 10_000 }, () => 'x'),
+  Array.from({ length: 50_000 }, (_, i) => i),
+  Array.from({ length: 5_000 }, () => ({})),
+  Array.from({ length: 2_000 }, () => [1, [2, [3]]]),
+];
+
 /** JSON values put in place of a body field (or of the whole body). */
 export const HOSTILE_JSON: unknown[] = [
   null,
@@ -36,6 +77,9 @@ export const HOSTILE_JSON: unknown[] = [
   { $ne: null },
   JSON.parse('{"__proto__":{"polluted":true}}'),
   JSON.parse('{"constructor":{"prototype":{"polluted":true}}}'),
+  ...CONTROL_TEXTS,
+  ...INTEGER_EDGES,
+  ...HUGE_ARRAYS,
 ];
 
 /** Raw strings for query parameters. */
@@ -63,6 +107,14 @@ export const HOSTILE_QUERY: Array<string | string[]> = [
   '😀',
   ['1', '2'],
   ['a', 'b', 'c'],
+  '%01',
+  '\u001f',
+  'a\u0007b',
+  '%7F',
+  '4294967296',
+  '-2147483648',
+  '9223372036854775808',
+  '-9007199254740992',
 ];
 
 /** Raw path segments (already URL-encoded where needed) in place of a path parameter. */
@@ -86,17 +138,30 @@ export const HOSTILE_PATH: string[] = [
   '%F0%9F%98%80',
   '%ZZ',
   'a'.repeat(4000),
+  '%01',
+  '%1F',
+  '2147483647',
+  '4294967296',
+  '-2147483648',
 ];
 
-/** Deep nesting, for JSON parsers and validators that recurse. */
-export const deeplyNested = (depth: number): unknown => {
-  let v: unknown = 1;
-  for (let i = 0; i < depth; i++) v = { a: v };
-  return v;
-};
+/** A JSON text sent as it is: one no value of this process could be serialized to (too deep for JSON.stringify). */
+export class RawJson {
+  constructor(
+    readonly text: string,
+    readonly label: string,
+  ) {}
+
+  toJSON(): string {
+    return `<${this.label}>`;
+  }
+}
+
+/** Deep nesting, for JSON parsers and validators that recurse: `{"a":{"a":…1…}}`, `depth` levels. */
+export const deeplyNested = (depth: number): RawJson => new RawJson(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, `${depth} nested objects`);
 
 /** Paths of every field of a JSON example (objects and the first array item), to depth `max`. */
-export function fieldPaths(value: unknown, max = 3, prefix: Array<string | number> = []): Array<Array<string | number>> {
+export function fieldPaths(value: unknown, max = 5, prefix: Array<string | number> = []): Array<Array<string | number>> {
   if (prefix.length >= max || value === null || typeof value !== 'object') return [];
   if (Array.isArray(value)) return value.length ? [[...prefix, 0], ...fieldPaths(value[0], max, [...prefix, 0])] : [];
   return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...fieldPaths(v, max, [...prefix, k])]);

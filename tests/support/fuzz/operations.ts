@@ -21,9 +21,17 @@ export interface Operation {
   body?: { type: string; example: unknown };
   /** True when no token can reach it (dashboard-only) or it takes none (the media relay). */
   security: boolean;
+  /** Requests one token may send in a window, when the operation has a rate-limit bucket of its own. */
+  bucketPoints?: number;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'];
+
+/** The per-token bucket an operation's description states (`Rate limit: 10 per 60 s per token`). */
+function bucketOf(description: unknown): { bucketPoints?: number } {
+  const points = typeof description === 'string' ? /Rate limit: (\d+) per \d+ s per token/.exec(description)?.[1] : undefined;
+  return points ? { bucketPoints: Number(points) } : {};
+}
 
 export function operationsOf(doc: Json): Operation[] {
   const paths = doc.paths as Record<string, Record<string, Json>>;
@@ -43,6 +51,7 @@ export function operationsOf(doc: Json): Operation[] {
         parameters: (op.parameters as Parameter[] | undefined) ?? [],
         ...(type ? { body: { type, example: media?.example } } : {}),
         security: !(Array.isArray(op.security) && op.security.length === 0),
+        ...bucketOf(op.description),
       });
     }
   }
