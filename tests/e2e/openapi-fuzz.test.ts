@@ -35,7 +35,9 @@ let sentCount = 0;
 beforeAll(async () => {
   // Every backend the document's routes reach, the publisher included (account lookups go through its connectors).
   stack = await startStack({ publishing: true, webhooks: true });
-  [valid, ...lanes] = await Promise.all(Array.from({ length: 1 + LANES }, () => createWorkspace(stack)));
+  const made = await Promise.all(Array.from({ length: 1 + LANES }, () => createWorkspace(stack)));
+  valid = made[0]!;
+  lanes = made.slice(1);
   tokens = await Promise.all(Array.from({ length: TOKENS }, () => createWorkspace(stack)));
   const doc = (await stack.api('/openapi.json', { localAddress: freshClientAddress() })).json as Json;
   ops = operationsOf(doc);
