@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@spa/logger';
-import { connectMongo, syncIndexes, type Connection } from '@spa/mongo';
+import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, type NatsConnection } from '@spa/nats';
 import { POST_STATUSES, type PostStatus } from '@spa/vocabulary';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +219,30 @@ describe('post list index (real store)', () => {
     await store.listIndex.record(ws, [{ id: deleted!.id, version: deleted!.updatedAt.getTime(), status: 'draft', source: 'api', platforms: [], scheduledAt: null, createdAt: 0, postedAt: null }]);
     expect(page(await store.list(all))).toEqual(page(repaired));
   });
+
+  it("answers a workspace's first list right after an import of thousands of posts from its index, built at the first write, reading a delta per write", async () => {
+    const ws = workspace();
+    // An import: 2,000 posts in bulk writes of 100, nothing listed before.
+    for (let i = 0; i < 20; i++)
+      await store.insert(
+        (await store.nextIds('posts', 100)).map((id) => randomPost(id, ws)),
+        [],
+      );
+    await store.listIndex.settled();
+    const state = await store.listIndex.read(ws);
+    expect(state.built).toBe(true);
+    // A delta per bulk write (or fewer, once compacted), not one per post.
+    expect(state.deltas.length).toBeLessThanOrEqual(20);
+    const q: ListPostsQuery = { workspaceId: ws, statuses: ['draft', 'scheduled', 'pending_review'], sort: 'created_at', sortDirection: 'desc', limit: 100, offset: 0 };
+    let listed: Awaited<ReturnType<typeof store.list>> | undefined;
+    const reads = await readsIssuedBy(connection, async () => void (listed = await store.list(q)));
+    // Never the store's own query over the workspace's posts (a 503 at 10,000 posts): each post of the page by `_id` alone.
+    const postReads = reads.filter((r) => r.collection === 'posts');
+    expect(postReads.length).toBe(listed!.posts.length);
+    expect(postReads.every((r) => Object.keys(r.filter).join() === '_id')).toBe(true);
+    expect(page(listed!)).toEqual(page(await reference.byQuery(q)));
+    await expectSameAsQuery(ws, 8);
+  }, 120_000);
 
   it('backfills a workspace whose posts were stored before the index existed, once, with several replicas at it', async () => {
     const ws = workspace();

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import type { Post } from '../domain/model.js';
 import { decodeEntry, encodeEntry, ENTRY_SOURCE_FIELDS, entryOfDoc, entryOfPost, mergeEntry, newer, tombstone, type EncodedEntry, type EntrySource, type ListEntry } from './list-entries.js';
-import type { ListDeltaDoc, ListModels, ListSnapshotDoc } from './list-models.js';
+import { deltaEntries, type ListDeltaDoc, type ListModels, type ListSnapshotDoc } from './list-models.js';
 
 /**
  * The post list index: what a list filters, sorts and counts on, per post, found by equality on an
@@ -51,7 +51,8 @@ export interface IndexState {
   /** The latest snapshot of each chunk. */
   latest: Map<number, Snapshot>;
   superseded: ListSnapshotDoc[];
-  deltas: Array<{ id: string; entry: ListEntry }>;
+  /** Each delta document and the entries it holds (one, or a whole write's). */
+  deltas: Array<{ id: string; entries: ListEntry[] }>;
 }
 
 export type PostsCollection = Model<EntrySource & Record<string, unknown>>;
@@ -65,6 +66,8 @@ export class PostListIndex {
   private readonly compacted = new LRUCache<number, number>({ max: 10_000 });
   /** Per workspace: the deltas this process's last compaction of it read. */
   private readonly compactedDeltas = new LRUCache<number, number>({ max: 10_000 });
+  /** Workspaces whose index this process knows to be built (their `built` mark was seen). */
+  private readonly builtKnown = new LRUCache<number, true>({ max: 10_000 });
   /** The deltas of the writes made at the same time (any workspace), inserted together (group commit). */
   private readonly deltaInserts: WriteBatcher<ListDeltaDoc, boolean>;
 
@@ -76,15 +79,40 @@ export class PostListIndex {
     this.deltaInserts = new WriteBatcher((docs) => insertEach(this.models.ListDelta, docs), { maxBatch: 500, maxInFlight: 2 });
   }
 
-  /** Records the entries of posts whose writes have landed (a repeat is harmless); true when one was not recorded before. */
+  /**
+   * Records the entries of posts whose writes have landed (a repeat is harmless); true when one was not
+   * recorded before. One post's entry is a delta of its own, named by its version; the entries of a write of
+   * many posts are one delta document (`es`), so an import of 10,000 posts leaves a hundred deltas to read,
+   * not 10,000. A workspace's first write here builds its index, if nothing has (see `ensureBuilt`).
+   */
   async record(workspaceId: number, entries: ListEntry[]): Promise<boolean> {
     if (!entries.length) return false;
-    const docs: ListDeltaDoc[] = entries.map((e) => ({ _id: `${e.id}:${e.version}:${e.gone ? 'd' : 'l'}`, workspace_id: workspaceId, post_id: e.id, e: encodeEntry(e) }));
-    const inserted = await Promise.all(docs.map((d) => this.deltaInserts.add(d)));
+    const first = entries[0]!;
+    const doc: ListDeltaDoc =
+      entries.length === 1
+        ? { _id: `${first.id}:${first.version}:${first.gone ? 'd' : 'l'}`, workspace_id: workspaceId, post_id: first.id, e: encodeEntry(first) }
+        : {
+            _id: `b:${first.id}:${first.version}:${entries.length}:${randomBytes(6).toString('hex')}`,
+            workspace_id: workspaceId,
+            post_id: first.id,
+            es: JSON.stringify(entries.map(encodeEntry)),
+          };
+    const inserted = await this.deltaInserts.add(doc);
+    this.ensureBuilt(workspaceId);
     const n = (this.writes.get(workspaceId) ?? 0) + entries.length;
     this.writes.set(workspaceId, n);
     if (n >= Math.max(COMPACT_EVERY_WRITES, this.compactedDeltas.get(workspaceId) ?? 0)) this.inBackground(workspaceId, () => this.compact(workspaceId));
-    return inserted.some(Boolean);
+    return inserted;
+  }
+
+  /**
+   * Builds the workspace's index in the background unless this process knows it is built: called on its
+   * writes, so a workspace's index is built from its first write (a new workspace: nothing but that write to
+   * fold in, and the mark) and its first list, even right after an import of thousands of posts, is answered
+   * from the index, never by the store's own query over the workspace (which outlasted the deadline).
+   */
+  private ensureBuilt(workspaceId: number): void {
+    if (!this.builtKnown.has(workspaceId)) this.inBackground(workspaceId, () => this.backfill(workspaceId));
   }
 
   /** Records the entries of posts whose writes have landed, one write per workspace. */
@@ -110,6 +138,7 @@ export class PostListIndex {
     for (const m of markers) {
       if (m.chunk < 0) {
         built = true;
+        this.builtKnown.set(workspaceId, true);
         continue;
       }
       const seen = latestDoc.get(m.chunk);
@@ -120,9 +149,9 @@ export class PostListIndex {
     }
     const latest = new Map<number, Snapshot>();
     await Promise.all([...latestDoc].map(async ([chunk, doc]) => latest.set(chunk, { doc, entries: await this.body(doc.body) })));
-    const deltas = (await this.models.ListDelta.find({ workspace_id: workspaceId }, { e: 1 }).lean<Array<Pick<ListDeltaDoc, '_id' | 'e'>>>()).map((d) => ({
+    const deltas = (await this.models.ListDelta.find({ workspace_id: workspaceId }, { e: 1, es: 1 }).lean<Array<Pick<ListDeltaDoc, '_id' | 'e' | 'es'>>>()).map((d) => ({
       id: d._id,
-      entry: decodeEntry(d.e),
+      entries: deltaEntries(d).map(decodeEntry),
     }));
     return { workspaceId, built, latest, superseded, deltas };
   }
@@ -130,11 +159,13 @@ export class PostListIndex {
   /** Every post of the workspace in the state, newest version each (tombstones included). */
   *entries(state: IndexState): Generator<ListEntry> {
     const byChunk = new Map<number, ListEntry[]>();
-    for (const { entry } of state.deltas) {
-      const chunk = chunkOf(entry.id);
-      const list = byChunk.get(chunk);
-      if (list) list.push(entry);
-      else byChunk.set(chunk, [entry]);
+    for (const { entries } of state.deltas) {
+      for (const entry of entries) {
+        const chunk = chunkOf(entry.id);
+        const list = byChunk.get(chunk);
+        if (list) list.push(entry);
+        else byChunk.set(chunk, [entry]);
+      }
     }
     for (const [chunk, snapshot] of state.latest) {
       const changes = byChunk.get(chunk);
@@ -161,11 +192,17 @@ export class PostListIndex {
    * once (each snapshot merges what is there, so whichever wins a chunk holds every post).
    */
   async backfill(workspaceId: number): Promise<void> {
+    // The mark, by `_id`: the usual answer, without reading the workspace's deltas.
+    if (await this.models.ListSnapshot.exists({ _id: `${workspaceId}:built` })) {
+      this.builtKnown.set(workspaceId, true);
+      return;
+    }
     const state = await this.read(workspaceId);
     if (state.built) return;
     const posts = await this.models.Post.find({ workspace_id: workspaceId }, ENTRY_SOURCE_FIELDS).lean<EntrySource[]>();
     await this.compactState(state, posts.map(entryOfDoc));
     await insertEach(this.models.ListSnapshot, [{ _id: `${workspaceId}:built`, workspace_id: workspaceId, chunk: -1, seq: 0, body: '', created_at: this.clock.now() }]);
+    this.builtKnown.set(workspaceId, true);
   }
 
   /** Backfills a workspace in the background, once at a time per process. */
@@ -176,7 +213,11 @@ export class PostListIndex {
   async compact(workspaceId: number): Promise<void> {
     this.writes.delete(workspaceId);
     const state = await this.read(workspaceId);
-    this.compactedDeltas.set(workspaceId, state.deltas.length);
+    // In entries: a write costs at most one entry read on average, however its deltas are grouped.
+    this.compactedDeltas.set(
+      workspaceId,
+      state.deltas.reduce((n, d) => n + d.entries.length, 0),
+    );
     if (state.built) await this.compactState(state, []);
   }
 
@@ -184,13 +225,14 @@ export class PostListIndex {
   private async compactState(state: IndexState, extra: ListEntry[]): Promise<void> {
     const now = this.clock.now().getTime();
     const changes = new Map<number, ListEntry[]>();
-    for (const e of [...extra, ...state.deltas.map((d) => d.entry)]) {
+    for (const e of [...extra, ...state.deltas.flatMap((d) => d.entries)]) {
       const chunk = chunkOf(e.id);
       const list = changes.get(chunk);
       if (list) list.push(e);
       else changes.set(chunk, [e]);
     }
-    const stale: string[] = [];
+    /** Chunks every change of which is in a snapshot older than any read in flight. */
+    const settled = new Set<number>();
     for (const [chunk, list] of changes) {
       const current = state.latest.get(chunk);
       const have = new Map((current?.entries ?? []).map((e) => [e.id, e]));
@@ -198,11 +240,10 @@ export class PostListIndex {
         // Tombstones stay (a few bytes each), so no late delta of a deleted post can bring it back.
         const entries = [...merged(current?.entries ?? [], list).values()];
         await this.writeSnapshot(state.workspaceId, chunk, (current?.doc.seq ?? -1) + 1, entries);
-      } else if (current && current.doc.created_at.getTime() < now - GRACE_MS) {
-        // Every change of this chunk is in a snapshot older than any read in flight: the deltas can go.
-        stale.push(...state.deltas.filter((d) => chunkOf(d.entry.id) === chunk).map((d) => d.id));
-      }
+      } else if (current && current.doc.created_at.getTime() < now - GRACE_MS) settled.add(chunk);
     }
+    // A delta can go once every chunk it has entries in is settled.
+    const stale = state.deltas.filter((d) => d.entries.every((e) => settled.has(chunkOf(e.id)))).map((d) => d.id);
     if (stale.length) await this.models.ListDelta.deleteMany({ workspace_id: state.workspaceId, _id: { $in: stale } });
     const old = state.superseded.filter((s) => (state.latest.get(s.chunk)?.doc.created_at.getTime() ?? now) < now - GRACE_MS);
     for (const s of old) await this.models.ListBody.deleteOne({ _id: s.body });

@@ -32,9 +32,12 @@ export class PostLists<Doc> {
     }
     const page = selectPage(this.index.entries(state), q);
     this.index.compactIfDue(state);
-    const docs = await Promise.all(page.ids.map((id) => this.posts.findOne({ _id: id, workspace_id: q.workspaceId }).lean<Doc>()));
+    // Each by `_id` alone, the workspace checked here: a lookup naming another indexed field can be planned
+    // from that one and read every post of the workspace (docs/local-store.md).
+    const docs = await Promise.all(page.ids.map((id) => this.posts.findById(id).lean<Doc & { workspace_id: number }>()));
     // A post deleted since the index was read is left out of the page.
-    return { posts: docs.filter((d): d is NonNullable<typeof d> => d !== null).map((d) => this.toPost(d as Doc)), totalCount: page.totalCount, counts: page.counts };
+    const found = docs.filter((d): d is NonNullable<typeof d> => d !== null && d.workspace_id === q.workspaceId);
+    return { posts: found.map((d) => this.toPost(d)), totalCount: page.totalCount, counts: page.counts };
   }
 
   /** The store's own query: what a list answered before the index, and the reference it must equal. */

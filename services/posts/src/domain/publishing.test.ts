@@ -13,7 +13,8 @@ import { PostTerminal } from '@spa/contracts/events/v1/publishing';
 import { connectMongo, readsIssuedBy, syncIndexes, type Connection } from '@spa/mongo';
 import { connectNats, PUBLISH_JOBS_STREAM, publishJobSubject, type NatsConnection } from '@spa/nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeEntry, mergeEntry, type EncodedEntry, type ListEntry } from '../data/list-entries.js';
+import { decodeEntry, mergeEntry, type ListEntry } from '../data/list-entries.js';
+import { deltaEntries, type ListDeltaDoc } from '../data/list-models.js';
 import { MongoPostsStore } from '../data/mongo-store.js';
 import { publishJobs } from '../events/publish-jobs.js';
 import type { PostsDeps } from './ports.js';
@@ -89,6 +90,8 @@ beforeAll(async () => {
   connection = await connectMongo(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', `t_dispatch_${randomBytes(4).toString('hex')}`);
   store = new MongoPostsStore(connection);
   await syncIndexes(connection);
+  // The workspace's list index is built (as after its first write), so a pass's commands are the pass's own.
+  await store.listIndex.backfill(workspaceId);
   nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'dispatch-test');
 }, 60_000);
 
@@ -119,9 +122,9 @@ describe('dispatching due posts in batches', () => {
     expect(sent.sort()).toEqual((await Promise.all(ids.map(dispatchIdOf))).sort());
     expect(new Set(await Promise.all(ids.map(statusOf)))).toEqual(new Set(['publishing']));
     // The list index saw every move: each post's newest entry says publishing.
-    const deltas = await connection.model('PostListDelta').find({ workspace_id: workspaceId }).lean<Array<{ e: EncodedEntry }>>();
+    const deltas = await connection.model('PostListDelta').find({ workspace_id: workspaceId }).lean<ListDeltaDoc[]>();
     const newest = new Map<number, ListEntry>();
-    for (const d of deltas) mergeEntry(newest, decodeEntry(d.e));
+    for (const d of deltas) for (const e of deltaEntries(d)) mergeEntry(newest, decodeEntry(e));
     expect(ids.map((id) => newest.get(id)?.status)).toEqual(ids.map(() => 'publishing'));
     // Per pass: the clock, the due scan, one claim insert, one transition write, the moved posts' list
     // entries (one insert), one delete finishing the claims, the scan for standing claims; the loser of each
