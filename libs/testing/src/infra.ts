@@ -35,3 +35,13 @@ export async function deleteConsumer(stream: string, name: string): Promise<void
     await nc.drain();
   }
 }
+
+/** Removes the public events of a stack's namespace from the EVENTS stream (every stack's owners publish there). */
+export async function purgeEvents(namespace: string): Promise<void> {
+  const nc = await connectNats(TEST_INFRA.natsUrl, 'test-cleanup');
+  try {
+    await (await jetstreamManager(nc)).streams.purge('EVENTS', { filter: `events.${namespace}.>` }).catch(() => undefined);
+  } finally {
+    await nc.drain();
+  }
+}

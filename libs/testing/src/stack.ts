@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { OAUTH_PLATFORMS, clientEnvNames } from '@spa/platforms';
 import { postListVersionPrefix } from '@spa/redis';
-import { deleteConsumer, dropDatabases, TEST_INFRA, uniqueName } from './infra.js';
+import { deleteConsumer, dropDatabases, purgeEvents, TEST_INFRA, uniqueName } from './infra.js';
 import { stackOf, type Stack, type StackAddresses } from './attach.js';
 import { startProcess, stopStartedOnFailure, type RunningProcess } from './processes.js';
 
@@ -319,6 +319,9 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
       await Promise.all(processes.map((p) => p.stop()));
       await dropDatabases(Object.values(databases));
       if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
+      // The stack's public events (every owner publishes them) and the webhooks service's consumer of them.
+      if (webhooksProc) await deleteConsumer('EVENTS', `webhooks-events-${common.JOBS_NAMESPACE}`);
+      await purgeEvents(common.JOBS_NAMESPACE);
       // Posts' evergreen recycler: its durable consumer gets every stack's terminal events; gone with the stack.
       await deleteConsumer('POSTS', `posts-recycler-${common.JOBS_NAMESPACE}`);
       await rm(mediaDir, { recursive: true, force: true });
