@@ -62,7 +62,13 @@ runMain(async () => {
     logger,
   );
   // The deployment's public events (the event log): each delivered to the webhooks that chose its kind.
-  const publicEvents = await consumePublicEvents(nc, config.WEBHOOKS_EVENTS_CONSUMER ?? `webhooks-events-${config.JOBS_NAMESPACE}`, config.JOBS_NAMESPACE, (event) => recordLoggedEvent(deps, event, dispatcher), logger);
+  const publicEvents = await consumePublicEvents(
+    nc,
+    config.WEBHOOKS_EVENTS_CONSUMER ?? `webhooks-events-${config.JOBS_NAMESPACE}`,
+    config.JOBS_NAMESPACE,
+    (event) => recordLoggedEvent(deps, event, dispatcher),
+    logger,
+  );
   dispatcher.start(config.WEBHOOKS_POLL_INTERVAL_MS);
   logger.info({ port: server.port }, 'webhooks listening');
   process.stdout.write(`READY grpc=${config.GRPC_HOST}:${server.port}\n`);

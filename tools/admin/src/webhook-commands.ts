@@ -85,7 +85,10 @@ export const WEBHOOK_COMMANDS: Record<string, (accounts: unknown, flags: Flags) 
   },
   'webhook events': (_, f) => {
     if (typeof f.events !== 'string') throw usage('--events is required (comma-separated kinds; "" for the default)');
-    const events = f.events.split(',').map((e) => e.trim()).filter(Boolean);
+    const events = f.events
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     return withWebhooks(async (w) => webhookJson((await w.setWebhookEvents({ webhookId: id(f, 'webhook'), events })).webhook));
   },
   'webhook list': (_, f) => withWebhooks(async (w) => ({ webhooks: (await w.listWebhooks({ workspaceId: id(f, 'workspace') })).webhooks.map(webhookJson) })),
