@@ -1,9 +1,10 @@
 import { CreatePostRequest, PostsServiceClient } from '@spa/contracts/posts/v1/posts';
 import { AppError } from '@spa/errors';
 import { createClient } from '@spa/grpc';
-import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * Input at the edges of what the API takes: control characters in text, integers at and past the width of
@@ -15,7 +16,7 @@ let ws: TestWorkspace;
 let instagram: number;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   ws = await createWorkspace(stack, { tier: 'pro' });
   ({ socialAccountId: instagram } = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'instagram', username: uniqueName('ig'), sandbox: true }));
 }, 240_000);
