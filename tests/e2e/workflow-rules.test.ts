@@ -1,6 +1,7 @@
-import { createWorkspace, freshClientAddress, startStack, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import { createWorkspace, freshClientAddress, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect-error.js';
+import { sharedStack } from '../support/shared-stack.js';
 
 /**
  * Workflows no request can go around: review in a workspace that requires it, and the plan's scheduling
@@ -9,7 +10,7 @@ import { expectError } from '../support/expect-error.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
 }, 240_000);
 afterAll(async () => {
   await stack?.stop();
