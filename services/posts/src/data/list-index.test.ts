@@ -244,6 +244,24 @@ describe('post list index (real store)', () => {
     await expectSameAsQuery(ws, 8);
   }, 120_000);
 
+  it('moves the list version on for a write whose process died after recording its entry, before telling the list caches', async () => {
+    const ws = workspace();
+    await store.listIndex.backfill(ws);
+    const [post] = (await store.nextIds('posts', 1)).map((id) => ({ ...randomPost(id, ws), status: 'draft' as const }));
+    // The post, its outbox entry and its list entry landed; the process was killed before its version bump (CachedPostsStore),
+    // so pages cached before the write (the gateway's, other replicas') still say the list is as it was.
+    const died = await replica();
+    expect(await died.insertOnce(post!, event(post!, 'posts.post.created'))).toBe(true);
+    const bumped = new Set<number>();
+    // The replacement process's relay: the entry's write landed, and nothing here saw it land.
+    const relay = new EventRelay({ models: store.models, listIndex: store.listIndex, nc, logger: createLogger('list-index-test', 'silent'), onListRepaired: async (w) => void bumped.add(w) });
+    await relay.start(60_000);
+    await relay.stop();
+    // Its entry was already there (nothing to repair), yet the caches must read the list afresh: else page 1 comes
+    // from before the post and page 2 after it, and paging repeats one post and skips another.
+    expect(bumped.has(ws)).toBe(true);
+  });
+
   it('backfills a workspace whose posts were stored before the index existed, once, with several replicas at it', async () => {
     const ws = workspace();
     const ids = await store.nextIds('posts', 1_200);

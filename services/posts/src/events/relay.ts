@@ -40,7 +40,7 @@ export class EventRelay {
     nc: NatsConnection;
     logger: Logger;
     clock?: { now(): Date };
-    /** Called when a repair changed a workspace's list index (its write crashed first): cached pages of it are stale. */
+    /** Called for the workspace of each change this process did not see land (its write may have died before telling the list caches): cached pages of it are stale. */
     onListRepaired?: (workspaceId: number) => Promise<void>;
     /** The entries whose writes this process saw land, list entry included (the store's). */
     landed?: LandedWrites;
@@ -153,14 +153,16 @@ export class EventRelay {
 
   /**
    * The post's list index entry, derived again from the post as it is now (or its absence): the write
-   * that queued this event may have crashed before recording it. A repeat is a duplicate key; a stale
+   * that queued this event may have crashed before recording it, or before telling the list caches. A repeat is a duplicate key; a stale
    * derivation loses to the newer version already recorded; a deleted post's tombstone is dated after
    * the post's last version, so no stale entry brings it back.
    */
   private async repairListIndex(entry: OutboxEntry, post: EntrySource | null): Promise<void> {
     const workspaceId = post ? post.workspace_id : entryWorkspaceId(entry);
     const at = Math.max(this.clock.now().getTime(), entry.post_updated_at.getTime() + 1);
-    const changed = await this.listIndex.record(workspaceId, [post ? entryOfDoc(post) : tombstone(entry.post_id, new Date(at))]);
-    if (changed) await this.onListRepaired(workspaceId);
+    await this.listIndex.record(workspaceId, [post ? entryOfDoc(post) : tombstone(entry.post_id, new Date(at))]);
+    // Whether its entry was there or not, the write may have died before moving the list version on: cached
+    // pages from before it would be served beside fresh ones (a post repeated, another skipped across pages).
+    await this.onListRepaired(workspaceId);
   }
 }
