@@ -132,6 +132,35 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
     await expect.poll(() => hits.filter((h) => h.headers['x-service-event-id'] === test.delivery_id).map((h) => h.headers['x-service-attempt']), { timeout: 10_000 }).toEqual(['1', '2']);
   });
 
+  it('deletes a webhook through spa-admin: gone with its log, its place among the 5 free again; a disabled one still counts', async () => {
+    const W = String(workspace++);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(String((await ok('webhook', 'create', '--workspace', W, '--url', `${receiverUrl}/del${i}`)).webhook_id));
+    await ok('webhook', 'disable', '--webhook', ids[0]!);
+    const full = await admin(['webhook', 'create', '--workspace', W, '--url', `${receiverUrl}/sixth`]);
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain('at most 5 webhooks (disabled ones count); delete one to add another');
+
+    const test = await ok('webhook', 'test', '--webhook', ids[0]!);
+    expect(test.event).toBe('webhook.test');
+    const deleted = await ok('webhook', 'delete', '--webhook', ids[0]!);
+    expect(deleted.deleted).toMatchObject({ webhook_id: Number(ids[0]), url: `${receiverUrl}/del0`, enabled: false });
+    expect((await ok('webhook', 'list', '--workspace', W)).webhooks.map((w: { webhook_id: number }) => String(w.webhook_id))).toEqual(ids.slice(1));
+    for (const args of [
+      ['webhook', 'delete', '--webhook', ids[0]!],
+      ['webhook', 'deliveries', '--webhook', ids[0]!],
+      ['webhook', 'redeliver', '--delivery', test.delivery_id as string],
+    ]) {
+      const gone = await admin(args);
+      expect(gone.code, args.join(' ')).toBe(1);
+      expect(gone.stderr).toContain('NOT_FOUND');
+    }
+    const sixth = await ok('webhook', 'create', '--workspace', W, '--url', `${receiverUrl}/sixth`);
+    expect(sixth.webhook_id).toBeGreaterThan(0);
+    const usage = await admin(['webhook', 'delete']);
+    expect([usage.code, usage.stderr.includes('--webhook is required')]).toEqual([2, true]);
+  });
+
   it("turns posts.post.terminal events into signed deliveries, only to the post's own workspace and subscribed kinds", async () => {
     const A = workspace++;
     const B = workspace++;

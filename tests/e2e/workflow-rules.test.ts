@@ -1,11 +1,15 @@
 import { createWorkspace, freshClientAddress, uniqueName, type HttpOptions, type Stack, type TestWorkspace } from '@spa/testing';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
+import { dash, inviteUser, signIn } from '../support/dashboard.js';
 import { expectError } from '../support/expect-error.js';
 import { sharedStack } from '../support/shared-stack.js';
 
 /**
- * Workflows no request can go around: review in a workspace that requires it, and the plan's scheduling
- * horizon for a post put into its account's next free slot.
+ * Workflows no request can go around, and ones a user must be able to finish: review in a workspace that
+ * requires it, the plan's scheduling horizon for a post put into its account's next free slot, deleting a
+ * webhook.
  */
 let stack: Stack;
 
@@ -104,5 +108,78 @@ describe("the plan's max_schedule_days for a post put into the next free slot", 
     const res = await call(ws, `/posts/${draft.id}/publishes`, { method: 'POST', body: { to_next_slot: true } });
     expect(res.status, res.text).toBe(200);
     expect(new Date(res.json.post.scheduled_at as string).getTime()).toBeLessThanOrEqual(Date.now() + 2 * 86_400_000);
+  });
+});
+
+describe('deleting a webhook', () => {
+  /** A member of a new Pro workspace, signed in to the dashboard's API. */
+  async function member() {
+    const ws = await createWorkspace(stack, { tier: 'pro' });
+    const user = await inviteUser(stack, ws.workspaceId);
+    return { ws, user, session: await signIn(stack, user.email, user.password) };
+  }
+
+  it('the dashboard deletes one: gone from the list, its place among the 5 free again; a disabled one still counts', async () => {
+    const { session } = await member();
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const made = await dash(stack, session, 'POST', '/webhooks', { url: `http://127.0.0.1:9/hook${i}` });
+      expect(made.status, made.text).toBe(201);
+      ids.push(made.json.webhook.id as number);
+    }
+    expect((await dash(stack, session, 'POST', `/webhooks/${ids[0]}/disable`)).json.webhook.enabled).toBe(false);
+    const full = await dash(stack, session, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/sixth' });
+    expectError(full, 422, 'INVALID_STATE');
+    expect(full.json.error.message).toContain('disabled ones count');
+
+    const deleted = await dash(stack, session, 'DELETE', `/webhooks/${ids[0]}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.json.deleted).toMatchObject({ id: ids[0], url: 'http://127.0.0.1:9/hook0', enabled: false });
+    expect((await dash(stack, session, 'GET', '/webhooks')).json.webhooks.map((w: { id: number }) => w.id)).toEqual(ids.slice(1));
+    expectError(await dash(stack, session, 'DELETE', `/webhooks/${ids[0]}`), 404, 'NOT_FOUND');
+    expectError(await dash(stack, session, 'GET', `/webhooks/${ids[0]}/deliveries`), 404, 'NOT_FOUND');
+    expect((await dash(stack, session, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/sixth' })).status).toBe(201);
+
+    // Another workspace's webhook is not found, and stays.
+    const other = await member();
+    expectError(await dash(stack, other.session, 'DELETE', `/webhooks/${ids[1]}`), 404, 'NOT_FOUND');
+    expect((await dash(stack, session, 'GET', '/webhooks')).json.webhooks.map((w: { id: number }) => w.id)).toContain(ids[1]);
+    // An API key cannot: webhook management is dashboard-only.
+    expectError(await call(other.ws, `/webhooks/${ids[1]}`, { method: 'DELETE' }), 403, 'ENDPOINT_NOT_AVAILABLE');
+  });
+
+  it('the webhooks page deletes one after the user confirms it, and keeps it when they do not', async () => {
+    const { user, session } = await member();
+    await dash(stack, session, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/keep-or-delete' });
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${stack.baseUrl}/dashboard/`);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+      const list = page.getByRole('list', { name: 'Webhooks' });
+      const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 250 });
+      await poll(() => list.textContent()).toContain('keep-or-delete');
+      const asked: string[] = [];
+
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await page.getByRole('button', { name: 'Delete webhook http://127.0.0.1:9/keep-or-delete' }).click();
+      await poll(() => asked.length).toBe(1);
+      expect(asked[0]).toMatch(/^Delete the webhook http:\/\/127\.0\.0\.1:9\/keep-or-delete\?/);
+      expect((await dash(stack, session, 'GET', '/webhooks')).json.webhooks).toHaveLength(1);
+
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Delete webhook http://127.0.0.1:9/keep-or-delete' }).click();
+      await poll(() => page.getByText('No webhooks yet.').isVisible()).toBe(true);
+      expect((await dash(stack, session, 'GET', '/webhooks')).json.webhooks).toEqual([]);
+    } finally {
+      await browser?.close();
+    }
   });
 });

@@ -238,6 +238,17 @@ function WebhookCard({ webhook, kinds, onChanged }: { webhook: Webhook; kinds: K
         <button type="button" class="button button-small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide delivery log' : 'Show delivery log'}
         </button>
+        <SendButton
+          tone="danger"
+          label={`Delete webhook ${webhook.url}`}
+          confirm={`Delete the webhook ${webhook.url}? No more events are sent to it, and its delivery log is deleted with it.`}
+          run={async () => {
+            await call('DELETE', `/webhooks/${webhook.id}`);
+            await onChanged();
+          }}
+        >
+          Delete
+        </SendButton>
       </div>
       {editing && <KindEditor webhook={webhook} kinds={kinds} onSaved={onChanged} />}
       {showLog && <DeliveryLog key={logKey} webhook={webhook} />}
@@ -262,6 +273,7 @@ export function WebhooksPage() {
     <>
       <h1>Webhooks</h1>
       <Card title="Add a webhook">
+        <p class="hint">Up to 5 webhooks; a disabled one still counts (it keeps its secret and log): delete one to make room.</p>
         <SendForm run={create} class="stack">
           <label for="webhook-url">Endpoint URL (https)</label>
           <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/social" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />

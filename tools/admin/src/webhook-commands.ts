@@ -14,6 +14,7 @@ export const WEBHOOK_USAGE = `  webhook create --workspace W --url URL [--events
   webhook events --webhook ID --events e1,e2   (the event kinds it receives; "" for the default)
   webhook list --workspace W
   webhook disable|enable|rotate-secret|deliveries|test --webhook ID
+  webhook delete --webhook ID   (with its delivery log; its place among the workspace's 5 is free again)
   webhook redeliver --delivery ID
 environment: WEBHOOKS_ADDR (default 127.0.0.1:50057)`;
 
@@ -94,6 +95,7 @@ export const WEBHOOK_COMMANDS: Record<string, (accounts: unknown, flags: Flags) 
   'webhook list': (_, f) => withWebhooks(async (w) => ({ webhooks: (await w.listWebhooks({ workspaceId: id(f, 'workspace') })).webhooks.map(webhookJson) })),
   'webhook disable': (_, f) => withWebhooks(async (w) => webhookJson((await w.disableWebhook({ webhookId: id(f, 'webhook') })).webhook)),
   'webhook enable': (_, f) => withWebhooks(async (w) => webhookJson((await w.enableWebhook({ webhookId: id(f, 'webhook') })).webhook)),
+  'webhook delete': (_, f) => withWebhooks(async (w) => ({ deleted: webhookJson((await w.deleteWebhook({ webhookId: id(f, 'webhook') })).webhook) })),
   'webhook rotate-secret': (_, f) =>
     withWebhooks(async (w) => {
       const r = await w.rotateWebhookSecret({ webhookId: id(f, 'webhook') });

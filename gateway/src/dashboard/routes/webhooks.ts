@@ -87,6 +87,15 @@ export const webhookRoutes: DashboardRoute[] = [
     },
   })),
   {
+    // Deleted with its delivery log; its place among the workspace's 5 webhooks is free again (a disabled one keeps it).
+    method: 'delete',
+    path: '/webhooks/:id',
+    handle: async (ctx, req) => {
+      const { id } = validate(IdParams, req.params, 'path parameters');
+      return { deleted: webhookJson((await ctx.clients.webhooks.deleteWebhook({ workspaceId: ctx.workspace.id, webhookId: id })).webhook) };
+    },
+  },
+  {
     method: 'post',
     path: '/webhooks/:id/rotate-secret',
     handle: async (ctx, req) => {

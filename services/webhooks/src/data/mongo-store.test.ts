@@ -128,3 +128,26 @@ describe('the webhooks store shares the subscribers reads asked for at the same 
     expect(await store.subscribers(id, 'post.published')).toEqual([]);
   });
 });
+
+describe('deleting a webhook', () => {
+  it('removes it with its deliveries and their attempts, frees its slot, and leaves other webhooks alone', async () => {
+    const now = new Date();
+    const webhook = (id: number) => ({ id, workspaceId: 77, url: 'https://example.com/h', events: ['post.published'], enabled: true, enabledAt: now, secret: 's', createdAt: now });
+    expect(await store.insertWebhook(webhook(9001), 1)).toBe(true);
+    expect(await store.insertWebhook(webhook(9002), 2)).toBe(true);
+    const mine = [delivery(9001, 'a'), delivery(9001, 'b')];
+    const other = delivery(9002, 'a');
+    await Promise.all([...mine, other].map((d) => store.insertDelivery(d)));
+    await Promise.all([...mine, other].map((d) => store.claimAttempt({ deliveryId: d.id, attempt: 1, claimedAt: now, claimedBy: 'test' })));
+
+    expect(await store.deleteWebhook(9001)).toBe(true);
+    expect(await store.getWebhook(9001)).toBeNull();
+    expect(await store.listDeliveries(9001, 10)).toEqual([]);
+    expect(await Promise.all(mine.map((d) => store.getAttempt(d.id, 1)))).toEqual([null, null]);
+    expect((await store.listDeliveries(9002, 10)).map((d) => d.id)).toEqual([other.id]);
+    expect(await store.getAttempt(other.id, 1)).not.toBeNull();
+    // Its slot takes a new webhook; deleting it again finds nothing.
+    expect(await store.insertWebhook(webhook(9003), 1)).toBe(true);
+    expect(await store.deleteWebhook(9001)).toBe(false);
+  });
+});

@@ -201,6 +201,15 @@ export class MongoWebhooksStore implements WebhooksStore {
     return doc ? toWebhook(doc) : null;
   }
 
+  async deleteWebhook(id: number): Promise<boolean> {
+    const { deletedCount } = await this.models.Webhook.deleteOne({ _id: id });
+    // The webhook first: from then on no delivery is recorded for it, and a due one is canceled when its attempt finds it gone.
+    const deliveries = (await this.models.Delivery.find({ webhook_id: id }, { _id: 1 }).lean<Array<{ _id: string }>>()).map((d) => d._id);
+    for (let i = 0; i < deliveries.length; i += 500) await this.models.Attempt.deleteMany({ delivery_id: { $in: deliveries.slice(i, i + 500) } });
+    await this.models.Delivery.deleteMany({ webhook_id: id });
+    return deletedCount > 0;
+  }
+
   /** Shares one read with the other events being handled at the same time (see `subscriberReads`). */
   subscribers(workspaceId: number, event: string): Promise<Webhook[]> {
     return this.subscriberReads.add({ workspaceId, event });

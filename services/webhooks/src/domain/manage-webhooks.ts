@@ -37,7 +37,11 @@ async function checkTarget(deps: WebhooksDeps, raw: string, problems: string[]):
   if ('problem' in picked && addresses.length) problems.push(picked.problem);
 }
 
-/** Creates a webhook (at most 5 per workspace) and returns it with its secret, which is shown only here. */
+/**
+ * Creates a webhook (at most 5 per workspace, disabled ones counted: a disabled webhook keeps its settings,
+ * secret and log, and is enabled again without asking for room; deleting one frees its place) and returns it
+ * with its secret, which is shown only here.
+ */
 export async function createWebhook(deps: WebhooksDeps, input: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
   const problems: string[] = [];
   if (!Number.isSafeInteger(input.workspaceId) || input.workspaceId <= 0) problems.push('workspace_id must be a positive integer');
@@ -61,7 +65,7 @@ export async function createWebhook(deps: WebhooksDeps, input: NewWebhook): Prom
   for (let slot = 1; slot <= MAX_WEBHOOKS_PER_WORKSPACE; slot++) {
     if (await deps.store.insertWebhook(webhook, slot)) return { webhook, secret };
   }
-  throw new AppError('INVALID_STATE', `a workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks`);
+  throw new AppError('INVALID_STATE', `a workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks (disabled ones count); delete one to add another`);
 }
 
 export function listWebhooks(deps: WebhooksDeps, workspaceId: number): Promise<Webhook[]> {
@@ -93,6 +97,16 @@ export async function setWebhookEvents(deps: WebhooksDeps, webhookId: number, ev
   if (problems.length) throw invalidParameters(problems);
   await getWebhook(deps, webhookId, workspaceId);
   return update(deps, webhookId, { events: kinds });
+}
+
+/**
+ * Deletes a webhook: no event is sent to it any more (a delivery still scheduled is dropped with it), its
+ * delivery log goes with it, and its place among the workspace's webhooks is free. Answers it as it was.
+ */
+export async function deleteWebhook(deps: WebhooksDeps, webhookId: number, workspaceId?: number): Promise<Webhook> {
+  const webhook = await getWebhook(deps, webhookId, workspaceId);
+  if (!(await deps.store.deleteWebhook(webhookId))) throw notFound(`Webhook ${webhookId}`);
+  return webhook;
 }
 
 /** Re-enables a webhook; the count of consecutive failed events starts again from zero. */

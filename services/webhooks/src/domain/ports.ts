@@ -14,6 +14,8 @@ export interface WebhooksStore {
   getWebhook(id: number): Promise<Webhook | null>;
   listWebhooks(workspaceId: number): Promise<Webhook[]>;
   updateWebhook(id: number, patch: Partial<Omit<Webhook, 'id' | 'workspaceId' | 'createdAt'>>): Promise<Webhook | null>;
+  /** Deletes the webhook (its slot is free again), then its deliveries and their attempts; false when it was gone already. */
+  deleteWebhook(id: number): Promise<boolean>;
   /** Enabled webhooks of the workspace that subscribe to the event. */
   subscribers(workspaceId: number, event: string): Promise<Webhook[]>;
 

@@ -4,7 +4,7 @@ import { AppError, invalidParameters } from '@spa/errors';
 import { bindService, type ServiceBinding } from '@spa/grpc';
 import { listDeliveries, redeliver, sendTestEvent } from '../domain/deliveries.js';
 import { listEvents, type EventLog } from '../domain/event-log.js';
-import { createWebhook, disableWebhook, enableWebhook, listWebhooks, rotateSecret, setWebhookEvents } from '../domain/manage-webhooks.js';
+import { createWebhook, deleteWebhook, disableWebhook, enableWebhook, listWebhooks, rotateSecret, setWebhookEvents } from '../domain/manage-webhooks.js';
 import type { Delivery, DeliveryStatus, Webhook } from '../domain/model.js';
 import type { WebhooksDeps } from '../domain/ports.js';
 
@@ -56,6 +56,7 @@ export function webhooksService(deps: WebhooksDeps, afterEnqueue: () => void, ev
     listWebhooks: async (req) => ({ webhooks: (await listWebhooks(deps, positive(req.workspaceId, 'workspace_id'))).map(webhookMessage) }),
     disableWebhook: async (req) => ({ webhook: webhookMessage(await disableWebhook(deps, positive(req.webhookId, 'webhook_id'), req.workspaceId)) }),
     enableWebhook: async (req) => ({ webhook: webhookMessage(await enableWebhook(deps, positive(req.webhookId, 'webhook_id'), req.workspaceId)) }),
+    deleteWebhook: async (req) => ({ webhook: webhookMessage(await deleteWebhook(deps, positive(req.webhookId, 'webhook_id'), req.workspaceId)) }),
     rotateWebhookSecret: async (req) => {
       const { webhook, secret } = await rotateSecret(deps, positive(req.webhookId, 'webhook_id'), req.workspaceId);
       return { webhook: webhookMessage(webhook), secret };
