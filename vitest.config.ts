@@ -54,6 +54,7 @@ export const INTEGRATION_TESTS = [
   'services/publisher/src/**/hot-queries.test.ts',
   'services/publisher/src/**/publish-target.test.ts',
   'services/webhooks/src/**/dispatcher.test.ts',
+  'services/webhooks/src/**/event-log.test.ts',
   'services/webhooks/src/**/dispatcher-offers.test.ts',
   'services/webhooks/src/**/hot-queries.test.ts',
   'services/webhooks/src/**/mongo-store.test.ts',

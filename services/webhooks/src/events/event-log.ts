@@ -4,8 +4,9 @@ import { jetstreamManager, type JetStreamManager, type StoredMsg } from '@nats-i
 import type { EventLog, EventLogPage } from '../domain/event-log.js';
 import type { LoggedEvent } from '../domain/payload.js';
 
-/** Direct gets in flight at once for one subject's read. */
+/** Direct gets in flight at once for one subject's read, and in its first round. */
 const MAX_WINDOW = 256;
+const FIRST_WINDOW = 32;
 
 /**
  * The event log, read straight from the EVENTS stream: a workspace's events are the messages of its subjects,
@@ -34,30 +35,45 @@ export class StreamEventLog implements EventLog {
 }
 
 /**
- * The first `count` messages of `subject` after sequence `after`, in order. A direct get answers the subject's
- * first message at or after a sequence, so gets at `from`, `from + 1`, … `from + w - 1`, sent at once, answer
- * every message of the subject in that range plus the first one beyond it: no message between is missed. Where
- * the subject is dense (one workspace's events) a window of gets finds a window of events in one round trip;
- * where it is sparse the answers repeat, and the next round asks one at a time, jumping from event to event.
+ * The first `count` messages of `subject` after sequence `after`, in order. A direct get answers the subject's first
+ * message at or after a sequence `p`: so it tells that nothing of the subject lies in [p, answer) and that the answer
+ * is one. Gets sent at once at several sequences ("probes") each cover such a span; where the spans of consecutive
+ * probes touch, every message between is known, and the messages after the cursor are known as far as the spans
+ * touch without a hole. Each round probes the start of every hole left, and beyond what is known, probes spaced by
+ * the subject's density seen so far: a dense subject (a busy workspace) is read a window of consecutive sequences
+ * per round trip, a sparse one (one workspace among many) a window of its events per round trip, each probe landing
+ * in another gap between them.
  */
 async function firstAfter(jsm: JetStreamManager, subject: string, after: number, count: number): Promise<StoredMsg[]> {
-  const out: StoredMsg[] = [];
-  let from = after + 1;
-  let window = Math.min(count, MAX_WINDOW);
-  while (out.length < count) {
-    const answers = await Promise.all(Array.from({ length: window }, (_, i) => jsm.direct.getMessage(EVENTS_STREAM.name, { seq: from + i, next_by_subj: subject })));
-    const seen = new Set<number>();
-    const fresh = answers.filter((m): m is StoredMsg => !!m && !seen.has(m.seq) && !!seen.add(m.seq));
-    if (!fresh.length) break;
-    out.push(...fresh.sort((a, b) => a.seq - b.seq));
-    // The gets covered every sequence up to the last answer: the next round starts after it.
-    const last = fresh.at(-1)!.seq;
-    const density = fresh.length / (last - from + 1);
-    from = last + 1;
-    const wanted = count - out.length;
-    window = fresh.length <= 2 ? 1 : Math.max(1, Math.min(MAX_WINDOW, Math.ceil(wanted / Math.max(density, 1 / MAX_WINDOW))));
-    // Fewer answers than gets, none beyond the window: the subject ended.
-    if (answers.some((m) => !m)) break;
+  /** Probe sequence → the first message at or after it (null: none). */
+  const facts = new Map<number, StoredMsg | null>();
+  for (;;) {
+    const spans = [...facts.entries()].sort((x, y) => x[0] - y[0]);
+    const holes: number[] = [];
+    // Runs of touching spans, from a virtual one ending at the cursor; the first run is what is known for sure.
+    let runEnd = after;
+    let covered: number | undefined;
+    for (const [probe, answer] of spans) {
+      const end = answer ? answer.seq : Number.POSITIVE_INFINITY;
+      if (probe > runEnd + 1) {
+        covered ??= runEnd;
+        holes.push(runEnd + 1);
+        runEnd = end;
+      } else runEnd = Math.max(runEnd, end);
+    }
+    covered ??= runEnd;
+    const reach = runEnd;
+    const known = [...new Map(spans.flatMap(([, m]) => (m ? [[m.seq, m] as const] : []))).values()].sort((a, b) => a.seq - b.seq);
+    const sure = known.filter((m) => m.seq > after && m.seq <= covered);
+    if (sure.length >= count || covered === Number.POSITIVE_INFINITY) return sure.slice(0, count);
+    // The subject's density over what is known: the spacing of the next probes beyond it.
+    const span = known.length ? known.at(-1)!.seq - after : 0;
+    const stride = known.length ? Math.max(1, Math.floor(span / known.length)) : 1;
+    const probes = holes.slice(0, MAX_WINDOW);
+    // A first round looks a little way ahead only: the subject's density is not known yet.
+    const wanted = Math.min(MAX_WINDOW - probes.length, count - sure.length, facts.size ? MAX_WINDOW : FIRST_WINDOW);
+    if (reach !== Number.POSITIVE_INFINITY) for (let i = 0; i < wanted; i++) probes.push(reach + 1 + i * stride);
+    const answers = await Promise.all(probes.map((seq) => jsm.direct.getMessage(EVENTS_STREAM.name, { seq, next_by_subj: subject })));
+    probes.forEach((seq, i) => facts.set(seq, answers[i] ?? null));
   }
-  return out.slice(0, count);
 }
