@@ -1,6 +1,7 @@
-import { CONTENT_TYPES, PLATFORMS, POST_STATUSES } from '@spa/vocabulary';
+import { ACCOUNT_HEALTHS, CONTENT_TYPES, EVENT_KINDS, PLATFORMS, POST_STATUSES } from '@spa/vocabulary';
 import { describe, expect, it } from 'vitest';
-import { contentTypeCodec, createPostRequest, enumCodec, listPostsRequest, platformCodec, postStatusCodec } from './codecs.js';
+import { accountHealthCodec, contentTypeCodec, createPostRequest, enumCodec, eventKindCodec, listPostsRequest, platformCodec, postStatusCodec } from './codecs.js';
+import { EventKind } from './gen/events/v1/public.js';
 import { Platform, PostStatus } from './gen/common/v1/vocabulary.js';
 
 describe('enum codecs', () => {
@@ -9,6 +10,8 @@ describe('enum codecs', () => {
       [platformCodec, PLATFORMS],
       [postStatusCodec, POST_STATUSES],
       [contentTypeCodec, CONTENT_TYPES],
+      [eventKindCodec, EVENT_KINDS],
+      [accountHealthCodec, ACCOUNT_HEALTHS],
     ] as const) {
       const values = words.map((w) => (codec.toProto as (w: string) => number)(w));
       expect(new Set(values).size).toBe(words.length);
@@ -17,6 +20,8 @@ describe('enum codecs', () => {
     }
     expect(platformCodec.toProto('google_business')).toBe(Platform.PLATFORM_GOOGLE_BUSINESS);
     expect(postStatusCodec.toProto('pending_review')).toBe(PostStatus.POST_STATUS_PENDING_REVIEW);
+    // A word with a dot: its member has an underscore there.
+    expect(eventKindCodec.toProto('image_week_run.completed')).toBe(EventKind.EVENT_KIND_IMAGE_WEEK_RUN_COMPLETED);
   });
 
   it('read the typed field first, the deprecated string only when the typed one is unset', () => {
