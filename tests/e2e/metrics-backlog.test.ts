@@ -125,7 +125,7 @@ describe('metric fetches under a backlog that cannot succeed', () => {
 
     // Each vanished post was read once and its fetches stopped (gone); none of them is read again.
     const trackColl = analytics.db!.collection('tracks');
-    await expect.poll(() => trackColl.countDocuments({ workspace_id: ws.workspaceId, status: 'gone' }), { timeout: 60_000, interval: 1_000 }).toBe(VANISHED);
+    await expect.poll(() => trackColl.countDocuments({ workspace_id: ws.workspaceId, status: 'gone' }), { timeout: 120_000, interval: 1_000 }).toBe(VANISHED);
     const recorded = Date.now();
     expect(await vanishedReads()).toBe(onX);
     console.log(
