@@ -25,32 +25,63 @@ const scrape = async (port: number, pathname = '/metrics') => {
   return { status: res.status, text: await res.text() };
 };
 
-describe('metrics on the operations port', () => {
+describe('the operations ports', () => {
+  // One stack for both: its gateway's and its first publisher's operations ports are known in advance.
   let stack: Stack;
   let gatewayMetrics: number;
+  let publisherMetrics: number;
   beforeAll(async () => {
-    gatewayMetrics = await freePort();
-    stack = await startStack({ gatewayEnv: { METRICS_PORT: String(gatewayMetrics) } });
+    [gatewayMetrics, publisherMetrics] = [await freePort(), await freePort()];
+    stack = await startStack({ publishing: true, gatewayEnv: { METRICS_PORT: String(gatewayMetrics) }, publisherEnv: { METRICS_PORT: String(publisherMetrics) } });
   });
   afterAll(async () => stack?.stop());
 
-  it('counts HTTP requests by route template and status, with runtime metrics, and no ids in labels', async () => {
-    const ws = await createWorkspace(stack);
-    const auth = { headers: { authorization: `Bearer ${ws.apiKey}` } };
-    expect((await stack.api('/posts', auth)).status).toBe(200);
-    expect((await stack.api('/posts/987654321', auth)).status).toBe(404);
-    expect((await stack.api('/posts')).status).toBe(401);
-    const { status: code, text } = await scrape(gatewayMetrics);
-    expect(code).toBe(200);
-    expect(text).toMatch(/http_server_duration_seconds_count\{[^}]*method="GET",route="\/posts",status="200"[^}]*\} [1-9]/);
-    expect(text).toMatch(/http_server_duration_seconds_count\{[^}]*route="\/posts\/\{id\}",status="404"/);
-    expect(text).toMatch(/rpc_client_duration_seconds_count\{[^}]*method="authenticate",code="OK"/);
-    expect(text).toContain('nodejs_eventloop_lag_seconds');
-    expect(text).toContain('nodejs_gc_duration_seconds');
-    expect(text).toContain('service="gateway"');
-    expect(text).not.toContain('987654321');
-    expect((await scrape(gatewayMetrics, '/readyz')).status).toBe(200);
-    expect((await stack.http('/readyz')).status).toBe(200);
+  describe('metrics on the operations port', () => {
+    it('counts HTTP requests by route template and status, with runtime metrics, and no ids in labels', async () => {
+      const ws = await createWorkspace(stack);
+      const auth = { headers: { authorization: `Bearer ${ws.apiKey}` } };
+      expect((await stack.api('/posts', auth)).status).toBe(200);
+      expect((await stack.api('/posts/987654321', auth)).status).toBe(404);
+      expect((await stack.api('/posts')).status).toBe(401);
+      const { status: code, text } = await scrape(gatewayMetrics);
+      expect(code).toBe(200);
+      expect(text).toMatch(/http_server_duration_seconds_count\{[^}]*method="GET",route="\/posts",status="200"[^}]*\} [1-9]/);
+      expect(text).toMatch(/http_server_duration_seconds_count\{[^}]*route="\/posts\/\{id\}",status="404"/);
+      expect(text).toMatch(/rpc_client_duration_seconds_count\{[^}]*method="authenticate",code="OK"/);
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+      expect(text).toContain('nodejs_gc_duration_seconds');
+      expect(text).toContain('service="gateway"');
+      expect(text).not.toContain('987654321');
+      expect((await scrape(gatewayMetrics, '/readyz')).status).toBe(200);
+      expect((await stack.http('/readyz')).status).toBe(200);
+    });
+  });
+
+  describe('business signals', () => {
+    it('counts publish outcomes per platform and the lag from scheduled_at, with bounded labels', async () => {
+      const ws = await createWorkspace(stack);
+      const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'ops_signal', sandbox: true });
+      const auth = { headers: { authorization: `Bearer ${ws.apiKey}` } };
+      const made = await stack.api('/posts', {
+        ...auth,
+        body: {
+          post: {
+            body: 'signals for the operators',
+            scheduled_at: new Date(Date.now() + 1_500).toISOString(),
+            post_contents: [{ platform: 'twitter', body: 'signals for the operators' }],
+            post_accounts: [{ social_account_id: account.socialAccountId }],
+          },
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      await eventually(async () => (await stack.api(`/posts/${made.json.post.id}`, auth)).json.post.status === 'posted', 60_000);
+      await eventually(async () => /publish_outcomes_total\{[^}]*platform="twitter",outcome="posted",error_class="none"[^}]*\} 1/.test((await scrape(publisherMetrics)).text));
+      const { text } = await scrape(publisherMetrics);
+      expect(text).toMatch(/publish_lag_seconds_count\{[^}]*platform="twitter"[^}]*\} 1/);
+      // Bounded labels: the business series carry only closed sets (never a post, account or workspace id).
+      const labelKeys = [...text.matchAll(/^(?:publish_outcomes_total|publish_lag_seconds_count)\{([^}]*)\}/gm)].flatMap((m) => [...m[1]!.matchAll(/(\w+)="/g)].map((k) => k[1]));
+      expect(new Set(labelKeys)).toEqual(new Set(['service', 'platform', 'outcome', 'error_class']));
+    });
   });
 });
 
@@ -185,39 +216,8 @@ describe('gRPC over mutual TLS with an allow-list of callers', () => {
   });
 });
 
-describe('traces across processes', () => {
-  let stack: Stack;
-  let receiver: OtlpReceiver;
-  beforeAll(async () => {
-    receiver = await OtlpReceiver.start();
-    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
-    stack = await startStack({ gatewayEnv: otlp, serviceEnv: otlp });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
-  });
-
-  it('continues the caller’s W3C trace through the gateway into the services it calls', async () => {
-    const ws = await createWorkspace(stack);
-    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const res = await stack.api('/posts', { headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
-    expect(res.status).toBe(200);
-    await eventually(async () => {
-      const services = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.service));
-      return services.has('gateway') && services.has('accounts') && services.has('posts');
-    });
-    const spans = receiver.spans.filter((s) => s.traceId === traceId);
-    const http = spans.find((s) => s.service === 'gateway' && s.name === 'GET /posts')!;
-    expect(http.parentSpanId).toBe('00f067aa0ba902b7');
-    expect(http.attributes['spa.request_id']).toBe(res.headers['x-request-id']);
-    const rpc = spans.find((s) => s.service === 'posts')!;
-    expect(rpc.name).toMatch(/^posts\.v1\.PostsService\//);
-    expect(rpc.parentSpanId).toBe(http.spanId);
-  });
-});
-
-describe('one trace from the API call to the webhook delivery', () => {
+describe('traces', () => {
+  // One stack exporting its spans to the receiver (each test follows a trace id of its own).
   let stack: Stack;
   let receiver: OtlpReceiver;
   let hooks: import('node:http').Server;
@@ -243,70 +243,57 @@ describe('one trace from the API call to the webhook delivery', () => {
     await new Promise((resolve) => hooks?.close(resolve));
   });
 
-  it('spans API call → posts → scheduler → publisher → platform call → posts → webhooks consumer → delivery', async () => {
-    const ws = await createWorkspace(stack);
-    const port = (hooks.address() as import('node:net').AddressInfo).port;
-    const hook = await stack.admin(['webhook', 'create', '--workspace', String(ws.workspaceId), '--url', `http://127.0.0.1:${port}/hook`, '--events', 'post.published']);
-    expect(hook.code, hook.stderr).toBe(0);
-    const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'trace_me', sandbox: true });
-    const traceId = '0af7651916cd43dd8448eb211c80319c';
-    const made = await stack.api('/posts', {
-      headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-b7ad6b7169203331-01` },
-      body: {
-        post: {
-          body: 'one trace, end to end',
-          scheduled_at: new Date(Date.now() + 1_500).toISOString(),
-          post_contents: [{ platform: 'twitter', body: 'one trace, end to end' }],
-          post_accounts: [{ social_account_id: account.socialAccountId }],
-        },
-      },
+  describe('traces across processes', () => {
+    it('continues the caller’s W3C trace through the gateway into the services it calls', async () => {
+      const ws = await createWorkspace(stack);
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const res = await stack.api('/posts', { headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+      expect(res.status).toBe(200);
+      await eventually(async () => {
+        const services = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.service));
+        return services.has('gateway') && services.has('accounts') && services.has('posts');
+      });
+      const spans = receiver.spans.filter((s) => s.traceId === traceId);
+      const http = spans.find((s) => s.service === 'gateway' && s.name === 'GET /posts')!;
+      expect(http.parentSpanId).toBe('00f067aa0ba902b7');
+      expect(http.attributes['spa.request_id']).toBe(res.headers['x-request-id']);
+      const rpc = spans.find((s) => s.service === 'posts')!;
+      expect(rpc.name).toMatch(/^posts\.v1\.PostsService\//);
+      expect(rpc.parentSpanId).toBe(http.spanId);
     });
-    expect(made.status, made.text).toBe(201);
-    await eventually(async () => delivered.length > 0, 60_000);
-    const wanted = ['POST /posts', 'publish job', 'twitter publish', 'post terminal event', 'webhook delivery'];
-    await eventually(async () => {
-      const names = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.name));
-      return wanted.every((n) => names.has(n));
-    }, 30_000);
-    const spans = receiver.spans.filter((s) => s.traceId === traceId);
-    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'accounts', 'posts', 'publisher', 'webhooks']));
-    // Every span but the caller's root has its parent in the same trace: nothing started a trace of its own.
-    const ids = new Set(spans.map((s) => s.spanId));
-    expect(spans.filter((s) => s.parentSpanId && s.parentSpanId !== 'b7ad6b7169203331' && !ids.has(s.parentSpanId))).toEqual([]);
   });
-});
 
-describe('business signals', () => {
-  let stack: Stack;
-  let publisherMetrics: number;
-  beforeAll(async () => {
-    publisherMetrics = await freePort();
-    stack = await startStack({ publishing: true, publisherEnv: { METRICS_PORT: String(publisherMetrics) } });
-  });
-  afterAll(async () => stack?.stop());
-
-  it('counts publish outcomes per platform and the lag from scheduled_at, with bounded labels', async () => {
-    const ws = await createWorkspace(stack);
-    const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'ops_signal', sandbox: true });
-    const auth = { headers: { authorization: `Bearer ${ws.apiKey}` } };
-    const made = await stack.api('/posts', {
-      ...auth,
-      body: {
-        post: {
-          body: 'signals for the operators',
-          scheduled_at: new Date(Date.now() + 1_500).toISOString(),
-          post_contents: [{ platform: 'twitter', body: 'signals for the operators' }],
-          post_accounts: [{ social_account_id: account.socialAccountId }],
+  describe('one trace from the API call to the webhook delivery', () => {
+    it('spans API call → posts → scheduler → publisher → platform call → posts → webhooks consumer → delivery', async () => {
+      const ws = await createWorkspace(stack);
+      const port = (hooks.address() as import('node:net').AddressInfo).port;
+      const hook = await stack.admin(['webhook', 'create', '--workspace', String(ws.workspaceId), '--url', `http://127.0.0.1:${port}/hook`, '--events', 'post.published']);
+      expect(hook.code, hook.stderr).toBe(0);
+      const account = await stack.accounts.connectSocialAccount({ workspaceId: ws.workspaceId, platform: 'twitter', username: 'trace_me', sandbox: true });
+      const traceId = '0af7651916cd43dd8448eb211c80319c';
+      const made = await stack.api('/posts', {
+        headers: { authorization: `Bearer ${ws.apiKey}`, traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+        body: {
+          post: {
+            body: 'one trace, end to end',
+            scheduled_at: new Date(Date.now() + 1_500).toISOString(),
+            post_contents: [{ platform: 'twitter', body: 'one trace, end to end' }],
+            post_accounts: [{ social_account_id: account.socialAccountId }],
+          },
         },
-      },
+      });
+      expect(made.status, made.text).toBe(201);
+      await eventually(async () => delivered.length > 0, 60_000);
+      const wanted = ['POST /posts', 'publish job', 'twitter publish', 'post terminal event', 'webhook delivery'];
+      await eventually(async () => {
+        const names = new Set(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.name));
+        return wanted.every((n) => names.has(n));
+      }, 30_000);
+      const spans = receiver.spans.filter((s) => s.traceId === traceId);
+      expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['gateway', 'accounts', 'posts', 'publisher', 'webhooks']));
+      // Every span but the caller's root has its parent in the same trace: nothing started a trace of its own.
+      const ids = new Set(spans.map((s) => s.spanId));
+      expect(spans.filter((s) => s.parentSpanId && s.parentSpanId !== 'b7ad6b7169203331' && !ids.has(s.parentSpanId))).toEqual([]);
     });
-    expect(made.status, made.text).toBe(201);
-    await eventually(async () => (await stack.api(`/posts/${made.json.post.id}`, auth)).json.post.status === 'posted', 60_000);
-    await eventually(async () => /publish_outcomes_total\{[^}]*platform="twitter",outcome="posted",error_class="none"[^}]*\} 1/.test((await scrape(publisherMetrics)).text));
-    const { text } = await scrape(publisherMetrics);
-    expect(text).toMatch(/publish_lag_seconds_count\{[^}]*platform="twitter"[^}]*\} 1/);
-    // Bounded labels: the business series carry only closed sets (never a post, account or workspace id).
-    const labelKeys = [...text.matchAll(/^(?:publish_outcomes_total|publish_lag_seconds_count)\{([^}]*)\}/gm)].flatMap((m) => [...m[1]!.matchAll(/(\w+)="/g)].map((k) => k[1]));
-    expect(new Set(labelKeys)).toEqual(new Set(['service', 'platform', 'outcome', 'error_class']));
   });
 });
