@@ -189,7 +189,9 @@ describe('platform conformance: a dry run tells what publishing will do, and wha
 
     const rows = PLATFORMS.flatMap((platform) => KINDS.map((kind) => ({ platform, kind })));
     const mismatches: string[] = [];
-    await pooled(rows, 6, async ({ platform, kind }) => {
+    // Twelve rows at a time: each attempt mostly waits (its post is scheduled 3 s ahead, then polled), and the
+    // media service converts two files at a time whatever the number of posts waiting on it.
+    await pooled(rows, 12, async ({ platform, kind }) => {
       const expected = EXPECTED[platform][kind];
       const upload = kind === 'text' ? undefined : uploads.get(kind);
       if (upload === 'refused') {
