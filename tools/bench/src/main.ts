@@ -23,6 +23,7 @@ import { benchAnalytics } from './analytics.js';
 import { benchLists } from './lists.js';
 import { benchListImport } from './list-import.js';
 import { benchMcp } from './mcp.js';
+import { benchEvents } from './events.js';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   if (wanted('lists')) await benchLists();
   if (wanted('list-import')) await benchListImport();
   if (wanted('mcp')) await benchMcp();
+  if (wanted('events')) await benchEvents();
 }
 
 async function benchGateway(): Promise<void> {
@@ -62,8 +64,8 @@ async function benchGateway(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=gateway,webhooks,publishing,media,conversion,generation,image-week,analytics,lists,list-import,mcp picks parts; all by default. */
-function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'conversion' | 'generation' | 'image-week' | 'analytics' | 'lists' | 'list-import' | 'mcp'): boolean {
+/** BENCH_ONLY=gateway,webhooks,publishing,media,conversion,generation,image-week,analytics,lists,list-import,mcp,events picks parts; all by default. */
+function wanted(part: 'gateway' | 'webhooks' | 'publishing' | 'media' | 'conversion' | 'generation' | 'image-week' | 'analytics' | 'lists' | 'list-import' | 'mcp' | 'events'): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(part);
 }
