@@ -187,6 +187,8 @@ describe('webhooks service (real process, admin CLI, JetStream)', () => {
     ]);
     expect(bodies.find((b) => b.post_id === 101)).toEqual({
       id: expect.any(String),
+      // The event's id in the event log (GET /events); the same for every webhook the event reaches.
+      event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       event: 'post.published',
       post_id: 101,
       occurred_at: '2026-03-01T10:00:00.000Z',

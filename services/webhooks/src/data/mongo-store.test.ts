@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { commandNamesIssuedBy, connectMongo, syncIndexes, type Connection } from '@spa/mongo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Delivery } from '../domain/model.js';
+import type { Delivery, Webhook } from '../domain/model.js';
 import { MongoWebhooksStore } from './mongo-store.js';
 
 let connection: Connection;
@@ -132,7 +132,7 @@ describe('the webhooks store shares the subscribers reads asked for at the same 
 describe('deleting a webhook', () => {
   it('removes it with its deliveries and their attempts, frees its slot, and leaves other webhooks alone', async () => {
     const now = new Date();
-    const webhook = (id: number) => ({ id, workspaceId: 77, url: 'https://example.com/h', events: ['post.published'], enabled: true, enabledAt: now, secret: 's', createdAt: now });
+    const webhook = (id: number): Webhook => ({ id, workspaceId: 77, url: 'https://example.com/h', events: ['post.published'], enabled: true, enabledAt: now, secret: 's', createdAt: now });
     expect(await store.insertWebhook(webhook(9001), 1)).toBe(true);
     expect(await store.insertWebhook(webhook(9002), 2)).toBe(true);
     const mine = [delivery(9001, 'a'), delivery(9001, 'b')];
