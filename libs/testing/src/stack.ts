@@ -101,19 +101,6 @@ export function startStack(opts: StackOptions = {}): Promise<Stack> {
   return stopStartedOnFailure(() => launchStack(opts));
 }
 
-/**
- * Starts the processes at once and waits for every one: all of them, in the order given, once each is ready; else
- * the first failure (the caller stops the ones that started). On two loaded cores ten processes starting together
- * take longer each than one alone: 90 s each (or TEST_PROCESS_READY_MS).
- */
-async function startAll(list: Array<[string, string, Record<string, string>]>): Promise<RunningProcess[]> {
-  const readyMs = Number(process.env.TEST_PROCESS_READY_MS) || 90_000;
-  const settled = await Promise.allSettled(list.map(([name, script, env]) => startProcess(name, script, env, readyMs)));
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<RunningProcess>).value);
-}
-
 async function launchStack(opts: StackOptions): Promise<Stack> {
   const accountsDb = uniqueName('t_accounts');
   const postsDb = uniqueName('t_posts');
@@ -121,185 +108,173 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
   const mediaDb = uniqueName('t_media');
   const generationDb = uniqueName('t_generation');
   const imageWeekDb = uniqueName('t_image_week');
-  const analyticsDb = uniqueName('t_analytics');
-  const webhooksDb = uniqueName('t_webhooks');
-  const webhooksConsumer = uniqueName('t_webhooks_consumer');
   const rateLimitPrefix = uniqueName('t_rl');
   // A stack's ten processes mostly sit idle beside other stacks: the event-loop lag is sampled once a second, not every 20 ms.
   const quiet = { METRICS_EVENT_LOOP_RESOLUTION_MS: '1000' };
   const common = { MONGO_URL: TEST_INFRA.mongoUrl, NATS_URL: TEST_INFRA.natsUrl, GRPC_PORT: '0', JOBS_NAMESPACE: uniqueName('jobs'), ...quiet, ...opts.serviceEnv };
-  // The first process of each service gets its port before any starts, so that all start at once (none calls another
-  // while it starts; each calls the others by these addresses). The gateway's port is also where media answers public
-  // URLs (its /media relay) and where OAuth callbacks come back.
-  const ports = { gateway: 0, sandbox: 0, accounts: 0, posts: 0, analytics: 0, media: 0, generation: 0, imageWeek: 0, publisher: 0, webhooks: 0 };
-  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
-  const at = (port: number) => `127.0.0.1:${port}`;
+  // Media answers public URLs under the first gateway's /media relay, and OAuth callbacks come back to it: that gateway gets this port.
+  const gatewayPort = await freePort();
   // With publishing, accounts connects accounts through the sandbox's authorization servers (sandbox clients, callback at the gateway).
-  const sandboxUrl = opts.publishing ? `http://${at(ports.sandbox)}` : undefined;
-  const oauthEnv: Record<string, string> = sandboxUrl ? sandboxOAuthEnv(sandboxUrl, `http://${at(ports.gateway)}`) : {};
-  const mediaBaseUrl = `http://${at(ports.gateway)}/media`;
-  const mediaDir = await mkdtemp(path.join(tmpdir(), 'spa-media-'));
-  // Media calls the publisher (LinkedIn uploads); the gateway calls the webhooks service.
-  const publisherEnv: Record<string, string> = opts.publishing ? { PUBLISHER_ADDR: at(ports.publisher) } : {};
-  const webhooksEnv: Record<string, string> = opts.webhooks ? { WEBHOOKS_ADDR: at(ports.webhooks) } : {};
-  const services = {
-    ACCOUNTS_ADDR: at(ports.accounts),
-    POSTS_ADDR: at(ports.posts),
-    MEDIA_ADDR: at(ports.media),
-    GENERATION_ADDR: at(ports.generation),
-    IMAGE_WEEK_ADDR: at(ports.imageWeek),
-    ANALYTICS_ADDR: at(ports.analytics),
-  };
-
-  const processes: RunningProcess[] = [];
-  const started = (proc: RunningProcess) => {
+  const sandboxProc = opts.publishing ? await startProcess('sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: '0' }) : undefined;
+  const oauthEnv: Record<string, string> = sandboxProc ? sandboxOAuthEnv(`http://${sandboxProc.address}`, `http://127.0.0.1:${gatewayPort}`) : {};
+  const accountsProc = await startProcess('accounts', 'services/accounts/dist/main.js', { ...common, MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY, ...oauthEnv, ...opts.accountsEnv });
+  const processes: RunningProcess[] = [...(sandboxProc ? [sandboxProc] : []), accountsProc];
+  // Posts calls generation (evergreen wordings), which starts later and calls posts: generation gets this port.
+  const generationPort = await freePort();
+  /** Starts one more replica of the posts service (its scheduler and recycler run too). */
+  const startPosts = async (env: Record<string, string> = {}) => {
+    const proc = await startProcess('posts', 'services/posts/dist/main.js', {
+      ...common,
+      MONGO_DB: postsDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      GENERATION_ADDR: `127.0.0.1:${generationPort}`,
+      // A post due before the scheduler's window (its claim's holder died, say) is found sooner than in production.
+      SCHEDULER_FULL_SCAN_INTERVAL_MS: '5000',
+      ...env,
+    });
     processes.push(proc);
     return proc;
   };
-  const postsEnv = (env: Record<string, string>) => ({
-    ...common,
-    MONGO_DB: postsDb,
-    ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-    GENERATION_ADDR: services.GENERATION_ADDR,
-    // A post due before the scheduler's window (its claim's holder died, say) is found sooner than in production.
-    SCHEDULER_FULL_SCAN_INTERVAL_MS: '5000',
-    ...env,
-  });
-  /** Starts one more replica of the posts service (its scheduler and recycler run too). */
-  const startPosts = async (env: Record<string, string> = {}) => started(await startProcess('posts', 'services/posts/dist/main.js', postsEnv(env)));
-  /** The local schedule fetches metrics seconds after posting. */
-  const analyticsEnv = (env: Record<string, string>) => ({
-    ...common,
-    MONGO_DB: analyticsDb,
-    ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-    POSTS_ADDR: services.POSTS_ADDR,
-    METRICS_FETCH_OFFSETS: '2s,6s,15s',
-    METRICS_FETCH_JITTER: '0',
-    METRICS_SLOT_MS: '500',
-    METRICS_DISPATCH_INTERVAL_MS: '250',
-    METRICS_RESULT_ACK_WAIT_MS: '5000',
-    // Dub's stand-in; short links are made for workspaces that turn link shortening on (their preferences).
-    ...(sandboxUrl ? { DUB_BASE_URL: `${sandboxUrl}/dub` } : {}),
-    ...opts.analyticsEnv,
-    ...env,
-  });
-  /** Starts one more analytics replica. */
-  const startAnalytics = async () => started(await startProcess('analytics', 'services/analytics/dist/main.js', analyticsEnv({})));
-  const imageWeekEnv = (env: Record<string, string>) => ({
-    ...common,
-    MONGO_DB: imageWeekDb,
-    ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-    POSTS_ADDR: services.POSTS_ADDR,
-    MEDIA_ADDR: services.MEDIA_ADDR,
-    GENERATION_ADDR: services.GENERATION_ADDR,
-    // A dead replica's work is taken over sooner than in production.
-    IMAGE_WEEK_LEASE_MS: '6000',
-    IMAGE_WEEK_JOB_ACK_WAIT_MS: '5000',
-    IMAGE_WEEK_STALE_MS: '15000',
-    IMAGE_WEEK_SWEEP_INTERVAL_MS: '3000',
-    // Most stacks render no card: their OCR workers (4-5 s of CPU) start at the first one.
-    IMAGE_WEEK_OCR_WARM: 'false',
-    ...opts.imageWeekEnv,
-    ...env,
-  });
-  /** Starts one more image-week replica on the same database and job namespace. */
-  const startImageWeek = async (env: Record<string, string> = {}) => started(await startProcess('image-week', 'services/image-week/dist/main.js', imageWeekEnv(env)));
-  const publisherEnvOf = (env: Record<string, string>) => ({
-    ...common,
-    MONGO_DB: publisherDb,
-    ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-    POSTS_ADDR: services.POSTS_ADDR,
-    MEDIA_ADDR: services.MEDIA_ADDR,
-    ANALYTICS_ADDR: services.ANALYTICS_ADDR,
-    SANDBOX_URL: sandboxUrl ?? '',
-    MEDIA_BASE_URL: mediaBaseUrl,
-    // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
-    PUBLISH_ATTEMPT_LEASE_MS: '8000',
-    PUBLISH_JOB_ACK_WAIT_MS: '5000',
-    METRICS_JOB_ACK_WAIT_MS: '5000',
-    ...env,
-  });
-  /** Starts one more publisher (needs `publishing: true`). */
-  const startPublisher = async () => {
-    if (!sandboxUrl) throw new Error('start the stack with publishing: true');
-    return started(await startProcess('publisher', 'services/publisher/dist/main.js', publisherEnvOf({})));
+  const postsProc = await startPosts(opts.postsEnv);
+  const analyticsDb = uniqueName('t_analytics');
+  /** Starts one more analytics replica; the local schedule fetches metrics seconds after posting. */
+  const startAnalytics = async () => {
+    const proc = await startProcess('analytics', 'services/analytics/dist/main.js', {
+      ...common,
+      MONGO_DB: analyticsDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      METRICS_FETCH_OFFSETS: '2s,6s,15s',
+      METRICS_FETCH_JITTER: '0',
+      METRICS_SLOT_MS: '500',
+      METRICS_DISPATCH_INTERVAL_MS: '250',
+      METRICS_RESULT_ACK_WAIT_MS: '5000',
+      // Dub's stand-in; short links are made for workspaces that turn link shortening on (their preferences).
+      ...(sandboxProc ? { DUB_BASE_URL: `http://${sandboxProc.address}/dub` } : {}),
+      ...opts.analyticsEnv,
+    });
+    processes.push(proc);
+    return proc;
   };
-
-  // The first process of each service, all at once, listed in `processes` in this order whichever is ready first.
-  const port = (name: keyof typeof ports) => ({ GRPC_PORT: String(ports[name]) });
-  const first: Array<[string, string, Record<string, string>] | undefined> = [
-    sandboxUrl ? ['sandbox', 'tools/sandbox/dist/main.js', { SANDBOX_PORT: String(ports.sandbox) }] : undefined,
-    ['accounts', 'services/accounts/dist/main.js', { ...common, ...port('accounts'), MONGO_DB: accountsDb, SECRETS_KEY: TEST_SECRETS_KEY, ...oauthEnv, ...opts.accountsEnv }],
-    ['posts', 'services/posts/dist/main.js', postsEnv({ ...port('posts'), ...opts.postsEnv })],
-    ['analytics', 'services/analytics/dist/main.js', analyticsEnv(port('analytics'))],
-    [
-      'media',
-      'services/media/dist/main.js',
-      {
-        ...common,
-        ...port('media'),
-        MONGO_DB: mediaDb,
-        ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-        ...publisherEnv,
-        MEDIA_HTTP_PORT: '0',
-        MEDIA_SIGNING_KEY: TEST_SECRETS_KEY,
-        MEDIA_PUBLIC_BASE_URL: mediaBaseUrl,
-        MEDIA_LOCAL_DIR: path.join(mediaDir, 'objects'),
-        MEDIA_STAGING_DIR: path.join(mediaDir, 'staging'),
-        ...opts.mediaEnv,
-      },
-    ],
-    [
-      'generation',
-      'services/generation/dist/main.js',
-      {
-        ...common,
-        ...port('generation'),
-        MONGO_DB: generationDb,
-        ACCOUNTS_ADDR: services.ACCOUNTS_ADDR,
-        POSTS_ADDR: services.POSTS_ADDR,
-        MEDIA_ADDR: services.MEDIA_ADDR,
-        IMAGE_WEEK_ADDR: services.IMAGE_WEEK_ADDR,
-        ...opts.generationEnv,
-      },
-    ],
-    ['image-week', 'services/image-week/dist/main.js', imageWeekEnv(port('imageWeek'))],
-    sandboxUrl ? ['publisher', 'services/publisher/dist/main.js', publisherEnvOf({ ...port('publisher'), ...opts.publisherEnv })] : undefined,
-    opts.webhooks
-      ? [
-          'webhooks',
-          'services/webhooks/dist/main.js',
-          {
-            ...common,
-            ...port('webhooks'),
-            MONGO_DB: webhooksDb,
-            SECRETS_KEY: TEST_SECRETS_KEY,
-            WEBHOOKS_ALLOW_PRIVATE: 'true',
-            WEBHOOKS_CONSUMER: webhooksConsumer,
-            WEBHOOKS_POLL_INTERVAL_MS: '200',
-          },
-        ]
-      : undefined,
-  ];
-  for (const proc of await startAll(first.filter((p) => p !== undefined))) started(proc);
-  const mediaProc = processes.find((p) => p.name === 'media')!;
+  const analyticsProc = await startAnalytics();
+  // Media calls the publisher (LinkedIn uploads), which starts later: the first publisher gets this port.
+  const publisherPort = opts.publishing ? String(await freePort()) : undefined;
+  const publisherEnv: Record<string, string> = publisherPort ? { PUBLISHER_ADDR: `127.0.0.1:${publisherPort}` } : {};
+  const mediaBaseUrl = `http://127.0.0.1:${gatewayPort}/media`;
+  const mediaDir = await mkdtemp(path.join(tmpdir(), 'spa-media-'));
+  const mediaProc = await startProcess('media', 'services/media/dist/main.js', {
+    ...common,
+    MONGO_DB: mediaDb,
+    ACCOUNTS_ADDR: accountsProc.address,
+    ...publisherEnv,
+    MEDIA_HTTP_PORT: '0',
+    MEDIA_SIGNING_KEY: TEST_SECRETS_KEY,
+    MEDIA_PUBLIC_BASE_URL: mediaBaseUrl,
+    MEDIA_LOCAL_DIR: path.join(mediaDir, 'objects'),
+    MEDIA_STAGING_DIR: path.join(mediaDir, 'staging'),
+    ...opts.mediaEnv,
+  });
+  processes.push(mediaProc);
   const mediaHttpUrl = `http://${/READY grpc=\S+ http=(\S+)/.exec(mediaProc.output())?.[1] ?? ''}`;
+  // Generation calls image-week (content plans' Quote Week runs), which starts later and calls generation: the first image-week gets this port.
+  const imageWeekPort = await freePort();
+  const generationProc = await startProcess('generation', 'services/generation/dist/main.js', {
+    ...common,
+    GRPC_PORT: String(generationPort),
+    MONGO_DB: generationDb,
+    ACCOUNTS_ADDR: accountsProc.address,
+    POSTS_ADDR: postsProc.address,
+    MEDIA_ADDR: mediaProc.address,
+    IMAGE_WEEK_ADDR: `127.0.0.1:${imageWeekPort}`,
+    ...opts.generationEnv,
+  });
+  processes.push(generationProc);
+  const startImageWeek = async (env: Record<string, string> = {}) => {
+    const proc = await startProcess('image-week', 'services/image-week/dist/main.js', {
+      ...common,
+      MONGO_DB: imageWeekDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
+      GENERATION_ADDR: generationProc.address,
+      // A dead replica's work is taken over sooner than in production.
+      IMAGE_WEEK_LEASE_MS: '6000',
+      IMAGE_WEEK_JOB_ACK_WAIT_MS: '5000',
+      IMAGE_WEEK_STALE_MS: '15000',
+      IMAGE_WEEK_SWEEP_INTERVAL_MS: '3000',
+      // Most stacks render no card: their OCR workers (4-5 s of CPU) start at the first one.
+      IMAGE_WEEK_OCR_WARM: 'false',
+      ...opts.imageWeekEnv,
+      ...env,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  const imageWeekProc = await startImageWeek({ GRPC_PORT: String(imageWeekPort) });
+  let sandboxUrl: string | undefined;
+  /** Starts one more publisher (needs `publishing: true`). */
+  const startPublisher = async (grpcPort = '0', extraEnv: Record<string, string> = {}) => {
+    if (!sandboxUrl) throw new Error('start the stack with publishing: true');
+    const proc = await startProcess('publisher', 'services/publisher/dist/main.js', {
+      ...common,
+      GRPC_PORT: grpcPort,
+      MONGO_DB: publisherDb,
+      ACCOUNTS_ADDR: accountsProc.address,
+      POSTS_ADDR: postsProc.address,
+      MEDIA_ADDR: mediaProc.address,
+      ANALYTICS_ADDR: analyticsProc.address,
+      SANDBOX_URL: sandboxUrl,
+      MEDIA_BASE_URL: mediaBaseUrl,
+      // Sandbox calls are fast: a dead publisher's work is taken over sooner than in production.
+      PUBLISH_ATTEMPT_LEASE_MS: '8000',
+      PUBLISH_JOB_ACK_WAIT_MS: '5000',
+      METRICS_JOB_ACK_WAIT_MS: '5000',
+      ...extraEnv,
+    });
+    processes.push(proc);
+    return proc;
+  };
+  if (sandboxProc) {
+    sandboxUrl = `http://${sandboxProc.address}`;
+    await startPublisher(publisherPort, opts.publisherEnv);
+  }
+  const webhooksDb = uniqueName('t_webhooks');
+  const webhooksConsumer = uniqueName('t_webhooks_consumer');
+  const webhooksProc = opts.webhooks
+    ? await startProcess('webhooks', 'services/webhooks/dist/main.js', {
+        ...common,
+        MONGO_DB: webhooksDb,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+        WEBHOOKS_CONSUMER: webhooksConsumer,
+        WEBHOOKS_POLL_INTERVAL_MS: '200',
+      })
+    : undefined;
+  if (webhooksProc) processes.push(webhooksProc);
+  const webhooksEnv: Record<string, string> = webhooksProc ? { WEBHOOKS_ADDR: webhooksProc.address } : {};
   const gatewayEnv: Record<string, string> = {
     ...quiet,
     MEDIA_HTTP_URL: mediaHttpUrl,
     REDIS_URL: TEST_INFRA.redisUrl,
-    ...services,
+    ACCOUNTS_ADDR: accountsProc.address,
+    POSTS_ADDR: postsProc.address,
     POSTS_LIST_VERSION_PREFIX: postListVersionPrefix(postsDb),
+    MEDIA_ADDR: mediaProc.address,
+    GENERATION_ADDR: generationProc.address,
+    IMAGE_WEEK_ADDR: imageWeekProc.address,
+    ANALYTICS_ADDR: analyticsProc.address,
     RATE_LIMIT_PREFIX: rateLimitPrefix,
     ...webhooksEnv,
     ...publisherEnv,
     ...opts.gatewayEnv,
   };
-  let firstGatewayPort: number | undefined = ports.gateway;
+  let firstGatewayPort: number | undefined = gatewayPort;
   const startGateway = async (env: Record<string, string> = {}) => {
-    const gatewayPort = String(firstGatewayPort ?? 0);
+    const port = String(firstGatewayPort ?? 0);
     firstGatewayPort = undefined;
-    return started(await startProcess('gateway', 'gateway/dist/main.js', { HTTP_PORT: gatewayPort, ...gatewayEnv, ...env }));
+    const gw = await startProcess('gateway', 'gateway/dist/main.js', { HTTP_PORT: port, ...gatewayEnv, ...env });
+    processes.push(gw);
+    return gw;
   };
   const gateway = await startGateway();
   const databases = {
@@ -310,19 +285,19 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
     generation: generationDb,
     imageWeek: imageWeekDb,
     analytics: analyticsDb,
-    ...(opts.webhooks ? { webhooks: webhooksDb } : {}),
+    ...(webhooksProc ? { webhooks: webhooksDb } : {}),
   };
   const addresses: StackAddresses = {
     baseUrl: `http://${gateway.address}`,
-    accountsAddr: services.ACCOUNTS_ADDR,
-    postsAddr: services.POSTS_ADDR,
-    mediaAddr: services.MEDIA_ADDR,
+    accountsAddr: accountsProc.address,
+    postsAddr: postsProc.address,
+    mediaAddr: mediaProc.address,
     mediaHttpUrl,
     mediaDir,
-    generationAddr: services.GENERATION_ADDR,
-    imageWeekAddr: services.IMAGE_WEEK_ADDR,
-    analyticsAddr: services.ANALYTICS_ADDR,
-    webhooksAddr: opts.webhooks ? at(ports.webhooks) : undefined,
+    generationAddr: generationProc.address,
+    imageWeekAddr: imageWeekProc.address,
+    analyticsAddr: analyticsProc.address,
+    webhooksAddr: webhooksProc?.address,
     sandboxUrl,
     jobsNamespace: common.JOBS_NAMESPACE,
     // What a test reads is the MONGO_DB the service was given (a test may name a database of its own).
@@ -337,15 +312,15 @@ async function launchStack(opts: StackOptions): Promise<Stack> {
     processes,
     startGateway,
     startPosts,
-    startPublisher,
+    startPublisher: () => startPublisher(),
     startImageWeek,
     startAnalytics,
     stop: async () => {
       await Promise.all(processes.map((p) => p.stop()));
       await dropDatabases(Object.values(databases));
-      if (opts.webhooks) await deleteConsumer('POSTS', webhooksConsumer);
+      if (webhooksProc) await deleteConsumer('POSTS', webhooksConsumer);
       // The stack's public events (every owner publishes them) and the webhooks service's consumer of them.
-      if (opts.webhooks) await deleteConsumer('EVENTS', `webhooks-events-${common.JOBS_NAMESPACE}`);
+      if (webhooksProc) await deleteConsumer('EVENTS', `webhooks-events-${common.JOBS_NAMESPACE}`);
       await purgeEvents(common.JOBS_NAMESPACE);
       // Posts' evergreen recycler: its durable consumer gets every stack's terminal events; gone with the stack.
       await deleteConsumer('POSTS', `posts-recycler-${common.JOBS_NAMESPACE}`);
