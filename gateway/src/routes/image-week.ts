@@ -1,7 +1,7 @@
 import type { ImageWeekItem, ImageWeekRun } from '@spa/contracts/image_week/v1/image_week';
 import { z } from 'zod';
 import { route } from './route.js';
-import { dateTime, idField, idParam, int, ListMetaSchema, pageLimit, pageOffset } from './schemas.js';
+import { dateTime, idField, idParam, int, ListMetaSchema, pageLimit, pageOffset, PROTO_INT_RANGES } from './schemas.js';
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 const RUN_STATUSES = ['pending', 'completed', 'failed', 'canceled'] as const;
@@ -121,7 +121,10 @@ const CreateBody = z
       .describe(
         "Keyed by platform: instagram {social_account_id, aspect?: portrait (1080x1350, default) | square (1080x1080)}; pinterest {social_account_id, board_id (one of the account's boards, its id of digits: GET /pinterest/boards), link (http(s) URL, at most 2048 characters)} (1000x1500). Each pin's post carries them in its content metadata as board_id and link (checked as a post's are), with the quote as its title (cut to 100 characters). Accounts must be connected accounts of the workspace on that platform.",
       ),
-    cutoff_days: int('int32', 1, 14).optional().describe('1-14, default 7: slots within this many days are planned (0 is refused, not read as the default)'),
+    // Bounded here by its proto field only (0 would read as unset there): the service checks 1-14 beside the run's other fields, so one answer names them all.
+    cutoff_days: int('int32', 1, PROTO_INT_RANGES.int32[1])
+      .optional()
+      .describe("1-14, default 7: slots within this many days are planned (0 is refused, not read as the default; a value above 14 is named with the body's other problems)"),
     schedule_mode: z.string().optional().describe('draft (default) or scheduled (each post scheduled into its planned slot)'),
     watermark_enabled: z.boolean().optional().describe("Puts a watermark on the cards: watermark_text, or else each account's @handle"),
     watermark_text: z.string().optional().describe("An extension of the contract: the watermark's text, at most 60 characters. Without it, each account's cards carry that account's @handle"),
