@@ -25,6 +25,7 @@ COPY package.json package-lock.json ./
 COPY libs/config/package.json libs/config/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/errors/package.json libs/errors/
+COPY libs/events/package.json libs/events/
 COPY libs/grpc/package.json libs/grpc/
 COPY libs/logger/package.json libs/logger/
 COPY libs/mongo/package.json libs/mongo/
@@ -34,6 +35,7 @@ COPY libs/redis/package.json libs/redis/
 COPY libs/secret-box/package.json libs/secret-box/
 COPY libs/slots/package.json libs/slots/
 COPY libs/telemetry/package.json libs/telemetry/
+COPY libs/url-guard/package.json libs/url-guard/
 COPY libs/testing/package.json libs/testing/
 COPY libs/vocabulary/package.json libs/vocabulary/
 COPY libs/webhook-signature/package.json libs/webhook-signature/
