@@ -45,8 +45,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => agentSite.listen(0, '127.0.0.1', resolve));
   clientIdUrl = `https://127.0.0.1:${(agentSite.address() as AddressInfo).port}/oauth/client.json`;
   // The agent's loopback redirect URI (a native client's).
+  // Only the redirect itself counts: the browser also asks this origin for other things (its /favicon.ico).
   callbacks = http.createServer((req, res) => {
-    callbackQueries.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') return void res.writeHead(404).end();
+    callbackQueries.push(url.searchParams);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
   });
   await new Promise<void>((resolve) => callbacks.listen(0, '127.0.0.1', resolve));
