@@ -77,6 +77,7 @@ describe('GET /events across 10,000 events', () => {
     })();
 
     const events: Array<Record<string, any>> = [];
+    const readDeadline = Date.now() + 90_000;
     let after = '0';
     let pages = 0;
     for (;;) {
@@ -85,9 +86,13 @@ describe('GET /events across 10,000 events', () => {
       events.push(...p.events);
       expect(p.next_cursor).toBe(p.events.length ? p.events.at(-1)!.cursor : after);
       after = p.next_cursor;
-      if (!p.has_more && writing) await new Promise((r) => setTimeout(r, 200));
-      // Done once the writer has finished and a read after that found nothing more.
-      if (!p.has_more && !writing) {
+      // Done once the writer has finished, every event it caused has been read (the relays publish a change's
+      // event a moment after it lands, later on a loaded machine) and a read after that found nothing more.
+      const expected = SEEDED + 1 + made.length; // + account.connected
+      if (!p.has_more && (writing || events.length < expected)) {
+        expect(Date.now(), 'events still missing from the log').toBeLessThan(readDeadline);
+        await new Promise((r) => setTimeout(r, 200));
+      } else if (!p.has_more) {
         const last = await page(after, 1000);
         events.push(...last.events);
         after = last.next_cursor;
