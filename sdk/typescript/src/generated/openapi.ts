@@ -1110,7 +1110,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a post awaiting review
-         * @description Only a pending_review post (else 422 INVALID_STATE). It becomes scheduled when it has scheduled_at, otherwise a draft; reviewed_at and review_action are set. A post approved after its scheduled_at has passed is handed to the publisher at once and answered as it stands then (usually `publishing`).
+         * @description Only a pending_review post (else 422 INVALID_STATE). It becomes scheduled when it has scheduled_at, otherwise a draft; reviewed_at and review_action are set. A post approved after its scheduled_at has passed is handed to the publisher at once and answered as it stands then (usually `publishing`). Review (a workspace that requires it): a post is created, and goes back after any edit, as pending_review; only approve takes it on (to scheduled, or draft without scheduled_at). A rejected post (back to draft) needs approval again: edit it to send it to review. POST /posts/{post_id}/publishes, now or into the next slot, takes only an approved post: a rejected or never-approved one is 422 INVALID_STATE.
          *
          *     Scope: `posts:write`.
          *
@@ -1134,7 +1134,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a post awaiting review
-         * @description Only a pending_review post (else 422 INVALID_STATE). It returns to draft with review_action "rejected", reviewed_at and rejection_reason set.
+         * @description Only a pending_review post (else 422 INVALID_STATE). It returns to draft with review_action "rejected", reviewed_at and rejection_reason set. Review (a workspace that requires it): a post is created, and goes back after any edit, as pending_review; only approve takes it on (to scheduled, or draft without scheduled_at). A rejected post (back to draft) needs approval again: edit it to send it to review. POST /posts/{post_id}/publishes, now or into the next slot, takes only an approved post: a rejected or never-approved one is 422 INVALID_STATE.
          *
          *     Scope: `posts:write`.
          *
@@ -1158,7 +1158,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a post now, or schedule it into the next free slot
-         * @description `{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS).
+         * @description `{}` publishes now: the post goes to the publisher at once and the answer is 202 with the post in `publishing` (poll it, or receive the webhook, for the outcome: posted, failed or partial). `{"to_next_slot": true}` schedules it into the next free slot of its first target account: 200 with the post `scheduled`. Only a draft or scheduled post with at least one target (else 422 INVALID_STATE / INVALID_PARAMETERS). The next free slot is looked for within the plan's max_schedule_days (and at most 60 days): none there is 422 INVALID_STATE. Review (a workspace that requires it): a post is created, and goes back after any edit, as pending_review; only approve takes it on (to scheduled, or draft without scheduled_at). A rejected post (back to draft) needs approval again: edit it to send it to review. POST /posts/{post_id}/publishes, now or into the next slot, takes only an approved post: a rejected or never-approved one is 422 INVALID_STATE.
          *
          *     Scope: `publish:write`.
          *
@@ -1630,7 +1630,9 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Dashboard only: every API key and Site token gets 403 ENDPOINT_NOT_AVAILABLE.
+         * @description At most 5 webhooks per workspace, disabled ones counted (a disabled webhook keeps its settings, secret and log, and is enabled again without needing room); delete one to make room. A 6th is 422 INVALID_STATE.
+         *
+         *     Dashboard only: every API key and Site token gets 403 ENDPOINT_NOT_AVAILABLE.
          */
         post: operations["postWebhooks"];
         delete?: never;
@@ -1655,7 +1657,9 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Dashboard only: every API key and Site token gets 403 ENDPOINT_NOT_AVAILABLE.
+         * @description No more events are sent to it (a delivery still waiting is dropped) and its delivery log is deleted with it; its place is free at once. At most 5 webhooks per workspace, disabled ones counted (a disabled webhook keeps its settings, secret and log, and is enabled again without needing room); delete one to make room.
+         *
+         *     Dashboard only: every API key and Site token gets 403 ENDPOINT_NOT_AVAILABLE.
          */
         delete: operations["deleteWebhooksId"];
         options?: never;
@@ -8728,7 +8732,7 @@ export interface operations {
                     content_plan_id?: number;
                     /**
                      * Format: int32
-                     * @description 1-14, default 7: slots within this many days are planned (0 is refused, not read as the default)
+                     * @description 1-14, default 7: slots within this many days are planned (0 is refused, not read as the default; a value above 14 is named with the body's other problems)
                      */
                     cutoff_days?: number;
                     /** @description Renders and verifies, creates no post, uses no monthly run */

@@ -120,7 +120,7 @@ describe('webhook management rules', () => {
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => createWebhook(fx.deps, { workspaceId, url: fx.receiverUrl, events: [] })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     for (const r of results.filter((r) => r.status === 'rejected')) {
-      expect(r.reason).toMatchObject({ code: 'INVALID_STATE', message: 'a workspace can have at most 5 webhooks' });
+      expect(r.reason).toMatchObject({ code: 'INVALID_STATE', message: 'a workspace can have at most 5 webhooks (disabled ones count); delete one to add another' });
     }
     expect(await fx.store.listWebhooks(workspaceId)).toHaveLength(5);
   });
